@@ -1,0 +1,73 @@
+import Foundation
+
+/// Timings of one benchmarked operation: a sample per iteration.
+struct Measurement {
+  /// What was measured, as printed in the table.
+  var name: String
+  /// One duration per iteration, in the order measured.
+  var samples: [Duration]
+
+  /// The median sample.
+  var median: Duration { percentile(50) }
+  /// The 99th-percentile sample (nearest rank).
+  var p99: Duration { percentile(99) }
+
+  /// The sample at `percent` (nearest-rank method).
+  func percentile(_ percent: Int) -> Duration {
+    precondition(!samples.isEmpty, "no samples for \(name)")
+    let sorted = samples.sorted()
+    let rank = max(1, Int((Double(percent) / 100 * Double(sorted.count)).rounded(.up)))
+    return sorted[min(rank, sorted.count) - 1]
+  }
+
+  /// Times `body` `iterations` times after `warmup` untimed runs.
+  static func run(
+    _ name: String,
+    iterations: Int,
+    warmup: Int = 3,
+    _ body: () throws -> Void
+  ) rethrows -> Measurement {
+    let clock = ContinuousClock()
+    for _ in 0..<warmup { try body() }
+    var samples: [Duration] = []
+    samples.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+      let start = clock.now
+      try body()
+      samples.append(clock.now - start)
+    }
+    return Measurement(name: name, samples: samples)
+  }
+
+  /// Times one run of `body`, which does `operations` units of work, repeated `rounds` times.
+  ///
+  /// Each sample is the time of one whole round; use it for bulk work such as aggregating a
+  /// million records.
+  static func bulk(
+    _ name: String,
+    rounds: Int,
+    warmup: Int = 1,
+    _ body: () throws -> Void
+  ) rethrows -> Measurement {
+    try run(name, iterations: rounds, warmup: warmup, body)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds as a `Double`, for printing and ratios only.
+  var seconds: Double {
+    let (whole, attoseconds) = components
+    return Double(whole) + Double(attoseconds) / 1e18
+  }
+
+  /// A short human form: `812 ns`, `41.3 µs`, `2.07 ms`, `1.52 s`.
+  var formatted: String {
+    let value = seconds
+    switch value {
+    case ..<1e-6: return String(format: "%.0f ns", value * 1e9)
+    case ..<1e-3: return String(format: "%.1f µs", value * 1e6)
+    case ..<1: return String(format: "%.2f ms", value * 1e3)
+    default: return String(format: "%.2f s", value)
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+let package = Package(
+  name: "ScreenTimeKit",
+  platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16)],
+  products: [
+    .library(name: "ScreenTimeKit", targets: ["ScreenTimeKit"]),
+    .library(name: "SharedStore", targets: ["SharedStore"]),
+    .library(name: "UsageModel", targets: ["UsageModel"]),
+    .library(name: "BudgetMath", targets: ["BudgetMath"]),
+    .library(name: "SequenceTracking", targets: ["SequenceTracking"]),
+    .library(name: "GapDetection", targets: ["GapDetection"]),
+    .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
+  ],
+  targets: [
+    // MARK: Library modules (the dependency graph of DESIGN.md, and nothing else)
+    .target(name: "SharedStore"),
+    .target(name: "UsageModel"),
+    .target(name: "BudgetMath", dependencies: ["UsageModel"]),
+    .target(name: "SequenceTracking", dependencies: ["SharedStore"]),
+    .target(name: "GapDetection", dependencies: ["UsageModel", "SharedStore"]),
+    .target(
+      name: "ScreenTimeKit",
+      dependencies: ["SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "GapDetection"]
+    ),
+
+    // MARK: Examples and tools
+    .executableTarget(
+      name: "screen-time-demo",
+      dependencies: ["ScreenTimeKit"],
+      path: "Examples/screen-time-demo"
+    ),
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: [
+        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "GapDetection",
+      ],
+      path: "Benchmarks"
+    ),
+
+    // MARK: Tests
+    // A helper executable that the multi-process and kill-safety suites spawn.
+    .executableTarget(
+      name: "stk-test-helper",
+      dependencies: ["SharedStore", "SequenceTracking", "TestSupport"],
+      path: "Tests/Helpers/stk-test-helper"
+    ),
+    .target(
+      name: "TestSupport",
+      dependencies: ["SharedStore"],
+      path: "Tests/TestSupport"
+    ),
+    .testTarget(
+      name: "SharedStoreTests",
+      dependencies: ["SharedStore", "TestSupport", "stk-test-helper"]
+    ),
+    .testTarget(name: "UsageModelTests", dependencies: ["UsageModel"]),
+    .testTarget(name: "BudgetMathTests", dependencies: ["BudgetMath", "UsageModel"]),
+    .testTarget(
+      name: "SequenceTrackingTests",
+      dependencies: ["SequenceTracking", "SharedStore", "TestSupport", "stk-test-helper"]
+    ),
+    .testTarget(
+      name: "GapDetectionTests",
+      dependencies: ["GapDetection", "UsageModel", "SharedStore", "TestSupport"]
+    ),
+    .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .binary && target.type != .plugin {
+  var settings = target.swiftSettings ?? []
+  // Require `any` for existential types (SE-0335).
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  // A file sees only the modules it imports itself (SE-0444).
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,1 @@
+// GapDetection has no public API yet; its capability lands with its own issue.

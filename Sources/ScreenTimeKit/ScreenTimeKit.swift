@@ -1,0 +1,6 @@
+// The umbrella module: one import for every ScreenTimeKit module.
+@_exported import BudgetMath
+@_exported import GapDetection
+@_exported import SequenceTracking
+@_exported import SharedStore
+@_exported import UsageModel

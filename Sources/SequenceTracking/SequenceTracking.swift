@@ -1,0 +1,1 @@
+// SequenceTracking has no public API yet; its capability lands with its own issue.

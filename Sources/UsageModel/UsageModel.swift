@@ -1,0 +1,1 @@
+// UsageModel has no public API yet; its capability lands with its own issue.
