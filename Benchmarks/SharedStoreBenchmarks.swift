@@ -1,0 +1,114 @@
+import Foundation
+import SharedStore
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// `FileStore.update` in both durability modes against raw POSIX doing the same file work.
+enum SharedStoreBenchmarks {
+  static let suite = BenchmarkSuite(
+    name: "sharedstore",
+    summary: "FileStore.update (durable, processCrashSafe) vs a raw POSIX replace",
+    run: run
+  )
+
+  /// The payload size of every write: a small value such as a counter or a heartbeat.
+  static let payloadSize = 256
+
+  static func run(_ options: BenchmarkOptions, _ report: inout Report) throws {
+    let iterations = options.iterations(400)
+    for durability in FileStore.Durability.allCases {
+      let durable = durability == .durable
+      let raw = try RawReplace(
+        directory: try options.freshDirectory("raw-\(durability.rawValue)"), flush: durable)
+      var rawCounter: UInt64 = 0
+      let baseline = try Measurement.run(
+        durable ? "raw POSIX replace (flush file + dir)" : "raw POSIX replace (no flush)",
+        iterations: iterations
+      ) {
+        rawCounter += 1
+        try raw.write(payload(rawCounter), name: "counter")
+      }
+
+      let store = try FileStore(
+        directory: try options.freshDirectory("store-\(durability.rawValue)"),
+        durability: durability)
+      let measurement = try Measurement.run(
+        "FileStore.update (.\(durability.rawValue))", iterations: iterations
+      ) {
+        try store.update("counter") { data in
+          var counter = data.map { $0.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } } ?? 0
+          counter += 1
+          data = payload(counter)
+        }
+      }
+      report.add(
+        Report.Row(
+          suite: suite.name, measurement: measurement, baseline: baseline,
+          target: durable ? .atMost(1.3) : nil,
+          note: "\(payloadSize)-byte value, \(iterations) iterations"))
+    }
+  }
+
+  /// A deterministic payload whose first eight bytes hold `counter`, big-endian.
+  static func payload(_ counter: UInt64) -> Data {
+    var data = Data(count: payloadSize)
+    for index in 0..<8 { data[index] = UInt8(truncatingIfNeeded: counter >> (56 - 8 * index)) }
+    return data
+  }
+}
+
+/// The baseline: what any careful atomic file replace costs, with nothing else around it.
+///
+/// Create a temporary file, write, flush, close, rename over the old file, flush the directory
+/// (kept open, as FileStore keeps its own). It writes the same number of bytes as FileStore,
+/// header included, and flushes the same way (`F_FULLFSYNC` on Darwin, `fsync` elsewhere).
+final class RawReplace {
+  struct Failure: Error, CustomStringConvertible {
+    var call: String
+    var code: Int32
+    var description: String { "\(call) failed with errno \(code)" }
+  }
+
+  let directory: String
+  let flush: Bool
+  private let directoryDescriptor: Int32
+
+  init(directory: URL, flush: Bool) throws {
+    self.directory = directory.path
+    self.flush = flush
+    directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+    guard directoryDescriptor >= 0 else { throw Failure(call: "open dir", code: errno) }
+  }
+
+  deinit { close(directoryDescriptor) }
+
+  func write(_ payload: Data, name: String) throws {
+    let bytes = Data(count: 32) + payload
+    let temporary = directory + "/.tmp." + name
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw Failure(call: "open", code: errno) }
+    let written = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw Failure(call: "write", code: errno) }
+    if flush { try Self.synchronize(descriptor) }
+    guard close(descriptor) == 0 else { throw Failure(call: "close", code: errno) }
+    guard rename(temporary, directory + "/" + name) == 0 else {
+      throw Failure(call: "rename", code: errno)
+    }
+    if flush { try Self.synchronize(directoryDescriptor) }
+  }
+
+  private static func synchronize(_ descriptor: Int32) throws {
+    #if canImport(Darwin)
+    if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+    #endif
+    guard fsync(descriptor) == 0 else { throw Failure(call: "fsync", code: errno) }
+  }
+}
+
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}

@@ -1,0 +1,17 @@
+extension FileStore {
+  /// How much a write flushes before it returns.
+  ///
+  /// Both modes replace files by an atomic rename, so a reader never sees a torn value and a
+  /// killed process never leaves one behind. They differ in what survives a power cut or a
+  /// kernel panic. `Documentation/Performance.md` has measured costs.
+  public enum Durability: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Flush the new file before the rename and the directory after it (`fsync`; `F_FULLFSYNC`
+    /// on Darwin, falling back to `fsync` where the file system lacks it). A write that returned
+    /// survives a power cut. The default.
+    case durable
+    /// Skip both flushes. A write that returned survives the writing process being killed, but a
+    /// power cut may lose it (never tear it). Right for data that is rewritten every few seconds,
+    /// such as heartbeats.
+    case processCrashSafe
+  }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
+extension FileStore {
+  // MARK: - Reading
+
+  /// Reads and validates the whole file of `key`; `nil` when there is none.
+  func readFile(key: String) throws(SharedStoreError) -> (generation: UInt64, payload: Data)? {
+    let path = path(forKey: key)
+    guard let bytes = try readBytes(path: path, prefix: nil) else { return nil }
+    switch StoreFileFormat.decode(bytes) {
+    case .success(let file): return file
+    case .failure(let damage): throw Self.error(for: damage, key: key, path: path)
+    }
+  }
+
+  /// Reads and validates only the header of `key`'s file; `nil` when there is none.
+  func readHeader(key: String) throws(SharedStoreError) -> StoreFileFormat.Header? {
+    let path = path(forKey: key)
+    guard let bytes = try readBytes(path: path, prefix: StoreFileFormat.headerSize) else {
+      return nil
+    }
+    switch StoreFileFormat.decodeHeader(bytes) {
+    case .success(let header): return header
+    case .failure(let damage): throw Self.error(for: damage, key: key, path: path)
+    }
+  }
+
+  /// The generation of `key`'s current file, or `nil` when it is missing or its header is not
+  /// readable (a write then starts a fresh generation, and the damaged file is replaced).
+  func currentGeneration(key: String) throws(SharedStoreError) -> UInt64? {
+    do {
+      return try readHeader(key: key)?.generation
+    } catch .corrupted, .unsupportedFormatVersion {
+      return nil
+    }
+  }
+
+  private func readBytes(path: String, prefix: Int?) throws(SharedStoreError) -> Data? {
+    let descriptor: Int32
+    do {
+      descriptor = try fileSystem.open(path, mode: .readOnly)
+    } catch  where error.code == ENOENT {
+      return nil
+    } catch {
+      throw .io(operation: error.operation, path: path, errno: error.code)
+    }
+    defer { Self.closeQuietly(descriptor, fileSystem) }
+    do {
+      if let prefix { return try fileSystem.readPrefix(descriptor, count: prefix) }
+      return try fileSystem.readToEnd(descriptor)
+    } catch {
+      throw .io(operation: error.operation, path: path, errno: error.code)
+    }
+  }
+
+  static func error(for damage: StoreFileFormat.Damage, key: String, path: String)
+    -> SharedStoreError
+  {
+    switch damage {
+    case .corrupted(let reason):
+      return .corrupted(key: key, path: path, reason: reason)
+    case .unsupportedVersion(let found):
+      return .unsupportedFormatVersion(
+        key: key, path: path, found: found, supported: Int(StoreFileFormat.version))
+    }
+  }
+
+  // MARK: - Writing (the caller holds exclusive access)
+
+  /// Writes a complete new file for `key` beside the old one and renames it into place.
+  func replaceFile(key: String, payload: Data, generation: UInt64) throws(SharedStoreError) {
+    let finalPath = path(forKey: key)
+    let temporaryPath =
+      directoryPath + "/" + FileName.temporaryPrefix + FileName.forKey(key) + "."
+      + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    let file = StoreFileFormat.encode(payload: payload, generation: generation)
+
+    let descriptor: Int32
+    do {
+      descriptor = try fileSystem.open(temporaryPath, mode: .createNew)
+    } catch {
+      throw .io(operation: error.operation, path: temporaryPath, errno: error.code)
+    }
+    do throws(SystemCallError) {
+      do throws(SystemCallError) {
+        try file.withUnsafeBytes { bytes in
+          Result { () throws(SystemCallError) in try fileSystem.writeAll(descriptor, bytes) }
+        }.get()
+        if durability == .durable { try fileSystem.synchronize(descriptor) }
+      } catch {
+        Self.closeQuietly(descriptor, fileSystem)
+        throw error
+      }
+      try fileSystem.close(descriptor)
+      try fileSystem.rename(temporaryPath, to: finalPath)
+    } catch {
+      removeQuietly(temporaryPath)
+      throw .io(operation: error.operation, path: temporaryPath, errno: error.code)
+    }
+    try synchronizeDirectory()
+  }
+
+  /// Removes `key`'s file; a missing file is not an error.
+  func removeFile(key: String) throws(SharedStoreError) {
+    let path = path(forKey: key)
+    do {
+      try fileSystem.unlink(path)
+    } catch  where error.code == ENOENT {
+      return
+    } catch {
+      throw .io(operation: error.operation, path: path, errno: error.code)
+    }
+    try synchronizeDirectory()
+  }
+
+  /// Flushes the directory so that a rename or unlink survives a power cut (durable mode only).
+  func synchronizeDirectory() throws(SharedStoreError) {
+    guard durability == .durable else { return }
+    do {
+      try fileSystem.synchronize(directoryDescriptor)
+    } catch {
+      throw .io(operation: error.operation, path: directoryPath, errno: error.code)
+    }
+  }
+
+  /// Removes a temporary file after a failed write.
+  ///
+  /// The write's own error is what the caller needs; a leftover file is ignored by readers and
+  /// removed by `removeTemporaryFiles()`.
+  private func removeQuietly(_ path: String) {
+    do {
+      try fileSystem.unlink(path)
+    } catch {
+      // The failed write is already being reported; a leftover temporary file is harmless.
+    }
+  }
+
+  /// A generation for a key that has no readable file: unpredictable, so that removing and
+  /// re-creating a key does not bring back an earlier change token, and far from overflow.
+  static func freshGeneration() -> UInt64 {
+    UInt64.random(in: 1...(1 << 62))
+  }
+}

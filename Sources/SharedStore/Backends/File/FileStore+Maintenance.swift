@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
+extension FileStore {
+  /// Moves the file of `key` aside, byte for byte, so that the key can start afresh.
+  ///
+  /// The file is renamed to `.quarantined.<file name>.<n>` in the store's directory, with `n`
+  /// one more than any earlier quarantine of the same key, so nothing is ever overwritten. The
+  /// file is not read or validated: quarantine works on damaged files, on files of a newer
+  /// format and on values that no longer decode.
+  ///
+  /// - Parameter key: A valid store key.
+  /// - Returns: The quarantined file's path, or `nil` when the key had no file.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
+  ///   ``SharedStoreError/io(operation:path:errno:)``.
+  public func quarantine(_ key: String) throws(SharedStoreError) -> String? {
+    try StoreKeyRules.validate(key)
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    let fileName = FileName.forKey(key)
+    let prefix = FileName.quarantinePrefix + fileName + "."
+    let used = try directoryEntries().compactMap { name -> Int? in
+      guard name.hasPrefix(prefix) else { return nil }
+      return Int(name.dropFirst(prefix.count))
+    }
+    let destination = directoryPath + "/" + prefix + String((used.max() ?? 0) + 1)
+    do {
+      try fileSystem.rename(path(forKey: key), to: destination)
+    } catch  where error.code == ENOENT {
+      return nil
+    } catch {
+      throw .io(operation: error.operation, path: path(forKey: key), errno: error.code)
+    }
+    try synchronizeDirectory()
+    return destination
+  }
+
+  /// Returns the paths of all files moved aside by ``quarantine(_:)``, sorted.
+  ///
+  /// - Returns: The quarantined files' paths.
+  /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
+  public func quarantinedFiles() throws(SharedStoreError) -> [String] {
+    try directoryEntries()
+      .filter { $0.hasPrefix(FileName.quarantinePrefix) }
+      .sorted()
+      .map { directoryPath + "/" + $0 }
+  }
+
+  /// Removes temporary files left behind by writers that were killed mid-write.
+  ///
+  /// Readers already ignore such files; this reclaims their space. It is safe to call at any
+  /// time, from any process: it holds the store's lock, and every writer holds that lock from
+  /// creating its temporary file until the rename, so no temporary file it sees is in use.
+  ///
+  /// - Returns: The number of files removed.
+  /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
+  @discardableResult
+  public func removeTemporaryFiles() throws(SharedStoreError) -> Int {
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    var removed = 0
+    for name in try directoryEntries() where name.hasPrefix(FileName.temporaryPrefix) {
+      let path = directoryPath + "/" + name
+      do {
+        try fileSystem.unlink(path)
+        removed += 1
+      } catch  where error.code == ENOENT {
+        continue
+      } catch {
+        throw .io(operation: error.operation, path: path, errno: error.code)
+      }
+    }
+    if removed > 0 { try synchronizeDirectory() }
+    return removed
+  }
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+/// A ``SharedStore`` that keeps one file per key in a directory an app and its extensions share.
+///
+/// On iOS, point it at a folder inside the app-group container; every process that opens a
+/// `FileStore` on the same folder sees the same values, and ``update(_:_:)`` is exclusive across
+/// all of them.
+///
+/// ```swift
+/// let container = FileManager.default
+///   .containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.screentime")!
+/// let store = try FileStore(directory: container.appending(path: "ScreenTimeKit"))
+/// ```
+///
+/// **Writes** go to a temporary file in the same directory, which is flushed, renamed over the old
+/// file, and followed by a flush of the directory (see ``Durability``). A reader therefore sees the
+/// complete old value or the complete new one, never a torn mix, even if the writer is killed.
+///
+/// **Reads** take no lock. Each file carries a header with a checksum (see
+/// `Documentation/FileFormat.md`), so a damaged or foreign file is reported as
+/// ``SharedStoreError/corrupted(key:path:reason:)`` and left untouched.
+///
+/// **Exclusion** between writers uses `flock` on the lock file `.lock`, which is never renamed,
+/// together with an in-process lock, because a `flock` does not exclude threads that share one
+/// descriptor. The lock is held only for the duration of one write, removal or update. On iOS a
+/// process that is suspended while holding a file lock in a shared container is terminated by
+/// the system, so keep ``update(_:_:)`` bodies short and never await inside them.
+///
+/// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
+/// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
+/// not valid encoded keys are ignored. See `FileName` for how keys with uppercase letters are
+/// named on disk.
+public final class FileStore: SharedStore {
+  /// The directory holding the store's files.
+  public let directory: URL
+  /// How much each write flushes before it returns.
+  public let durability: Durability
+
+  let fileSystem: any FileSystem
+  let directoryPath: String
+  let lockDescriptor: Int32
+  let directoryDescriptor: Int32
+  let processLock = Lock()
+
+  /// Opens (and if needed creates) a store in `directory`.
+  ///
+  /// Creates the directory with its missing parents (mode 0700) and the lock file. Opening a store
+  /// does not scan the directory; call ``removeTemporaryFiles()`` at launch to clean up after a
+  /// writer that was killed.
+  ///
+  /// - Parameters:
+  ///   - directory: A file URL of the store's directory.
+  ///   - durability: How much each write flushes; ``Durability/durable`` unless you choose
+  ///     otherwise.
+  /// - Throws: ``SharedStoreError/io(operation:path:errno:)`` when the directory or the lock file
+  ///   cannot be created or opened, or the URL is not a file URL (`EINVAL`).
+  public convenience init(directory: URL, durability: Durability = .durable)
+    throws(SharedStoreError)
+  {
+    try self.init(directory: directory, durability: durability, fileSystem: POSIXFileSystem())
+  }
+
+  /// Opens a store through an explicit file-system seam, so that tests can inject faults.
+  ///
+  /// - Parameters:
+  ///   - directory: A file URL of the store's directory.
+  ///   - durability: How much each write flushes.
+  ///   - fileSystem: The file-system calls to use.
+  /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
+  package init(directory: URL, durability: Durability, fileSystem: any FileSystem)
+    throws(SharedStoreError)
+  {
+    guard directory.isFileURL else {
+      throw .io(operation: "FileStore.init (not a file URL)", path: "\(directory)", errno: EINVAL)
+    }
+    let path = directory.standardizedFileURL.path
+    self.directory = directory
+    self.durability = durability
+    self.fileSystem = fileSystem
+    self.directoryPath = path
+    do {
+      try fileSystem.createDirectory(path)
+    } catch {
+      throw .io(operation: error.operation, path: path, errno: error.code)
+    }
+    let lockPath = path + "/" + FileName.lock
+    let lockDescriptor: Int32
+    do {
+      lockDescriptor = try fileSystem.open(lockPath, mode: .readWriteCreate)
+    } catch {
+      throw .io(operation: error.operation, path: lockPath, errno: error.code)
+    }
+    do {
+      directoryDescriptor = try fileSystem.open(path, mode: .directory)
+    } catch {
+      Self.closeQuietly(lockDescriptor, fileSystem)
+      throw .io(operation: error.operation, path: path, errno: error.code)
+    }
+    self.lockDescriptor = lockDescriptor
+  }
+
+  deinit {
+    Self.closeQuietly(lockDescriptor, fileSystem)
+    Self.closeQuietly(directoryDescriptor, fileSystem)
+  }
+
+  // MARK: - SharedStore
+
+  /// Returns the bytes stored under `key`, or `nil`; takes no lock.
+  ///
+  /// - Parameter key: A valid store key.
+  /// - Returns: The stored bytes, or `nil` when the key has no file.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``,
+  ///   ``SharedStoreError/corrupted(key:path:reason:)``,
+  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)`` or
+  ///   ``SharedStoreError/io(operation:path:errno:)``.
+  /// - Complexity: O(*n*) in the size of the value.
+  public func read(_ key: String) throws(SharedStoreError) -> Data? {
+    try StoreKeyRules.validate(key)
+    return try readFile(key: key)?.payload
+  }
+
+  /// Stores `data` under `key`, replacing whatever file was there, even a damaged one.
+  ///
+  /// - Parameters:
+  ///   - data: The bytes to store.
+  ///   - key: A valid store key.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
+  ///   ``SharedStoreError/io(operation:path:errno:)``. When the failure happens before the rename,
+  ///   the old value is in place and no temporary file is left behind; when only the final
+  ///   directory flush fails, the new value is in place but may not survive a power cut.
+  public func write(_ data: Data, for key: String) throws(SharedStoreError) {
+    try StoreKeyRules.validate(key)
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    let generation = try currentGeneration(key: key).map { $0 &+ 1 } ?? Self.freshGeneration()
+    try replaceFile(key: key, payload: data, generation: generation)
+  }
+
+  /// Removes the file of `key`, if any.
+  ///
+  /// - Parameter key: A valid store key.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
+  ///   ``SharedStoreError/io(operation:path:errno:)``.
+  public func remove(_ key: String) throws(SharedStoreError) {
+    try StoreKeyRules.validate(key)
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    try removeFile(key: key)
+  }
+
+  /// Returns the keys that have a file, in ascending order; takes no lock.
+  ///
+  /// - Returns: The keys.
+  /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
+  /// - Complexity: O(*n* log *n*) in the number of files in the directory.
+  public func keys() throws(SharedStoreError) -> [String] {
+    try directoryEntries().compactMap(FileName.key(forFileName:)).sorted()
+  }
+
+  /// Atomically reads, changes and writes the value under `key`, excluding every other writer of
+  /// this directory, in this process or another.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - body: The change to make; it runs while the store is locked and must not use this store.
+  /// - Returns: What `body` returned.
+  /// - Throws: ``SharedStoreError`` — including `corrupted` when the current file is damaged,
+  ///   in which case `body` is not called — or whatever `body` throws. Either way nothing is
+  ///   written.
+  public func update<Result>(
+    _ key: String,
+    _ body: (inout Data?) throws -> Result
+  ) throws -> Result {
+    try StoreKeyRules.validate(key)
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    let current = try readFile(key: key)
+    var data = current?.payload
+    let result = try body(&data)
+    if data != current?.payload {
+      if let data {
+        let generation = current.map { $0.generation &+ 1 } ?? Self.freshGeneration()
+        try replaceFile(key: key, payload: data, generation: generation)
+      } else {
+        try removeFile(key: key)
+      }
+    }
+    return result
+  }
+
+  /// Returns the change token of `key` by reading only the file's header; takes no lock.
+  ///
+  /// - Parameter key: A valid store key.
+  /// - Returns: The token, or `nil` when the key has no file.
+  /// - Throws: ``SharedStoreError/corrupted(key:path:reason:)`` when the header is damaged, and
+  ///   the other errors of ``read(_:)``.
+  public func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
+    try StoreKeyRules.validate(key)
+    return try readHeader(key: key).map { ChangeToken(generation: $0.generation) }
+  }
+
+  // MARK: - Paths and errors
+
+  func path(forKey key: String) -> String {
+    directoryPath + "/" + FileName.forKey(key)
+  }
+
+  func directoryEntries() throws(SharedStoreError) -> [String] {
+    do {
+      return try fileSystem.contentsOfDirectory(directoryPath)
+    } catch {
+      throw .io(operation: error.operation, path: directoryPath, errno: error.code)
+    }
+  }
+
+  /// Closes a descriptor whose close result cannot change any stored value.
+  ///
+  /// Used for read-only descriptors and at teardown only; a write path checks its close.
+  static func closeQuietly(_ descriptor: Int32, _ fileSystem: any FileSystem) {
+    do {
+      try fileSystem.close(descriptor)
+    } catch {
+      // Nothing was written through this descriptor, so no data depends on this close.
+    }
+  }
+}

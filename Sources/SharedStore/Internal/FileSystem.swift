@@ -1,0 +1,62 @@
+import Foundation
+
+/// A failed system call: which call, and the `errno` it set.
+package struct SystemCallError: Error, Equatable, Sendable {
+  /// The call that failed, such as `"open"` or `"fsync"`.
+  package var operation: String
+  /// The `errno` value.
+  package var code: Int32
+
+  /// Creates an error for a failed call.
+  ///
+  /// - Parameters:
+  ///   - operation: The call that failed.
+  ///   - code: Its `errno`.
+  package init(_ operation: String, _ code: Int32) {
+    self.operation = operation
+    self.code = code
+  }
+}
+
+/// How a file is opened through the ``FileSystem`` seam.
+package enum OpenMode: Sendable, Equatable {
+  /// Read only; the file must exist.
+  case readOnly
+  /// A new file for writing that must not exist yet (`O_CREAT | O_EXCL`), with permissions 0600.
+  case createNew
+  /// Read and write, created with permissions 0600 when missing (the lock file).
+  case readWriteCreate
+  /// A directory, opened read-only so that it can be flushed.
+  case directory
+}
+
+/// The file-system calls ``FileStore`` makes, behind a seam so that tests can inject faults.
+///
+/// Every method reports failure as a ``SystemCallError`` carrying `errno`; retrying on `EINTR`
+/// is the implementation's job. Descriptors are plain `Int32` file descriptors.
+package protocol FileSystem: Sendable {
+  /// Opens `path`.
+  func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32
+  /// Closes a descriptor. A failed close after a write means the write may be lost.
+  func close(_ descriptor: Int32) throws(SystemCallError)
+  /// Reads the whole remaining content of a descriptor.
+  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data
+  /// Reads up to `count` bytes from the start of the file.
+  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data
+  /// Writes all of `bytes`, looping over short writes.
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError)
+  /// Flushes a file or directory to stable storage (`F_FULLFSYNC` on Darwin, `fsync` elsewhere).
+  func synchronize(_ descriptor: Int32) throws(SystemCallError)
+  /// Atomically replaces `destination` with `source`.
+  func rename(_ source: String, to destination: String) throws(SystemCallError)
+  /// Removes a file.
+  func unlink(_ path: String) throws(SystemCallError)
+  /// Takes an exclusive advisory lock (`flock`) on a descriptor, waiting while another holds it.
+  func lockExclusively(_ descriptor: Int32) throws(SystemCallError)
+  /// Releases an advisory lock taken with ``lockExclusively(_:)``.
+  func unlock(_ descriptor: Int32) throws(SystemCallError)
+  /// Lists the names in a directory, without `.` and `..`.
+  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String]
+  /// Creates a directory and any missing parents (mode 0700); an existing directory is fine.
+  func createDirectory(_ path: String) throws(SystemCallError)
+}

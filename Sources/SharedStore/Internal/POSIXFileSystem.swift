@@ -1,0 +1,184 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
+/// The real ``FileSystem``: direct POSIX calls, every return code checked.
+package struct POSIXFileSystem: FileSystem {
+  /// Creates the real file system.
+  package init() {}
+
+  package func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    let flags: Int32
+    switch mode {
+    case .readOnly: flags = O_RDONLY
+    case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
+    case .readWriteCreate: flags = O_RDWR | O_CREAT
+    case .directory: flags = O_RDONLY | O_DIRECTORY
+    }
+    return try retryingOnInterrupt("open") { systemOpen(path, flags | O_CLOEXEC, 0o600) }
+  }
+
+  package func close(_ descriptor: Int32) throws(SystemCallError) {
+    // POSIX leaves the descriptor's state unspecified after EINTR; never retry close.
+    if systemClose(descriptor) != 0 { throw SystemCallError("close", errno) }
+  }
+
+  package func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
+    var info = stat()
+    if fstat(descriptor, &info) != 0 { throw SystemCallError("fstat", errno) }
+    // One byte more than the size so that the read reaching end-of-file needs no second buffer.
+    var buffer = Data(count: max(Int(info.st_size), 0) + 1)
+    var filled = 0
+    while true {
+      if filled == buffer.count { buffer.count += max(4096, buffer.count) }
+      let count = try buffer.withUnsafeMutableBytes { bytes in
+        Result { () throws(SystemCallError) in
+          try readSome(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
+        }
+      }.get()
+      if count == 0 { break }
+      filled += count
+    }
+    buffer.count = filled
+    return buffer
+  }
+
+  package func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
+    var result = Data(count: count)
+    var filled = 0
+    while filled < count {
+      let read = try result.withUnsafeMutableBytes { buffer in
+        Result { () throws(SystemCallError) in
+          try readSome(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+        }
+      }.get()
+      if read == 0 { break }
+      filled += read
+    }
+    return result.prefix(filled)
+  }
+
+  package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer)
+    throws(SystemCallError)
+  {
+    var offset = 0
+    while offset < bytes.count {
+      let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+      let written = try retryingOnInterrupt("write") {
+        systemWrite(descriptor, remaining.baseAddress, remaining.count)
+      }
+      offset += written
+    }
+  }
+
+  package func synchronize(_ descriptor: Int32) throws(SystemCallError) {
+    #if canImport(Darwin)
+    // fsync on Darwin only hands the data to the drive; F_FULLFSYNC asks the drive to flush its
+    // cache. Some file systems do not support it: fall back to fsync there, never to nothing.
+    if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+    let code = errno
+    guard code == ENOTSUP || code == EINVAL || code == ENOTTY else {
+      throw SystemCallError("fcntl(F_FULLFSYNC)", code)
+    }
+    #endif
+    _ = try retryingOnInterrupt("fsync") { fsync(descriptor) }
+  }
+
+  package func rename(_ source: String, to destination: String) throws(SystemCallError) {
+    if systemRename(source, destination) != 0 { throw SystemCallError("rename", errno) }
+  }
+
+  package func unlink(_ path: String) throws(SystemCallError) {
+    if systemUnlink(path) != 0 { throw SystemCallError("unlink", errno) }
+  }
+
+  package func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+    _ = try retryingOnInterrupt("flock") { flock(descriptor, LOCK_EX) }
+  }
+
+  package func unlock(_ descriptor: Int32) throws(SystemCallError) {
+    _ = try retryingOnInterrupt("flock(LOCK_UN)") { flock(descriptor, LOCK_UN) }
+  }
+
+  package func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    guard let directory = opendir(path) else { throw SystemCallError("opendir", errno) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        if errno != 0 { throw SystemCallError("readdir", errno) }
+        return names
+      }
+      let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(
+          to: CChar.self,
+          capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)
+        ) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+  }
+
+  package func createDirectory(_ path: String) throws(SystemCallError) {
+    if mkdir(path, 0o700) == 0 { return }
+    let code = errno
+    switch code {
+    case EEXIST:
+      var info = stat()
+      if stat(path, &info) != 0 { throw SystemCallError("stat", errno) }
+      if info.st_mode & mode_t(S_IFMT) != mode_t(S_IFDIR) {
+        throw SystemCallError("mkdir", ENOTDIR)
+      }
+    case ENOENT:
+      let parent = (path as NSString).deletingLastPathComponent
+      guard !parent.isEmpty, parent != path else { throw SystemCallError("mkdir", code) }
+      try createDirectory(parent)
+      if mkdir(path, 0o700) != 0 && errno != EEXIST { throw SystemCallError("mkdir", errno) }
+    default:
+      throw SystemCallError("mkdir", code)
+    }
+  }
+
+  // MARK: - Helpers
+
+  private func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
+    throws(SystemCallError) -> Int
+  {
+    try retryingOnInterrupt("read") { systemRead(descriptor, buffer.baseAddress, buffer.count) }
+  }
+
+  private func retryingOnInterrupt<Value: BinaryInteger>(
+    _ operation: String,
+    _ call: () -> Value
+  ) throws(SystemCallError) -> Value {
+    while true {
+      let result = call()
+      if result >= 0 { return result }
+      let code = errno
+      if code != EINTR { throw SystemCallError(operation, code) }
+    }
+  }
+}
+
+// The C functions, under names that do not collide with this type's methods.
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+  open(path, flags, mode)
+}
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{ read(descriptor, buffer, count) }
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}
+private func systemRename(_ source: String, _ destination: String) -> Int32 {
+  rename(source, destination)
+}
+private func systemUnlink(_ path: String) -> Int32 { unlink(path) }

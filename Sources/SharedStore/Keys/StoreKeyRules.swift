@@ -1,0 +1,48 @@
+/// The rules every store key follows, whatever the backend.
+///
+/// A key is 1 to ``maximumLength`` characters from the safe alphabet — ASCII letters, digits,
+/// `.`, `_` and `-` — and does not start with `.`. Keys are case-sensitive: `Count` and `count`
+/// are different keys in every backend, including ``FileStore`` on a case-insensitive volume.
+/// These rules make every key a plain file name: `../x`, `/etc/passwd`, `a/b`, the empty string
+/// and strings with NUL are all rejected before any file is touched.
+public enum StoreKeyRules {
+  /// The longest key accepted, in characters.
+  public static let maximumLength = 100
+
+  /// Checks `key` against the rules.
+  ///
+  /// - Parameter key: The candidate key.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` naming the first rule it breaks.
+  /// - Complexity: O(*n*) in the length of the key.
+  public static func validate(_ key: String) throws(SharedStoreError) {
+    if let reason = violation(in: key) {
+      throw .invalidKey(key: key, reason: reason)
+    }
+  }
+
+  /// Returns the first rule `key` breaks, or `nil` when it is valid.
+  ///
+  /// - Parameter key: The candidate key.
+  /// - Returns: The reason the key is invalid, or `nil`.
+  /// - Complexity: O(*n*) in the length of the key.
+  public static func violation(in key: String) -> InvalidKeyReason? {
+    let scalars = key.unicodeScalars
+    guard let first = scalars.first else { return .empty }
+    if first == "." { return .leadingDot }
+    for (offset, scalar) in scalars.enumerated() where !isAllowed(scalar) {
+      return .disallowedCharacter(scalar, offset: offset)
+    }
+    // Every scalar is now ASCII, so the scalar count is the character count.
+    if scalars.count > maximumLength {
+      return .tooLong(length: scalars.count, limit: maximumLength)
+    }
+    return nil
+  }
+
+  static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": return true
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,70 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
+/// Everything that can go wrong in a shared store, with the context needed to act on it.
+///
+/// Every case names the key it concerns; file-backed cases also name the path. An operation that
+/// throws changes nothing in the store: a failed write leaves the old value in place, a value that
+/// fails to decode is never replaced by a default.
+public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The key is not a valid store key; no file was created, read or changed.
+  case invalidKey(key: String, reason: InvalidKeyReason)
+
+  /// A file-system call failed with `errno`.
+  ///
+  /// `operation` names the call (`"open"`, `"fsync"`, `"rename"`, ...).
+  case io(operation: String, path: String, errno: Int32)
+
+  /// The stored bytes are damaged or were not written by this library.
+  ///
+  /// The file is left exactly as it was; ``SharedStore/quarantine(_:)`` moves it aside.
+  case corrupted(key: String, path: String, reason: String)
+
+  /// The file was written by a newer version of this library, in a format this one cannot read.
+  case unsupportedFormatVersion(key: String, path: String, found: Int, supported: Int)
+
+  /// The stored bytes are intact but do not decode as the requested type.
+  ///
+  /// `description` is the underlying decoder's explanation, including its coding path.
+  case decoding(key: String, type: String, description: String)
+
+  /// The value could not be encoded (for example a non-finite `Double` in JSON).
+  case encoding(key: String, type: String, description: String)
+
+  /// A ``BoundedLog`` was asked for a capacity it cannot have.
+  case invalidCapacity(key: String, capacity: Int)
+
+  /// A sentence a person can act on.
+  public var description: String {
+    switch self {
+    case .invalidKey(let key, let reason):
+      return "Invalid store key \(key.debugDescription): \(reason)."
+    case .io(let operation, let path, let code):
+      return "\(operation) failed for '\(path)': \(Self.errnoDescription(code)) (errno \(code))."
+    case .corrupted(let key, let path, let reason):
+      return
+        "The value of key '\(key)' at '\(path)' is corrupted: \(reason). "
+        + "It was left untouched; quarantine it to keep it and start afresh."
+    case .unsupportedFormatVersion(let key, let path, let found, let supported):
+      return
+        "The value of key '\(key)' at '\(path)' uses store format version \(found); "
+        + "this version of ScreenTimeKit reads version \(supported) only."
+    case .decoding(let key, let type, let description):
+      return "The value of key '\(key)' does not decode as \(type): \(description)"
+    case .encoding(let key, let type, let description):
+      return "A \(type) could not be encoded for key '\(key)': \(description)"
+    case .invalidCapacity(let key, let capacity):
+      return "The bounded log on key '\(key)' needs a capacity of at least 1, not \(capacity)."
+    }
+  }
+
+  private static func errnoDescription(_ code: Int32) -> String {
+    guard let message = strerror(code) else { return "unknown error" }
+    return String(cString: message)
+  }
+}

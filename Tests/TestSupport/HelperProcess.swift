@@ -1,0 +1,119 @@
+import Foundation
+import SharedStore
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// The `stk-test-helper` executable that multi-process tests spawn.
+///
+/// SwiftPM builds it beside the test bundle. Set `STK_TEST_HELPER` to its path to override the
+/// search.
+package enum HelperProcess {
+  /// A failure to find, start or finish the helper.
+  package struct Failure: Error, CustomStringConvertible {
+    /// What went wrong.
+    package var description: String
+  }
+
+  /// The helper executable's URL.
+  ///
+  /// - Returns: The URL of `stk-test-helper`.
+  /// - Throws: ``Failure`` when it cannot be found.
+  package static func executable() throws -> URL {
+    if let override = ProcessInfo.processInfo.environment["STK_TEST_HELPER"] {
+      return URL(fileURLWithPath: override)
+    }
+    var candidates: [URL] = []
+    #if os(Linux)
+    candidates.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+    #endif
+    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]))
+    candidates += Bundle.allBundles.map(\.bundleURL)
+    for candidate in candidates {
+      var directory = candidate.deletingLastPathComponent()
+      for _ in 0..<4 {
+        let helper = directory.appendingPathComponent("stk-test-helper")
+        if FileManager.default.isExecutableFile(atPath: helper.path) { return helper }
+        directory = directory.deletingLastPathComponent()
+      }
+    }
+    throw Failure(
+      description: "stk-test-helper not found near \(candidates.map(\.path)); "
+        + "build it with `swift build --build-tests` or set STK_TEST_HELPER")
+  }
+
+  /// Starts the helper with `arguments`, its standard output piped back.
+  ///
+  /// - Parameter arguments: The subcommand and its options.
+  /// - Returns: The running process and the read end of its standard output.
+  /// - Throws: ``Failure`` or an error from `Process.run()`.
+  package static func start(_ arguments: [String]) throws -> (Process, FileHandle) {
+    let process = Process()
+    process.executableURL = try executable()
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    return (process, output.fileHandleForReading)
+  }
+
+  /// Runs the helper to completion and returns its standard output as lines.
+  ///
+  /// - Parameter arguments: The subcommand and its options.
+  /// - Returns: The lines it printed.
+  /// - Throws: ``Failure`` when it exits with a non-zero status.
+  package static func run(_ arguments: [String]) throws -> [String] {
+    let (process, output) = try start(arguments)
+    let data = output.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      throw Failure(
+        description: "stk-test-helper \(arguments.joined(separator: " ")) ended with status "
+          + "\(process.terminationStatus)")
+    }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// Runs several helpers at once and returns each one's output lines, in argument order.
+  ///
+  /// - Parameter invocations: One argument list per process.
+  /// - Returns: The lines each process printed.
+  /// - Throws: ``Failure`` when any process fails.
+  package static func runConcurrently(_ invocations: [[String]]) throws -> [[String]] {
+    let started = try invocations.map { try start($0) }
+    // Read every pipe on its own thread so that no child blocks on a full pipe.
+    let outputs = LockedValue([Data](repeating: Data(), count: started.count))
+    let group = DispatchGroup()
+    for (index, (_, handle)) in started.enumerated() {
+      DispatchQueue.global().async(group: group) {
+        let data = handle.readDataToEndOfFile()
+        outputs.withLock { $0[index] = data }
+      }
+    }
+    group.wait()
+    for (index, (process, _)) in started.enumerated() {
+      process.waitUntilExit()
+      guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        throw Failure(
+          description: "stk-test-helper \(invocations[index].joined(separator: " ")) ended with "
+            + "status \(process.terminationStatus)")
+      }
+    }
+    return outputs.withLock { $0 }.map {
+      String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+  }
+
+  /// Sends `SIGKILL` to a running helper and waits for it to end.
+  ///
+  /// - Parameter process: The helper to kill.
+  package static func kill(_ process: Process) {
+    posixKill(process.processIdentifier)
+    process.waitUntilExit()
+  }
+}
+
+private func posixKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }
