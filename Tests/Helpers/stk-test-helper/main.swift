@@ -158,7 +158,9 @@ func run() throws {
     }
 
   default:
-    throw HelperError("unknown subcommand '\(arguments[1])'")
+    guard try runSequenceTrackingCommand(arguments[1], options) else {
+      throw HelperError("unknown subcommand '\(arguments[1])'")
+    }
   }
 }
 
