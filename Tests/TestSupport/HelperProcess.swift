@@ -79,11 +79,20 @@ package enum HelperProcess {
 
   /// Runs several helpers at once and returns each one's output lines, in argument order.
   ///
-  /// - Parameter invocations: One argument list per process.
+  /// - Parameters:
+  ///   - invocations: One argument list per process.
+  ///   - barrier: A file to create once every process has started, for helpers started with
+  ///     `--barrier` so that their loops begin together.
   /// - Returns: The lines each process printed.
   /// - Throws: ``Failure`` when any process fails.
-  package static func runConcurrently(_ invocations: [[String]]) throws -> [[String]] {
+  package static func runConcurrently(
+    _ invocations: [[String]],
+    releasing barrier: URL? = nil
+  ) throws -> [[String]] {
     let started = try invocations.map { try start($0) }
+    if let barrier, !FileManager.default.createFile(atPath: barrier.path, contents: Data()) {
+      throw Failure(description: "cannot create the barrier file \(barrier.path)")
+    }
     // Read every pipe on its own thread so that no child blocks on a full pipe.
     let outputs = LockedValue([Data](repeating: Data(), count: started.count))
     let group = DispatchGroup()

@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SharedStore
+
+/// `update` is exclusive between threads on one store and between stores in one process.
+@Suite("In-process exclusion")
+struct ConcurrencyTests {
+  static let tasks = 8
+  static let incrementsPerTask = 100
+
+  /// Increments `key` from many tasks at once and returns every value handed out.
+  static func hammer(_ stores: [any SharedStore]) async throws -> [Int] {
+    let key = StoreKey("counter", default: 0)
+    return try await withThrowingTaskGroup(of: [Int].self) { group in
+      for task in 0..<tasks {
+        let store = stores[task % stores.count]
+        group.addTask {
+          var handedOut: [Int] = []
+          for _ in 0..<incrementsPerTask {
+            handedOut.append(
+              try store.update(key) { value -> Int in
+                value += 1
+                return value
+              })
+          }
+          return handedOut
+        }
+      }
+      return try await group.reduce(into: []) { $0 += $1 }
+    }
+  }
+
+  @Test("many threads updating one store lose no increment", arguments: StoreBackend.allCases)
+  func threadsOnOneStoreLoseNothing(backend: StoreBackend) async throws {
+    let store = try backend.makeStore()
+    let values = try await Self.hammer([store])
+    #expect(values.sorted() == Array(1...(Self.tasks * Self.incrementsPerTask)))
+    #expect(try store.value(for: StoreKey("counter", default: 0)) == values.count)
+  }
+
+  @Test("two FileStore instances on one directory exclude each other")
+  func twoInstancesExcludeEachOther() async throws {
+    let directory = try TemporaryDirectory()
+    let first = try FileStore(directory: directory.url, durability: .processCrashSafe)
+    let second = try FileStore(directory: directory.url, durability: .processCrashSafe)
+    let values = try await Self.hammer([first, second])
+    #expect(values.sorted() == Array(1...(Self.tasks * Self.incrementsPerTask)))
+  }
+
+  @Test("control: without the file lock, two instances lose updates")
+  func withoutFileLockUpdatesAreLost() async throws {
+    let directory = try TemporaryDirectory()
+    let fileSystem = FaultyFileSystem()
+    fileSystem.disableFileLock()
+    let first = try FileStore(
+      directory: directory.url, durability: .processCrashSafe, fileSystem: fileSystem)
+    let second = try FileStore(
+      directory: directory.url, durability: .processCrashSafe, fileSystem: fileSystem)
+    // Each instance still excludes its own threads; only the flock between them is gone.
+    var lost = false
+    for _ in 0..<5 where !lost {
+      try first.remove("counter")
+      let values = try await Self.hammer([first, second])
+      lost = Set(values).count < values.count
+    }
+    #expect(lost, "the control must observe a duplicate value, or the test above proves nothing")
+  }
+}

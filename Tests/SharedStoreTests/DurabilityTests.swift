@@ -1,0 +1,177 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SharedStore
+
+/// Every failing step of a write is reported, and leaves the old value and no temporary file.
+@Suite("FileStore write failures and durability")
+struct DurabilityTests {
+  struct Fixture {
+    let directory: TemporaryDirectory
+    let fileSystem = FaultyFileSystem()
+    let store: FileStore
+
+    init(durability: FileStore.Durability = .durable) throws {
+      directory = try TemporaryDirectory()
+      store = try FileStore(
+        directory: directory.url, durability: durability, fileSystem: fileSystem)
+      try store.write(Data("old".utf8), for: "key")
+    }
+
+    var temporaryFiles: [String] {
+      get throws { try directory.contents().filter { $0.hasPrefix(".tmp.") } }
+    }
+  }
+
+  @Test(
+    "a failure before the rename throws io, keeps the old value and leaves no temporary file",
+    arguments: [
+      // A write first opens, reads and closes the old file's header; `skip` passes those calls.
+      (FaultyFileSystem.Call.open, 1), (.writeAll, 0), (.synchronize, 0), (.close, 1),
+      (.rename, 0),
+    ])
+  func failureBeforeRenameKeepsOldValue(call: FaultyFileSystem.Call, skip: Int) throws {
+    let fixture = try Fixture()
+    let tokenBefore = try fixture.store.changeToken(for: "key")
+    fixture.fileSystem.fail(call, errno: EIO, skip: skip)
+    #expect {
+      try fixture.store.write(Data("new".utf8), for: "key")
+    } throws: { error in
+      guard case .io(let operation, _, let code) = error as? SharedStoreError else { return false }
+      return operation == "injected \(call.rawValue)" && code == EIO
+    }
+    #expect(try fixture.store.read("key") == Data("old".utf8))
+    #expect(try fixture.store.changeToken(for: "key") == tokenBefore)
+    #expect(try fixture.temporaryFiles.isEmpty)
+    try fixture.store.write(Data("later".utf8), for: "key")
+    #expect(try fixture.store.read("key") == Data("later".utf8), "the store keeps working")
+  }
+
+  @Test("a failed flush of the new file is a failed write")
+  func failedFileFlushIsFailedWrite() throws {
+    let fixture = try Fixture()
+    fixture.fileSystem.fail(.synchronize)
+    #expect(throws: SharedStoreError.self) {
+      try fixture.store.update("key") { $0 = Data("new".utf8) }
+    }
+    #expect(try fixture.store.read("key") == Data("old".utf8))
+  }
+
+  @Test("a failed directory flush is reported even though the new value is in place")
+  func failedDirectoryFlushIsReported() throws {
+    let fixture = try Fixture()
+    let store = try FileStore(
+      directory: fixture.directory.url, durability: .durable,
+      fileSystem: FailSecondSynchronize(base: POSIXFileSystem()))
+    #expect {
+      try store.write(Data("new".utf8), for: "key")
+    } throws: { error in
+      guard case .io(let operation, let path, _) = error as? SharedStoreError else { return false }
+      return operation == "injected directory fsync" && path == fixture.directory.url.path
+    }
+    #expect(try fixture.store.read("key") == Data("new".utf8))
+  }
+
+  @Test("durable writes flush the file and the directory; processCrashSafe writes flush nothing")
+  func flushesFollowDurability() throws {
+    let durable = try Fixture(durability: .durable)
+    var before = durable.fileSystem.count(.synchronize)
+    try durable.store.write(Data([1]), for: "a")
+    #expect(durable.fileSystem.count(.synchronize) - before == 2)
+    before = durable.fileSystem.count(.synchronize)
+    try durable.store.remove("a")
+    #expect(durable.fileSystem.count(.synchronize) - before == 1, "a removal flushes the directory")
+
+    let fast = try Fixture(durability: .processCrashSafe)
+    try fast.store.write(Data([1]), for: "a")
+    try fast.store.update("a") { $0 = Data([2]) }
+    try fast.store.remove("a")
+    #expect(fast.fileSystem.count(.synchronize) == 0)
+  }
+
+  @Test("a failed lock is reported and nothing is written")
+  func failedLockIsReported() throws {
+    let fixture = try Fixture()
+    fixture.fileSystem.fail(.lockExclusively, errno: ENOLCK)
+    #expect {
+      try fixture.store.write(Data("new".utf8), for: "key")
+    } throws: { error in
+      guard case .io(_, let path, let code) = error as? SharedStoreError else { return false }
+      return code == ENOLCK && path.hasSuffix("/.lock")
+    }
+    #expect(try fixture.store.read("key") == Data("old".utf8))
+    try fixture.store.write(Data("next".utf8), for: "key")
+  }
+
+  @Test("a read failure other than a missing file is an io error, not nil")
+  func readFailureIsNotAbsence() throws {
+    let fixture = try Fixture()
+    fixture.fileSystem.fail(.open, errno: EACCES)
+    #expect(throws: SharedStoreError.self) { _ = try fixture.store.read("key") }
+    fixture.fileSystem.fail(.readToEnd, errno: EIO)
+    #expect(throws: SharedStoreError.self) { _ = try fixture.store.read("key") }
+  }
+
+  @Test("opening a store on a path that is a file fails with io")
+  func storeOnAFileFails() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.url.appendingPathComponent("plain-file")
+    try Data().write(to: file)
+    #expect(throws: SharedStoreError.self) { _ = try FileStore(directory: file) }
+    let remote = try #require(URL(string: "https://example.com/store"))
+    #expect(throws: SharedStoreError.self) { _ = try FileStore(directory: remote) }
+  }
+
+  @Test("opening a store creates missing parent directories")
+  func storeCreatesParents() throws {
+    let directory = try TemporaryDirectory()
+    let nested = directory.url.appendingPathComponent("a/b/c", isDirectory: true)
+    let store = try FileStore(directory: nested)
+    try store.write(Data([1]), for: "k")
+    #expect(try FileStore(directory: nested).read("k") == Data([1]))
+  }
+}
+
+/// Forwards to a base file system but fails every second `synchronize`: the directory flush.
+private final class FailSecondSynchronize: FileSystem {
+  let base: any FileSystem
+  private let calls = LockedValue(0)
+
+  init(base: any FileSystem) { self.base = base }
+
+  func synchronize(_ descriptor: Int32) throws(SystemCallError) {
+    let call = calls.withLock { count -> Int in
+      count += 1
+      return count
+    }
+    if call % 2 == 0 { throw SystemCallError("injected directory fsync", EIO) }
+    try base.synchronize(descriptor)
+  }
+
+  func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    try base.open(path, mode: mode)
+  }
+  func close(_ descriptor: Int32) throws(SystemCallError) { try base.close(descriptor) }
+  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
+    try base.readToEnd(descriptor)
+  }
+  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
+    try base.readPrefix(descriptor, count: count)
+  }
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    try base.writeAll(descriptor, bytes)
+  }
+  func rename(_ source: String, to destination: String) throws(SystemCallError) {
+    try base.rename(source, to: destination)
+  }
+  func unlink(_ path: String) throws(SystemCallError) { try base.unlink(path) }
+  func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+    try base.lockExclusively(descriptor)
+  }
+  func unlock(_ descriptor: Int32) throws(SystemCallError) { try base.unlock(descriptor) }
+  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    try base.contentsOfDirectory(path)
+  }
+  func createDirectory(_ path: String) throws(SystemCallError) { try base.createDirectory(path) }
+}

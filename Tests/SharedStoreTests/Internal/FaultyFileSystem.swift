@@ -1,0 +1,107 @@
+import Foundation
+
+@testable import SharedStore
+
+/// A file system that forwards to the real one, counts calls, and fails the call it is told to.
+final class FaultyFileSystem: FileSystem {
+  /// A call of the `FileSystem` seam.
+  enum Call: String, CaseIterable, Sendable {
+    case open, close, readToEnd, readPrefix, writeAll, synchronize, rename, unlink
+    case lockExclusively, unlock, contentsOfDirectory, createDirectory
+  }
+
+  private struct State {
+    var counts: [Call: Int] = [:]
+    var failing: (call: Call, errno: Int32, skip: Int, remaining: Int)?
+    var lockIsNoOp = false
+  }
+
+  private let real = POSIXFileSystem()
+  private let state = LockedValue(State())
+
+  /// Lets `skip` calls of `call` through, then makes the next `times` calls fail with `errno`.
+  func fail(_ call: Call, errno: Int32 = EIO, skip: Int = 0, times: Int = 1) {
+    state.withLock { $0.failing = (call, errno, skip, times) }
+  }
+
+  /// Turns `flock` into a no-op: the control that shows what the file lock is for.
+  func disableFileLock() {
+    state.withLock { $0.lockIsNoOp = true }
+  }
+
+  /// How often `call` was made.
+  func count(_ call: Call) -> Int {
+    state.withLock { $0.counts[call, default: 0] }
+  }
+
+  private func record(_ call: Call) throws(SystemCallError) {
+    let fault = state.withLock { state -> Int32? in
+      state.counts[call, default: 0] += 1
+      guard let failing = state.failing, failing.call == call, failing.remaining > 0 else {
+        return nil
+      }
+      if failing.skip > 0 {
+        state.failing?.skip -= 1
+        return nil
+      }
+      state.failing?.remaining -= 1
+      return failing.errno
+    }
+    if let fault { throw SystemCallError("injected \(call.rawValue)", fault) }
+  }
+
+  func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    try record(.open)
+    return try real.open(path, mode: mode)
+  }
+  func close(_ descriptor: Int32) throws(SystemCallError) {
+    do {
+      try record(.close)
+    } catch {
+      try real.close(descriptor)  // a failed close still releases the descriptor
+      throw error
+    }
+    try real.close(descriptor)
+  }
+  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
+    try record(.readToEnd)
+    return try real.readToEnd(descriptor)
+  }
+  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
+    try record(.readPrefix)
+    return try real.readPrefix(descriptor, count: count)
+  }
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    try record(.writeAll)
+    try real.writeAll(descriptor, bytes)
+  }
+  func synchronize(_ descriptor: Int32) throws(SystemCallError) {
+    try record(.synchronize)
+    try real.synchronize(descriptor)
+  }
+  func rename(_ source: String, to destination: String) throws(SystemCallError) {
+    try record(.rename)
+    try real.rename(source, to: destination)
+  }
+  func unlink(_ path: String) throws(SystemCallError) {
+    try record(.unlink)
+    try real.unlink(path)
+  }
+  func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+    try record(.lockExclusively)
+    if state.withLock({ $0.lockIsNoOp }) { return }
+    try real.lockExclusively(descriptor)
+  }
+  func unlock(_ descriptor: Int32) throws(SystemCallError) {
+    if state.withLock({ $0.lockIsNoOp }) { return }
+    try real.unlock(descriptor)
+  }
+  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    try record(.contentsOfDirectory)
+    return try real.contentsOfDirectory(path)
+  }
+  func createDirectory(_ path: String) throws(SystemCallError) {
+    try record(.createDirectory)
+    try real.createDirectory(path)
+  }
+}
