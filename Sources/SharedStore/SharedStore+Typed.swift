@@ -34,7 +34,8 @@ extension SharedStore {
   /// Atomically reads, changes and writes the value under `key`.
   ///
   /// `body` receives the stored value, or the key's default when nothing is stored. Nothing is
-  /// written when the re-encoded value equals the stored bytes.
+  /// written when the re-encoded value equals the stored bytes; when nothing was stored, the
+  /// value is written even if `body` left the default unchanged.
   ///
   /// ```swift
   /// let ticket = try store.update(.counter) { value -> Int in
