@@ -28,8 +28,9 @@ import Foundation
 ///
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
-/// not valid encoded keys are ignored. See `FileName` for how keys with uppercase letters are
-/// named on disk.
+/// not valid encoded keys are ignored. Keys that differ only in case get distinct file names even
+/// on a case-insensitive volume; `Documentation/FileFormat.md` describes the naming and the file
+/// format.
 public final class FileStore: SharedStore {
   /// The directory holding the store's files.
   public let directory: URL
@@ -163,7 +164,9 @@ public final class FileStore: SharedStore {
   ///
   /// - Parameters:
   ///   - key: A valid store key.
-  ///   - body: The change to make; it runs while the store is locked and must not use this store.
+  ///   - body: The change to make. It runs while the directory is locked and must not write
+  ///     through this store or any other `FileStore` on the same directory (that would wait for
+  ///     the lock it holds); reading is fine.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` — including `corrupted` when the current file is damaged,
   ///   in which case `body` is not called — or whatever `body` throws. Either way nothing is
