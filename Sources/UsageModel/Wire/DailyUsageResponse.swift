@@ -38,10 +38,13 @@ public struct DailyUsageResponse: Sendable, Hashable, Codable {
     ///   - budgetMinutes: The budget in minutes, zero or more.
     ///   - isOverBudget: Whether usage exceeds the budget.
     ///   - apps: One row per app.
+    /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for negative minutes.
     public init(
       categoryType: Category, categoryName: String, totalMinutes: Int, budgetMinutes: Int,
       isOverBudget: Bool, apps: [AppRow]
-    ) {
+    ) throws(UsageModelError) {
+      try Self.checkMinutes(totalMinutes, field: "totalMinutes")
+      try Self.checkMinutes(budgetMinutes, field: "budgetMinutes")
       self.categoryType = categoryType
       self.categoryName = categoryName
       self.totalMinutes = totalMinutes
@@ -72,6 +75,13 @@ public struct DailyUsageResponse: Sendable, Hashable, Codable {
       isOverBudget = try container.decode(Bool.self, forKey: .isOverBudget)
       apps = try container.decode([AppRow].self, forKey: .apps)
     }
+
+    static func checkMinutes(_ minutes: Int, field: String) throws(UsageModelError) {
+      guard minutes >= 0 else {
+        throw .invalidDuration(
+          field: field, value: "\(minutes)", reason: "minutes must be zero or more")
+      }
+    }
   }
 
   /// One app's row within a category.
@@ -86,7 +96,9 @@ public struct DailyUsageResponse: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - appName: The name shown to people.
     ///   - totalMinutes: Minutes used, zero or more.
-    public init(appName: String, totalMinutes: Int) {
+    /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for negative minutes.
+    public init(appName: String, totalMinutes: Int) throws(UsageModelError) {
+      try CategoryRow.checkMinutes(totalMinutes, field: "totalMinutes")
       self.appName = appName
       self.totalMinutes = totalMinutes
     }
