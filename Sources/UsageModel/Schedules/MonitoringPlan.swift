@@ -25,6 +25,42 @@ public enum MonitoringSchedule: Sendable, Hashable, Codable {
     case .timer(let window): return window.duration
     }
   }
+
+  private enum CodingKeys: String, CodingKey {
+    case daily
+    case timer
+  }
+
+  /// Decodes `{"daily": {…}}` or `{"timer": {…}}`.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when neither or both keys are present, or a window is invalid.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let daily = try container.decodeIfPresent(DailyWindow.self, forKey: .daily)
+    let timer = try container.decodeIfPresent(TimerWindow.self, forKey: .timer)
+    switch (daily, timer) {
+    case (let daily?, nil): self = .daily(daily)
+    case (nil, let timer?): self = .timer(timer)
+    default:
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: container.codingPath,
+          debugDescription: "a schedule needs exactly one of \"daily\" and \"timer\""))
+    }
+  }
+
+  /// Encodes `{"daily": {…}}` or `{"timer": {…}}`.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    switch self {
+    case .daily(let window): try container.encode(window, forKey: .daily)
+    case .timer(let window): try container.encode(window, forKey: .timer)
+    }
+  }
 }
 
 /// One activity of a monitoring plan: a name, a schedule and an optional warning time.
