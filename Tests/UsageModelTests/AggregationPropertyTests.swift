@@ -54,9 +54,12 @@ struct AggregationPropertyTests {
           duration: .seconds(length * 60), source: sources[Int(random.next() % 4)]))
       guard length > 0 else { continue }
       let resolved = (category ?? rules.category(for: app)).rawValue
-      groupDiffs[resolved + " " + app.rawValue, default: [Int32](repeating: 0, count: minuteCount + 1)][startMinute] += 1
+      groupDiffs[
+        resolved + " " + app.rawValue, default: [Int32](repeating: 0, count: minuteCount + 1)][
+          startMinute] += 1
       groupDiffs[resolved + " " + app.rawValue]?[startMinute + length] -= 1
-      categoryDiffs[resolved, default: [Int32](repeating: 0, count: minuteCount + 1)][startMinute] += 1
+      categoryDiffs[resolved, default: [Int32](repeating: 0, count: minuteCount + 1)][
+        startMinute] += 1
       categoryDiffs[resolved]?[startMinute + length] -= 1
       deviceDiff[startMinute] += 1
       deviceDiff[startMinute + length] -= 1

@@ -4,9 +4,11 @@ import UsageModel
 
 @Suite("App IDs, categories and categorisation rules")
 struct AppsAndCategoriesTests {
-  @Test("an app ID must be 1-255 characters of printable ASCII without spaces", arguments: [
-    "", "com.example app", "com.example\u{0}", "com.ëxample", String(repeating: "a", count: 256),
-  ])
+  @Test(
+    "an app ID must be 1-255 characters of printable ASCII without spaces",
+    arguments: [
+      "", "com.example app", "com.example\u{0}", "com.ëxample", String(repeating: "a", count: 256),
+    ])
   func invalidAppIDs(value: String) {
     #expect(throws: UsageModelError.self) { try AppID(value) }
     #expect(AppID(rawValue: value) == nil)
@@ -73,8 +75,10 @@ struct AppsAndCategoriesTests {
       .exact(try app("com.instagram.instagram"), .socialMedia),
       try .prefix("com.apple.", .other),
     ])
-    let apps = try ["com.zeta", "com.instagram.instagram", "com.alpha", "com.apple.mobilesafari", "com.zeta"]
-      .map(app)
+    let apps = try [
+      "com.zeta", "com.instagram.instagram", "com.alpha", "com.apple.mobilesafari", "com.zeta",
+    ]
+    .map(app)
     #expect(rules.category(for: try app("com.alpha")) == .other)
     #expect(rules.uncategorizedApps(in: apps).map(\.rawValue) == ["com.alpha", "com.zeta"])
   }

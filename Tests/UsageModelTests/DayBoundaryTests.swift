@@ -87,7 +87,8 @@ struct DayBoundaryTests {
     let boundary = DayBoundary(timeZone: try zone("Europe/Berlin"))
     let start = try instant("2026-03-29T00:00:00+01:00")
     #expect(try boundary.day(containing: start) == (try day("2026-03-29")))
-    #expect(try boundary.day(containing: start.addingTimeInterval(-0.001)) == (try day("2026-03-28")))
+    #expect(
+      try boundary.day(containing: start.addingTimeInterval(-0.001)) == (try day("2026-03-28")))
     let table = boundary.table(for: try day("2026-03-28")...(try day("2026-03-30")))
     #expect(table.day(containing: start) == (try day("2026-03-29")))
     #expect(table.day(containing: start.addingTimeInterval(-0.001)) == (try day("2026-03-28")))
@@ -98,8 +99,9 @@ struct DayBoundaryTests {
   func tableOutsideRange() throws {
     let boundary = DayBoundary(timeZone: try zone("UTC"))
     let table = boundary.table(for: try day("2026-01-01")...(try day("2026-01-31")))
-    #expect(throws: UsageModelError.dayOutsideTable(
-      day: try day("2026-02-01"), first: try day("2026-01-01"), last: try day("2026-01-31"))
+    #expect(
+      throws: UsageModelError.dayOutsideTable(
+        day: try day("2026-02-01"), first: try day("2026-01-01"), last: try day("2026-01-31"))
     ) {
       try table.interval(of: try day("2026-02-01"))
     }
@@ -118,7 +120,9 @@ struct DayBoundaryTests {
     let boundary = DayBoundary(
       timeZone: try zone("America/New_York"), dayStart: try time("04:00"))
     #expect(try json(boundary) == #"{"dayStart":"04:00","timeZone":"America/New_York"}"#)
-    #expect(try decode(DayBoundary.self, #"{"timeZone":"America/New_York","dayStart":"04:00"}"#) == boundary)
+    #expect(
+      try decode(DayBoundary.self, #"{"timeZone":"America/New_York","dayStart":"04:00"}"#)
+        == boundary)
     #expect(try decode(DayBoundary.self, #"{"timeZone":"UTC"}"#).dayStart == .midnight)
     #expect(throws: DecodingError.self) {
       try decode(DayBoundary.self, #"{"timeZone":"Mars/Olympus_Mons"}"#)

@@ -4,10 +4,12 @@ import UsageModel
 
 @Suite("Local days, months, ISO weeks and times of day")
 struct LocalDayTests {
-  @Test("a date that does not exist is a typed error", arguments: [
-    (2026, 2, 30), (2026, 2, 29), (2100, 2, 29), (2026, 4, 31), (2026, 13, 1), (2026, 0, 10),
-    (0, 1, 1), (10_000, 1, 1), (2026, 1, 0),
-  ])
+  @Test(
+    "a date that does not exist is a typed error",
+    arguments: [
+      (2026, 2, 30), (2026, 2, 29), (2100, 2, 29), (2026, 4, 31), (2026, 13, 1), (2026, 0, 10),
+      (0, 1, 1), (10_000, 1, 1), (2026, 1, 0),
+    ])
   func invalidDatesAreRejected(year: Int, month: Int, day: Int) {
     #expect(throws: UsageModelError.invalidDate(year: year, month: month, day: day)) {
       try LocalDay(year: year, month: month, day: day)
@@ -24,10 +26,12 @@ struct LocalDayTests {
     #expect(try day("2026-02-28").advanced(by: 1) == (try day("2026-03-01")))
   }
 
-  @Test("parsing accepts only yyyy-MM-dd", arguments: [
-    "2026-1-02", "2026-01-2", "26-01-02", "2026/01/02", "2026-01-02T00:00", " 2026-01-02", "",
-    "２０２６-01-02",
-  ])
+  @Test(
+    "parsing accepts only yyyy-MM-dd",
+    arguments: [
+      "2026-1-02", "2026-01-2", "26-01-02", "2026/01/02", "2026-01-02T00:00", " 2026-01-02", "",
+      "２０２６-01-02",
+    ])
   func malformedTextIsRejected(text: String) {
     #expect(throws: UsageModelError.malformedText(text: text, expected: "yyyy-MM-dd")) {
       try LocalDay(parsing: text)
@@ -38,7 +42,8 @@ struct LocalDayTests {
   func jsonForm() throws {
     let value = try day("2026-01-02")
     #expect(try json(value) == #""2026-01-02""#)
-    #expect(try decode(LocalDay.self, #""0001-01-01""#) == (try LocalDay(year: 1, month: 1, day: 1)))
+    #expect(
+      try decode(LocalDay.self, #""0001-01-01""#) == (try LocalDay(year: 1, month: 1, day: 1)))
     #expect(throws: DecodingError.self) { try decode(LocalDay.self, #""2026-02-30""#) }
   }
 
@@ -57,7 +62,8 @@ struct LocalDayTests {
       #expect(components.day == localDay.day)
       // Foundation numbers Sunday 1 ... Saturday 7; ISO numbers Monday 1 ... Sunday 7.
       #expect(((components.weekday ?? 0) + 5) % 7 + 1 == localDay.weekday.rawValue)
-      #expect(calendar.range(of: .day, in: .month, for: date)?.count == localDay.numberOfDaysInMonth)
+      #expect(
+        calendar.range(of: .day, in: .month, for: date)?.count == localDay.numberOfDaysInMonth)
       let other = try LocalDay(dayNumber: dayNumber + Int.random(in: -1000...1000, using: &random))
       #expect(localDay.distance(to: other) == other.dayNumber - dayNumber)
       #expect(localDay.advanced(by: localDay.distance(to: other)) == other)
@@ -97,8 +103,10 @@ struct LocalDayTests {
     let february = try LocalMonth(year: 2024, month: 2)
     #expect(february.numberOfDays == 29)
     #expect(february.days == (try day("2024-02-01"))...(try day("2024-02-29")))
-    #expect(try LocalMonth(parsing: "2026-12").advanced(by: 1) == (try LocalMonth(parsing: "2027-01")))
-    #expect(try LocalMonth(parsing: "2026-01").distance(to: try LocalMonth(parsing: "2025-11")) == -2)
+    #expect(
+      try LocalMonth(parsing: "2026-12").advanced(by: 1) == (try LocalMonth(parsing: "2027-01")))
+    #expect(
+      try LocalMonth(parsing: "2026-01").distance(to: try LocalMonth(parsing: "2025-11")) == -2)
     #expect(try day("2026-03-17").localMonth.description == "2026-03")
     #expect(try day("2026-03-17").firstDayOfMonth == (try day("2026-03-01")))
     #expect(try day("2026-04-17").lastDayOfMonth == (try day("2026-04-30")))

@@ -35,7 +35,8 @@ struct ScheduleTests {
     // A window inside the gap is empty that night and skipped by nextOccurrence.
     let gap = try window("02:00", "02:45")
     #expect(gap.occurrence(startingOn: try day("2026-03-08"), in: newYork).duration == 0)
-    let next = try #require(gap.nextOccurrence(after: try instant("2026-03-07T12:00:00-05:00"), in: newYork))
+    let next = try #require(
+      gap.nextOccurrence(after: try instant("2026-03-07T12:00:00-05:00"), in: newYork))
     #expect(next.start == (try instant("2026-03-09T02:00:00-04:00")))
     // A window that starts in the gap begins when the gap ends.
     let straddling = try window("02:30", "03:30")
@@ -52,7 +53,9 @@ struct ScheduleTests {
     #expect(occurrence.duration == 1800)
     #expect(!repeated.contains(try instant("2026-11-01T01:10:00-05:00"), in: newYork))
     // The night's window across the fall-back change is an hour longer.
-    #expect(try window("21:00", "07:00").occurrence(startingOn: try day("2026-10-31"), in: newYork).duration == 11 * 3600)
+    #expect(
+      try window("21:00", "07:00").occurrence(startingOn: try day("2026-10-31"), in: newYork)
+        .duration == 11 * 3600)
   }
 
   @Test("the next occurrence starts strictly after the given instant")
@@ -62,14 +65,17 @@ struct ScheduleTests {
     #expect(
       work.nextOccurrence(after: during, in: newYork)?.start
         == (try instant("2026-01-03T09:00:00-05:00")))
-    #expect(work.occurrence(containing: during, in: newYork)?.start == (try instant("2026-01-02T09:00:00-05:00")))
+    #expect(
+      work.occurrence(containing: during, in: newYork)?.start
+        == (try instant("2026-01-02T09:00:00-05:00")))
   }
 
   @Test("occurrences overlapping an interval are listed whole and in order")
   func occurrencesOverlapping() throws {
     let bedtime = try window("22:00", "06:00")
     let interval = DateInterval(
-      start: try instant("2026-01-02T05:00:00-05:00"), end: try instant("2026-01-03T23:00:00-05:00"))
+      start: try instant("2026-01-02T05:00:00-05:00"), end: try instant("2026-01-03T23:00:00-05:00")
+    )
     let occurrences = bedtime.occurrences(overlapping: interval, in: newYork)
     #expect(
       occurrences.map(\.start) == [
@@ -78,7 +84,8 @@ struct ScheduleTests {
       ])
     #expect(occurrences.allSatisfy { $0.duration == 8 * 3600 })
     let touching = DateInterval(
-      start: try instant("2026-01-02T06:00:00-05:00"), end: try instant("2026-01-02T22:00:00-05:00"))
+      start: try instant("2026-01-02T06:00:00-05:00"), end: try instant("2026-01-02T22:00:00-05:00")
+    )
     #expect(bedtime.occurrences(overlapping: touching, in: newYork).isEmpty)
   }
 
@@ -107,7 +114,8 @@ struct ScheduleTests {
 
   @Test("a timer window across the spring-forward gap ends on the real wall-clock time")
   func timerWindowAcrossGap() throws {
-    let timer = try TimerWindow(start: try instant("2026-03-08T01:45:00-05:00"), duration: .minutes(30))
+    let timer = try TimerWindow(
+      start: try instant("2026-03-08T01:45:00-05:00"), duration: .minutes(30))
     #expect(timer.localEnd(in: newYork).description == "2026-03-08T03:15")
   }
 
@@ -123,15 +131,18 @@ struct ScheduleTests {
   func validPlan() throws {
     let plan = try MonitoringPlan([
       activity("day", .daily(try window("00:00", "23:59")), warning: .minutes(5)),
-      activity("focus", .timer(try TimerWindow(start: try instant("2026-01-02T10:00:00Z"), duration: .minutes(15)))),
+      activity(
+        "focus",
+        .timer(try TimerWindow(start: try instant("2026-01-02T10:00:00Z"), duration: .minutes(15)))),
     ])
     #expect(plan.activities.count == 2)
   }
 
   @Test("an interval shorter than 15 minutes is an error naming the limit")
   func intervalTooShort() throws {
-    #expect(throws: UsageModelError.monitoringIntervalTooShort(
-      activity: "short", length: .minutes(14), minimum: .minutes(15))
+    #expect(
+      throws: UsageModelError.monitoringIntervalTooShort(
+        activity: "short", length: .minutes(14), minimum: .minutes(15))
     ) {
       try MonitoringPlan([activity("short", .daily(try window("10:00", "10:14")))])
     }
@@ -139,9 +150,11 @@ struct ScheduleTests {
 
   @Test("an interval longer than a week is an error naming the limit")
   func intervalTooLong() throws {
-    let timer = try TimerWindow(start: try instant("2026-01-02T10:00:00Z"), duration: .hours(7 * 24 + 1))
-    #expect(throws: UsageModelError.monitoringIntervalTooLong(
-      activity: "long", length: .hours(169), maximum: .hours(168))
+    let timer = try TimerWindow(
+      start: try instant("2026-01-02T10:00:00Z"), duration: .hours(7 * 24 + 1))
+    #expect(
+      throws: UsageModelError.monitoringIntervalTooLong(
+        activity: "long", length: .hours(169), maximum: .hours(168))
     ) {
       try MonitoringPlan([activity("long", .timer(timer))])
     }
@@ -159,7 +172,10 @@ struct ScheduleTests {
   @Test("a warning time outside the interval is an error naming the interval")
   func warningTimeOutsideInterval() throws {
     let hour = MonitoringSchedule.daily(try window("08:00", "09:00"))
-    #expect(throws: UsageModelError.warningTimeOutOfRange(activity: "w", warningTime: .minutes(61), limit: .hours(1))) {
+    #expect(
+      throws: UsageModelError.warningTimeOutOfRange(
+        activity: "w", warningTime: .minutes(61), limit: .hours(1))
+    ) {
       try MonitoringPlan([activity("w", hour, warning: .minutes(61))])
     }
     #expect(throws: UsageModelError.self) {

@@ -26,10 +26,12 @@ struct ThresholdTests {
 
   // MARK: - Names
 
-  @Test("event names encode the app and threshold and parse back to the same value", arguments: [
-    (900, "stk:15m:com.instagram.instagram"), (90, "stk:90s:com.instagram.instagram"),
-    (604_800, "stk:10080m:com.instagram.instagram"), (1, "stk:1s:com.instagram.instagram"),
-  ])
+  @Test(
+    "event names encode the app and threshold and parse back to the same value",
+    arguments: [
+      (900, "stk:15m:com.instagram.instagram"), (90, "stk:90s:com.instagram.instagram"),
+      (604_800, "stk:10080m:com.instagram.instagram"), (1, "stk:1s:com.instagram.instagram"),
+    ])
   func eventNamesRoundTrip(seconds: Int, name: String) throws {
     let value = try ThresholdEventName(app: instagram, threshold: .seconds(seconds))
     #expect(value.rawValue == name)
@@ -44,10 +46,13 @@ struct ThresholdTests {
     #expect(try ThresholdEventName(parsing: name.rawValue).app == token)
   }
 
-  @Test("malformed or non-canonical names are rejected with a typed error", arguments: [
-    "", "stk", "stk:15m", "usage:15m:com.a", "stk:15:com.a", "stk:60s:com.a", "stk:015m:com.a",
-    "stk:0m:com.a", "stk:-5m:com.a", "stk:10081m:com.a", "stk:15m:", "stk:15m:com a", "STK:15m:com.a",
-  ])
+  @Test(
+    "malformed or non-canonical names are rejected with a typed error",
+    arguments: [
+      "", "stk", "stk:15m", "usage:15m:com.a", "stk:15:com.a", "stk:60s:com.a", "stk:015m:com.a",
+      "stk:0m:com.a", "stk:-5m:com.a", "stk:10081m:com.a", "stk:15m:", "stk:15m:com a",
+      "STK:15m:com.a",
+    ])
   func malformedNames(name: String) {
     #expect(throws: UsageModelError.self) { try ThresholdEventName(parsing: name) }
   }
@@ -66,9 +71,15 @@ struct ThresholdTests {
   @Test("usage is the highest threshold reached, counted as the increase over the last one")
   func highestThresholdReached() throws {
     var accountant = try ThresholdAccountant(timeZone: timeZone)
-    #expect(accountant.record(try event(1, at: "2026-01-02T09:01:00-05:00")) == .counted(added: .minutes(1), total: .minutes(1)))
-    #expect(accountant.record(try event(2, at: "2026-01-02T09:02:00-05:00")) == .counted(added: .minutes(1), total: .minutes(2)))
-    #expect(accountant.record(try event(5, at: "2026-01-02T09:10:00-05:00")) == .counted(added: .minutes(3), total: .minutes(5)))
+    #expect(
+      accountant.record(try event(1, at: "2026-01-02T09:01:00-05:00"))
+        == .counted(added: .minutes(1), total: .minutes(1)))
+    #expect(
+      accountant.record(try event(2, at: "2026-01-02T09:02:00-05:00"))
+        == .counted(added: .minutes(1), total: .minutes(2)))
+    #expect(
+      accountant.record(try event(5, at: "2026-01-02T09:10:00-05:00"))
+        == .counted(added: .minutes(3), total: .minutes(5)))
     #expect(accountant.usage(of: instagram, inIntervalStartingAt: midnight) == .minutes(5))
   }
 
@@ -78,12 +89,16 @@ struct ThresholdTests {
     let first = try event(15, at: "2026-01-02T10:00:00-05:00")
     _ = accountant.record(first)
     #expect(accountant.record(first) == .duplicate(total: .minutes(15)))
-    #expect(accountant.record(try event(15, at: "2026-01-02T10:00:07-05:00")) == .duplicate(total: .minutes(15)))
+    #expect(
+      accountant.record(try event(15, at: "2026-01-02T10:00:07-05:00"))
+        == .duplicate(total: .minutes(15)))
     #expect(accountant.usage(of: instagram, inIntervalStartingAt: midnight) == .minutes(15))
     // Control: seed 000's minimal path adds a fixed amount per event, so the same deliveries
     // invent time — the expectation above is what tells the two apart.
     let perEventSum = 3 * 15
-    #expect(Duration.minutes(perEventSum) != accountant.usage(of: instagram, inIntervalStartingAt: midnight))
+    #expect(
+      Duration.minutes(perEventSum)
+        != accountant.usage(of: instagram, inIntervalStartingAt: midnight))
   }
 
   @Test("late and out-of-order events add nothing; the total does not depend on the order")
@@ -99,11 +114,15 @@ struct ThresholdTests {
         added += shuffled.record(event).added
       }
       #expect(added == .minutes(10))
-      #expect(shuffled.usage(inIntervalStartingAt: midnight) == forward.usage(inIntervalStartingAt: midnight))
+      #expect(
+        shuffled.usage(inIntervalStartingAt: midnight)
+          == forward.usage(inIntervalStartingAt: midnight))
     }
     var late = try ThresholdAccountant(timeZone: timeZone)
     _ = late.record(try event(10, at: "2026-01-02T12:00:00-05:00"))
-    #expect(late.record(try event(3, at: "2026-01-02T12:05:00-05:00")) == .superseded(total: .minutes(10)))
+    #expect(
+      late.record(try event(3, at: "2026-01-02T12:05:00-05:00")) == .superseded(total: .minutes(10))
+    )
   }
 
   @Test("a new monitoring interval starts from zero; a late event counts only in its own interval")
@@ -130,7 +149,10 @@ struct ThresholdTests {
     let netflix = try app("com.netflix.Netflix")
     _ = accountant.record(try event(10, at: "2026-01-02T12:00:00-05:00"))
     _ = accountant.record(try event(20, at: "2026-01-02T12:30:00-05:00", app: netflix))
-    #expect(accountant.usage(inIntervalStartingAt: midnight) == [instagram: .minutes(10), netflix: .minutes(20)])
+    #expect(
+      accountant.usage(inIntervalStartingAt: midnight) == [
+        instagram: .minutes(10), netflix: .minutes(20),
+      ])
   }
 
   @Test("every threshold firing at the first pickup of the day is flagged, not counted")
@@ -166,19 +188,31 @@ struct ThresholdTests {
     #expect(accountant.pastActivityAllowance(intervalStart: start) == .minutes(20))
     // 5 minutes after a 10:20 start, 25 minutes of use is possible with past activity …
     #expect(
-      accountant.record(try event(25, at: "2026-01-02T10:25:00-05:00", intervalStart: start, pastActivity: true)).added
+      accountant.record(
+        try event(25, at: "2026-01-02T10:25:00-05:00", intervalStart: start, pastActivity: true)
+      ).added
         == .minutes(25))
     // … but not 26, and not 25 without past activity.
-    guard case .implausible = accountant.record(
-      try event(26, at: "2026-01-02T10:25:00-05:00", intervalStart: start, pastActivity: true))
-    else { Issue.record("26 minutes should be implausible"); return }
+    guard
+      case .implausible = accountant.record(
+        try event(26, at: "2026-01-02T10:25:00-05:00", intervalStart: start, pastActivity: true))
+    else {
+      Issue.record("26 minutes should be implausible")
+      return
+    }
     let other = try app("com.netflix.Netflix")
-    guard case .implausible = accountant.record(
-      try event(25, at: "2026-01-02T10:25:00-05:00", intervalStart: start, app: other))
-    else { Issue.record("25 minutes without past activity should be implausible"); return }
+    guard
+      case .implausible = accountant.record(
+        try event(25, at: "2026-01-02T10:25:00-05:00", intervalStart: start, app: other))
+    else {
+      Issue.record("25 minutes without past activity should be implausible")
+      return
+    }
     // In a zone with a half-hour offset the local hour is what counts.
     let india = try ThresholdAccountant(timeZone: try zone("Asia/Kolkata"))
-    #expect(india.pastActivityAllowance(intervalStart: try instant("2026-01-02T10:20:00+05:30")) == .minutes(20))
+    #expect(
+      india.pastActivityAllowance(intervalStart: try instant("2026-01-02T10:20:00+05:30"))
+        == .minutes(20))
   }
 
   @Test("the accountant's state round-trips through its documented JSON form")

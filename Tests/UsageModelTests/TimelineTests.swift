@@ -24,7 +24,10 @@ struct TimelineTests {
     #expect(log.record(try notification("2026-01-02T10:30:00Z")))
     #expect(!log.record(try notification("2026-01-02T10:30:00Z")))
     #expect(log.record(try notification("2026-01-02T10:00:00Z")))
-    #expect(log.events.map(\.date) == [try instant("2026-01-02T10:00:00Z"), try instant("2026-01-02T10:30:00Z")])
+    #expect(
+      log.events.map(\.date) == [
+        try instant("2026-01-02T10:00:00Z"), try instant("2026-01-02T10:30:00Z"),
+      ])
   }
 
   @Test("the events of a local day are those between its start and the next day's start")
@@ -34,7 +37,10 @@ struct TimelineTests {
       try action("2026-01-02T22:59:59.999Z"), try notification("2026-01-02T23:00:00Z"),
     ])
     let events = log.events(on: try day("2026-01-02"), boundary: boundary)
-    #expect(events.map(\.date) == [try instant("2026-01-01T23:00:00Z"), try instant("2026-01-02T22:59:59.999Z")])
+    #expect(
+      events.map(\.date) == [
+        try instant("2026-01-01T23:00:00Z"), try instant("2026-01-02T22:59:59.999Z"),
+      ])
   }
 
   @Test("retention keeps today only, or the last N local days")
@@ -55,7 +61,9 @@ struct TimelineTests {
     #expect(twoDays.events.count == 3)
   }
 
-  @Test("each notification is linked to the first action within the window and before the next notification")
+  @Test(
+    "each notification is linked to the first action within the window and before the next notification"
+  )
   func linkingResponses() throws {
     let log = TimelineLog([
       try notification("2026-01-02T09:00:00Z"), try action("2026-01-02T09:04:00Z"),
@@ -92,7 +100,9 @@ struct TimelineTests {
 
   @Test("the log's JSON form uses seed 002's instants and round-trips")
   func logJSON() throws {
-    let log = TimelineLog([try notification("2026-01-02T10:30:00Z"), try action("2026-01-02T10:31:00.250Z", nil)])
+    let log = TimelineLog([
+      try notification("2026-01-02T10:30:00Z"), try action("2026-01-02T10:31:00.250Z", nil),
+    ])
     let text = """
       {"events":[{"at":"2026-01-02T10:30:00Z","kind":"notification_fired"},\
       {"at":"2026-01-02T10:31:00.250Z","kind":"user_action"}]}

@@ -20,9 +20,11 @@ struct UsageRecordTests {
     }
   }
 
-  @Test("negative and NaN durations are rejected at construction", arguments: [
-    -1.0, -.infinity, .nan, .infinity,
-  ])
+  @Test(
+    "negative and NaN durations are rejected at construction",
+    arguments: [
+      -1.0, -.infinity, .nan, .infinity,
+    ])
   func invalidDurations(seconds: Double) {
     #expect(throws: UsageModelError.self) {
       try UsageRecord(app: instagram, start: start, duration: seconds, source: .manual)
@@ -61,19 +63,22 @@ struct UsageRecordTests {
   func decodingVariants() throws {
     let record = try decode(
       UsageRecord.self,
-      #"{"app":"a.b","start":"2026-01-02T05:00:00-05:00","end":"2026-01-02T10:00:00.1234+00:00","source":"manual"}"#)
+      #"{"app":"a.b","start":"2026-01-02T05:00:00-05:00","end":"2026-01-02T10:00:00.1234+00:00","source":"manual"}"#
+    )
     #expect(record.start == start)
     #expect(record.duration == .milliseconds(123))
     #expect(record.category == nil)
     #expect(throws: DecodingError.self) {
       try decode(
         UsageRecord.self,
-        #"{"app":"a.b","start":"2026-01-02T10:00:00Z","end":"2026-01-02T09:00:00Z","source":"manual"}"#)
+        #"{"app":"a.b","start":"2026-01-02T10:00:00Z","end":"2026-01-02T09:00:00Z","source":"manual"}"#
+      )
     }
     #expect(throws: DecodingError.self) {
       try decode(
         UsageRecord.self,
-        #"{"app":"a.b","start":"2026-01-02 10:00:00","end":"2026-01-02T11:00:00Z","source":"manual"}"#)
+        #"{"app":"a.b","start":"2026-01-02 10:00:00","end":"2026-01-02T11:00:00Z","source":"manual"}"#
+      )
     }
   }
 

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import UsageModel
 
-/// Seed 003's backend contract. The two examples below are pasted verbatim from the seed.
+/// Seed 003's backend contract.
+///
+/// The two examples below are pasted verbatim from the seed.
 @Suite("Wire DTOs")
 struct WireTests {
   static let syncPayloadExample = """
@@ -84,7 +86,9 @@ struct WireTests {
     struct Lossy: Codable { var usageDate: String }
     let lossy = try decode(Lossy.self, #"{"usageDate":"2026-01-02","categories":[]}"#)
     let encoded = String(decoding: try JSONEncoder().encode(lossy), as: UTF8.self)
-    #expect(try canonicalJSON(encoded) != (try canonicalJSON(#"{"usageDate":"2026-01-02","categories":[]}"#)))
+    #expect(
+      try canonicalJSON(encoded)
+        != (try canonicalJSON(#"{"usageDate":"2026-01-02","categories":[]}"#)))
   }
 
   @Test("unknown fields are tolerated")
@@ -98,10 +102,13 @@ struct WireTests {
     #expect(response.data.categories.first?.categoryType.rawValue == "study_time")
   }
 
-  @Test("a missing required field is a decoding error naming it", arguments: [
-    ("userId", "userId"), ("usageDate", "usageDate"), ("apps", "apps"),
-    ("\"bundleId\": \"com.instagram.instagram\",", "bundleId"), ("\"totalMinutes\": 65", "totalMinutes"),
-  ])
+  @Test(
+    "a missing required field is a decoding error naming it",
+    arguments: [
+      ("userId", "userId"), ("usageDate", "usageDate"), ("apps", "apps"),
+      ("\"bundleId\": \"com.instagram.instagram\",", "bundleId"),
+      ("\"totalMinutes\": 65", "totalMinutes"),
+    ])
   func missingFieldIsNamed(removed: String, field: String) throws {
     var text = Self.syncPayloadExample
     if removed.hasPrefix("\"") {

@@ -54,8 +54,9 @@ public struct UsageAggregator: Sendable {
     let lastEnd = items.reduce(first.end) { max($0, $1.end) }
     let table = DayBoundaryTable(
       boundary: boundary,
-      days: LocalDay(uncheckedDayNumber: boundary.dayNumber(containing: first.start))...LocalDay(
-        uncheckedDayNumber: boundary.dayNumber(containing: lastEnd - 1)))
+      days: LocalDay(
+        uncheckedDayNumber: boundary.dayNumber(containing: first.start))...LocalDay(
+          uncheckedDayNumber: boundary.dayNumber(containing: lastEnd - 1)))
 
     var device = UnionLevel(targets: 1)
     var categories = UnionLevel(targets: index.categories.count)

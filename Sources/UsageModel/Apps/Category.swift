@@ -85,7 +85,8 @@ public struct Category: Sendable, Hashable, Comparable, Codable, CustomStringCon
       return "\(bytes.count) characters, more than the limit of \(maximumLength)"
     }
     guard (0x61...0x7A).contains(first) else { return "a category must start with a-z" }
-    guard bytes.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
+    guard
+      bytes.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
     else { return "use only a-z, 0-9 and '_'" }
     return nil
   }

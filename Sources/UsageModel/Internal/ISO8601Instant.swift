@@ -76,7 +76,8 @@ enum ISO8601Instant {
 
   private static func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 }
 

@@ -55,7 +55,8 @@ public struct DailyWindow: Sendable, Hashable, Codable {
   ///   - timeZone: The zone of the wall clock.
   /// - Returns: Its interval; empty when both ends fall in the same daylight-saving gap.
   public func occurrence(startingOn day: LocalDay, in timeZone: TimeZone) -> DateInterval {
-    let (start, end) = instants(startingOnDayNumber: day.dayNumber, clock: ZoneClock(timeZone: timeZone))
+    let (start, end) = instants(
+      startingOnDayNumber: day.dayNumber, clock: ZoneClock(timeZone: timeZone))
     return DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end))
   }
 

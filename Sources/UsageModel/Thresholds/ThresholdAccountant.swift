@@ -65,10 +65,12 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
     let position = intervalPosition(event.intervalStartInstant)
     if position == intervals.count || intervals[position].startInstant != event.intervalStartInstant
     {
-      intervals.insert(MonitoringIntervalUsage(startInstant: event.intervalStartInstant), at: position)
+      intervals.insert(
+        MonitoringIntervalUsage(startInstant: event.intervalStartInstant), at: position)
     }
     let elapsed = event.receivedInstant - event.intervalStartInstant
-    let allowance = event.includesPastActivity ? pastActivityAllowance(event.intervalStartInstant) : 0
+    let allowance =
+      event.includesPastActivity ? pastActivityAllowance(event.intervalStartInstant) : 0
     let threshold = Milliseconds.amount(event.name.threshold) ?? 0
     guard threshold <= elapsed + allowance + (Milliseconds.amount(tolerance) ?? 0) else {
       let report = ImplausibleThresholdEvent(

@@ -8,7 +8,9 @@ import Foundation
 public struct ThresholdEvent: Sendable, Hashable, Codable {
   /// The event's name: the app and the threshold it reached.
   public let name: ThresholdEventName
-  /// When the monitoring interval the event belongs to began. For a schedule that started
+  /// When the monitoring interval the event belongs to began.
+  ///
+  /// For a schedule that started
   /// mid-interval (monitoring began at 14:23 for a 00:00–23:59 schedule), the instant monitoring
   /// began. Events of one interval share this instant exactly; it identifies the interval.
   public var intervalStart: Date { Milliseconds.date(intervalStartInstant) }

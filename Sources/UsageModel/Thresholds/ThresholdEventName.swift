@@ -63,7 +63,8 @@ public struct ThresholdEventName: Sendable, Hashable, Codable, CustomStringConve
     guard let seconds = Self.seconds(inCanonical: parts[1]) else {
       throw .invalidEventName(
         name: name,
-        reason: "\"\(parts[1])\" is not a threshold such as \"15m\" or \"90s\" (minutes when whole)")
+        reason: "\"\(parts[1])\" is not a threshold such as \"15m\" or \"90s\" (minutes when whole)"
+      )
     }
     guard let app = AppID(rawValue: String(parts[2])) else {
       throw .invalidEventName(

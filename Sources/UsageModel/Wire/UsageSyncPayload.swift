@@ -73,9 +73,9 @@ public struct UsageSyncPayload: Sendable, Hashable, Codable {
     self.apps = apps
   }
 
-  /// Creates the payload of one aggregated day, converting milliseconds to whole minutes
-  /// without losing time to truncation.
+  /// Creates the payload of one aggregated day, rows sorted by bundle ID.
   ///
+  /// Milliseconds become whole minutes without losing time to truncation.
   /// An app's time is summed over the categories it appears in. Minutes are distributed by the
   /// largest-remainder method: each app gets its whole minutes, and the minutes left over when
   /// the apps' total is rounded to the nearest minute go to the apps with the largest leftover
@@ -85,7 +85,6 @@ public struct UsageSyncPayload: Sendable, Hashable, Codable {
   ///   - userId: The backend's user identifier.
   ///   - usage: One day of a ``UsageReport``.
   ///   - appName: The name to send for an app.
-  /// - Returns: The payload, rows sorted by bundle ID.
   /// - Complexity: O(*a* log *a*) for *a* apps.
   public init(userId: String, usage: DailyUsage, appName: (AppID) -> String) {
     var milliseconds: [AppID: Int64] = [:]
@@ -108,7 +107,9 @@ public struct UsageSyncPayload: Sendable, Hashable, Codable {
     self.init(
       userId: userId, usageDate: usage.day,
       apps: apps.indices.map { index in
-        App(uncheckedBundleId: apps[index], appName: appName(apps[index]), totalMinutes: minutes[index])
+        App(
+          uncheckedBundleId: apps[index], appName: appName(apps[index]),
+          totalMinutes: minutes[index])
       })
   }
 }
