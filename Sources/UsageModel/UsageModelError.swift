@@ -25,7 +25,7 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case invalidTimeOfDay(hour: Int, minute: Int, second: Int)
   /// Text does not have the expected fixed format; `expected` shows it.
   case malformedText(text: String, expected: String)
-  /// An instant is not finite or lies outside 0001-01-02...9999-12-30 (UTC).
+  /// An instant is not finite or lies outside 0001-01-03...9999-12-29 (UTC).
   case instantOutOfRange(field: String, secondsSince1970: Double)
   /// A time-zone identifier is not known to Foundation.
   case unknownTimeZone(identifier: String)
@@ -90,7 +90,7 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
     case .instantOutOfRange(let field, let seconds):
       return
         "\(field) is \(seconds) s since 1970, which is not finite or lies outside "
-        + "0001-01-02...9999-12-30."
+        + "0001-01-03...9999-12-29."
     case .unknownTimeZone(let identifier):
       return "Unknown time zone \(identifier.debugDescription); use an IANA identifier."
     case .dayOutsideTable(let day, let first, let last):

@@ -94,3 +94,22 @@ struct UsageRecordTests {
     #expect(errors[2].description.contains("stk:15m:com.example.app"))
   }
 }
+
+@Suite("Supported instants")
+struct SupportedInstantTests {
+  @Test("the first and last supported instants have a local day in the most extreme zones")
+  func extremeInstantsHaveADay() throws {
+    // 0001-01-03T00:00:00Z and 9999-12-29T23:59:59.999Z, proleptic Gregorian (Foundation's
+    // formatter would read the first as a Julian date).
+    let first = Date(timeIntervalSince1970: -62_135_424_000)
+    let last = Date(timeIntervalSince1970: 253_402_127_999.999)
+    for identifier in ["Pacific/Kiritimati", "Etc/GMT+12", "UTC"] {
+      let boundary = DayBoundary(timeZone: try zone(identifier), dayStart: try time("23:59"))
+      #expect(try boundary.day(containing: first) >= (try day("0001-01-01")))
+      #expect(try boundary.day(containing: last) <= (try day("9999-12-31")))
+    }
+    #expect(throws: UsageModelError.self) {
+      try DayBoundary(timeZone: try zone("UTC")).day(containing: first.addingTimeInterval(-1))
+    }
+  }
+}

@@ -45,13 +45,12 @@ public struct UsageAggregator: Sendable {
   /// - Complexity: O(*n* + *d* + *a*·*r*) for *n* records in order of start, spanning *d* days,
   ///   with *a* distinct apps and *r* rules; O(*n* log *n*) more when the records are not in
   ///   order of start.
-  public func aggregate(_ records: some Sequence<UsageRecord>) -> UsageReport {
+  public func aggregate(_ records: [UsageRecord]) -> UsageReport {
     var index = RecordIndex(rules: rules)
-    let items = index.items(of: records)
+    let (items, lastEnd) = index.items(of: records)
     guard let first = items.first else {
       return UsageReport(boundary: boundary, days: [], uncategorizedApps: [])
     }
-    let lastEnd = items.reduce(first.end) { max($0, $1.end) }
     let table = DayBoundaryTable(
       boundary: boundary,
       days: LocalDay(
@@ -61,12 +60,16 @@ public struct UsageAggregator: Sendable {
     var device = UnionLevel(targets: 1)
     var categories = UnionLevel(targets: index.categories.count)
     var groups = UnionLevel(targets: index.groups.count)
+    let categoryOfGroup = index.groups.map { Int($0.category) }
+    // Items come in order of start, so the day of each start is found by walking forward.
+    var day = 0
     for item in items {
+      while table.startInstant(at: day + 1) <= item.start { day += 1 }
       let group = Int(item.group)
-      device.add(target: 0, start: item.start, end: item.end, table: table)
+      device.add(target: 0, start: item.start, end: item.end, day: day, table: table)
       categories.add(
-        target: Int(index.groups[group].category), start: item.start, end: item.end, table: table)
-      groups.add(target: group, start: item.start, end: item.end, table: table)
+        target: categoryOfGroup[group], start: item.start, end: item.end, day: day, table: table)
+      groups.add(target: group, start: item.start, end: item.end, day: day, table: table)
     }
     device.finish(table: table)
     categories.finish(table: table)
@@ -107,26 +110,57 @@ struct RecordIndex {
     self.rules = rules
   }
 
-  /// The non-empty records as sweep items, sorted by start.
-  mutating func items(of records: some Sequence<UsageRecord>) -> [SweepItem] {
+  /// The non-empty records as sweep items, sorted by start, and the latest end among them.
+  ///
+  /// Consecutive records usually belong to the same app (a session is recorded piece by
+  /// piece), so the group of the previous record is tried first: an equality test instead of
+  /// a hash lookup.
+  mutating func items(of records: [UsageRecord]) -> (items: [SweepItem], end: Int64) {
     var items: [SweepItem] = []
-    items.reserveCapacity(records.underestimatedCount)
+    items.reserveCapacity(records.count)
     var sorted = true
     var previousStart = Int64.min
-    for record in records where record.endInstant > record.startInstant {
-      let app = appNumber(record.app)
-      let group: Int32
-      if let category = record.category {
-        group = groupNumber(category: categoryNumber(category), app: app)
+    var latestEnd = Int64.min
+    // The empty string is never an app ID, so the first record misses the cache.
+    var cachedApp = ""
+    var cachedCategory = ""
+    var cachedGroup: Int32 = -1
+    // Records are read in place by index: copying one would retain and release its strings.
+    for index in records.indices {
+      let start = records[index].startInstant
+      let end = records[index].endInstant
+      guard end > start else { continue }
+      let sameCategory: Bool
+      if let category = records[index].category {
+        sameCategory = category.rawValue == cachedCategory
       } else {
-        group = ruleGroup(app: app)
+        sameCategory = cachedCategory.isEmpty
       }
-      if record.startInstant < previousStart { sorted = false }
-      previousStart = record.startInstant
-      items.append(SweepItem(start: record.startInstant, end: record.endInstant, group: group))
+      let group: Int32
+      if sameCategory, records[index].app.rawValue == cachedApp {
+        group = cachedGroup
+      } else {
+        group = self.group(of: records[index])
+        cachedApp = records[index].app.rawValue
+        cachedCategory = records[index].category?.rawValue ?? ""
+        cachedGroup = group
+      }
+      if start < previousStart { sorted = false }
+      previousStart = start
+      if end > latestEnd { latestEnd = end }
+      items.append(SweepItem(start: start, end: end, group: group))
     }
     if !sorted { items.sort { $0.start < $1.start } }
-    return items
+    return (items, latestEnd)
+  }
+
+  /// The group of a record: its own category, or the rules' category of its app.
+  private mutating func group(of record: UsageRecord) -> Int32 {
+    let app = appNumber(record.app)
+    if let category = record.category {
+      return groupNumber(category: categoryNumber(category), app: app)
+    }
+    return ruleGroup(app: app)
   }
 
   var uncategorizedApps: [AppID] { uncategorized.map { apps[Int($0)] }.sorted() }

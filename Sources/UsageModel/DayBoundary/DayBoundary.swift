@@ -109,7 +109,7 @@ public struct DayBoundary: Sendable, Hashable, Codable {
   /// - Parameter date: An instant, rounded to the millisecond.
   /// - Returns: The day whose interval contains it.
   /// - Throws: ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` when the date is not
-  ///   finite or lies outside 0001-01-02...9999-12-30.
+  ///   finite or lies outside 0001-01-03...9999-12-29.
   public func day(containing date: Date) throws(UsageModelError) -> LocalDay {
     let instant = try Milliseconds.instant(date, field: "date")
     return LocalDay(uncheckedDayNumber: dayNumber(containing: instant))

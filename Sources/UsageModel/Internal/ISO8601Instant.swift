@@ -63,7 +63,7 @@ enum ISO8601Instant {
     let localSeconds = Int64(dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     let milliseconds = (localSeconds - Int64(offsetSeconds)) * 1000 + fractionMilliseconds
     guard milliseconds >= Milliseconds.earliest, milliseconds <= Milliseconds.latest else {
-      return .failure(ParseFailure(text: text, reason: "outside 0001-01-02...9999-12-30"))
+      return .failure(ParseFailure(text: text, reason: "outside 0001-01-03...9999-12-29"))
     }
     return .success(milliseconds)
   }

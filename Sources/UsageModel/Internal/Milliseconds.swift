@@ -5,10 +5,12 @@ import Foundation
 /// Every instant is rounded to the nearest millisecond once, when it enters a value of this
 /// module; from then on all arithmetic is exact integer arithmetic.
 enum Milliseconds {
-  /// The earliest supported instant: 0001-01-02T00:00:00Z, a day inside the first `LocalDay`.
-  static let earliest: Int64 = -62_135_510_400_000
-  /// The latest supported instant: 9999-12-30T23:59:59.999Z, a day inside the last `LocalDay`.
-  static let latest: Int64 = 253_402_214_399_999
+  /// The earliest supported instant: 0001-01-03T00:00:00Z, two days inside the first
+  /// `LocalDay`, so that its local day exists in any time zone and with any day start.
+  static let earliest: Int64 = -62_135_424_000_000
+  /// The latest supported instant: 9999-12-29T23:59:59.999Z, two days inside the last
+  /// `LocalDay`.
+  static let latest: Int64 = 253_402_127_999_999
 
   /// The instant of `date` in milliseconds, or `nil` when it is not finite or out of range.
   static func instant(_ date: Date) -> Int64? {

@@ -3,7 +3,8 @@
 /// A `LocalDay` names a day as a person says it ("2 January 2026"); which instants belong to it
 /// depends on where and when the day starts, which is a ``DayBoundary``'s job. Arithmetic uses
 /// integer day numbers (days since 1970-01-01) and never a `Calendar`, so it is exact and cheap.
-/// The supported range is 0001-01-01...9999-12-31 in the proleptic Gregorian calendar.
+/// The supported range is 0001-01-01...9999-12-31 in the proleptic Gregorian calendar (which,
+/// unlike Foundation's `.gregorian` calendar, does not switch to Julian dates before 1582-10-15).
 ///
 /// ```swift
 /// let day = try LocalDay(year: 2026, month: 3, day: 8)
