@@ -27,6 +27,12 @@ enum UsageModelBenchmarks {
     let measured = Measurement.bulk("UsageAggregator.aggregate", rounds: options.quick ? 3 : 10) {
       consume(aggregator.aggregate(workload.records))
     }
+    let switching = try Workload(count: count, appChangesPerTen: 10)
+    let everyPiece = Measurement.bulk(
+      "UsageAggregator.aggregate, app drawn at every piece", rounds: options.quick ? 3 : 10
+    ) {
+      consume(aggregator.aggregate(switching.records))
+    }
     let shuffled = Measurement.bulk(
       "UsageAggregator.aggregate, shuffled input", rounds: options.quick ? 3 : 5
     ) {
@@ -41,6 +47,10 @@ enum UsageModelBenchmarks {
       Report.Row(
         suite: suite.name, measurement: measured, baseline: plain, target: .atMost(10),
         note: note))
+    report.add(
+      Report.Row(
+        suite: suite.name, measurement: everyPiece, baseline: naive, target: nil,
+        note: note + "; a random app for every piece (defeats the same-app shortcut)"))
     report.add(
       Report.Row(
         suite: suite.name, measurement: shuffled, baseline: plain, target: nil,
@@ -74,7 +84,7 @@ enum UsageModelBenchmarks {
 }
 
 /// A deterministic year of usage as a heartbeat tracker records it: pieces of 5-40 s, in order
-/// of start, of 40 apps; the app changes at one piece in ten (a random app, possibly the same);
+/// of start, of 40 apps; a random app (possibly the same) is drawn at one piece in ten;
 /// one piece in 20 is repeated by a second source.
 struct Workload {
   let boundary: DayBoundary
@@ -84,7 +94,13 @@ struct Workload {
   let ruleCategory: [AppID: UsageModel.Category]
   let dayCount: Int
 
-  init(count: Int) throws {
+  /// Creates the workload.
+  ///
+  /// - Parameters:
+  ///   - count: The number of records.
+  ///   - appChangesPerTen: At how many pieces in ten a random app is drawn (10: every piece).
+  /// - Throws: `UsageModelError` if a generated value were invalid.
+  init(count: Int, appChangesPerTen: UInt64 = 1) throws {
     guard let timeZone = TimeZone(identifier: "America/New_York") else {
       throw UsageModelError.unknownTimeZone(identifier: "America/New_York")
     }
@@ -100,15 +116,15 @@ struct Workload {
     var random = BenchmarkRandom(seed: 0x0003_2026)
     let firstDay = try LocalDay(year: 2026, month: 1, day: 1)
     var cursor = boundary.start(of: firstDay)
-    // Sessions of 5-40 s with 0-15 s between them: about 30 s per record, so a million
-    // records cover about 350 days.
-    let averageStep = 30.0 * 1_000_000 / Double(count)
+    // Pieces of 5-40 s with 0-15 s between them, 30 s apart on average; one piece in 20 is a
+    // duplicate that takes no time, so the steps are scaled for the records to span 365 days.
+    let scale = 365.0 * 86_400 / (Double(count) * 0.95 * 30)
     var records: [UsageRecord] = []
     records.reserveCapacity(count)
     var app = apps[0]
     while records.count < count {
-      if random.next() % 10 == 0 { app = apps[Int(random.next() % 40)] }
-      let seconds = Double(5 + random.next() % 36) * averageStep / 30
+      if random.next() % 10 < appChangesPerTen { app = apps[Int(random.next() % 40)] }
+      let seconds = Double(5 + random.next() % 36) * scale
       // The recorder knows the category of a few apps and leaves the rest to the rules.
       let category: UsageModel.Category? = app.rawValue.hasSuffix("7") ? .education : nil
       let record = try UsageRecord(
@@ -120,7 +136,7 @@ struct Workload {
             app: app, category: category, start: record.start, end: record.end,
             source: .reportImport))
       }
-      cursor = record.end.addingTimeInterval(Double(random.next() % 16) * averageStep / 30)
+      cursor = record.end.addingTimeInterval(Double(random.next() % 16) * scale)
     }
     self.records = records
     var shuffled = records

@@ -12,6 +12,9 @@
 /// study.displayName                         // "Study Time"
 /// ```
 ///
+/// On Apple platforms the Objective-C runtime also declares a type named `Category`; where both
+/// are visible, write `UsageModel.Category`.
+///
 /// JSON form: the bare raw value, for example `"social_media"`.
 public struct Category: Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
   RawRepresentable
