@@ -121,15 +121,3 @@ extension UsageSyncPayload.App {
     self.totalMinutes = totalMinutes
   }
 }
-
-extension KeyedDecodingContainer {
-  /// Decodes whole minutes, rejecting negative values with an error naming the field.
-  func decodeMinutes(forKey key: Key) throws -> Int {
-    let minutes = try decode(Int.self, forKey: key)
-    guard minutes >= 0 else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "\(minutes) minutes is negative")
-    }
-    return minutes
-  }
-}

@@ -43,3 +43,15 @@ extension KeyedEncodingContainer {
     try encode(value, forKey: key)
   }
 }
+
+extension KeyedDecodingContainer {
+  /// Decodes whole minutes, rejecting negative values with an error naming the field.
+  func decodeMinutes(forKey key: Key) throws -> Int {
+    let minutes = try decode(Int.self, forKey: key)
+    guard minutes >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "\(minutes) minutes is negative")
+    }
+    return minutes
+  }
+}
