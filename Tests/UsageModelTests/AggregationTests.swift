@@ -190,3 +190,21 @@ struct AggregationTests {
     #expect(try decode(UsageReport.self, expected) == report)
   }
 }
+
+@Suite("Aggregation result values")
+struct AggregationResultTests {
+  @Test("a day's usage can be built by hand, but not with a total longer than the day")
+  func dailyUsageInitialiser() throws {
+    let boundary = DayBoundary(timeZone: try zone("America/New_York"))
+    let sunday = try day("2026-03-08")
+    let interval = boundary.interval(of: sunday)
+    let usage = try DailyUsage(day: sunday, interval: interval, total: .hours(23), categories: [])
+    #expect(usage.length == .hours(23))
+    #expect(throws: UsageModelError.self) {
+      try DailyUsage(day: sunday, interval: interval, total: .hours(24), categories: [])
+    }
+    #expect(throws: UsageModelError.self) {
+      try DailyUsage(day: sunday, interval: interval, total: .seconds(-1), categories: [])
+    }
+  }
+}

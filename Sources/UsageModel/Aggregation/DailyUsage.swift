@@ -19,6 +19,30 @@ public struct DailyUsage: Sendable, Hashable, Codable {
   let startInstant: Int64
   let endInstant: Int64
 
+  /// Creates a day's usage, for example as a test fixture or from another source of totals.
+  ///
+  /// - Parameters:
+  ///   - day: The local day.
+  ///   - interval: The day's interval (see ``DayBoundary/interval(of:)``); rounded to the
+  ///     millisecond.
+  ///   - total: The device's time in use, zero or more.
+  ///   - categories: Each category's time.
+  /// - Throws: ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` for an unusable
+  ///   interval, ``UsageModelError/invalidDuration(field:value:reason:)`` for a negative total
+  ///   or one longer than the day.
+  public init(
+    day: LocalDay, interval: DateInterval, total: Duration, categories: [CategoryUsage]
+  ) throws(UsageModelError) {
+    let start = try Milliseconds.instant(interval.start, field: "interval.start")
+    let end = try Milliseconds.instant(interval.end, field: "interval.end")
+    guard total >= .zero, total <= Milliseconds.duration(end - start) else {
+      throw .invalidDuration(
+        field: "total", value: "\(total)", reason: "a day's total must lie within the day's length")
+    }
+    self.init(
+      day: day, startInstant: start, endInstant: end, total: total, categories: categories)
+  }
+
   init(
     day: LocalDay, startInstant: Int64, endInstant: Int64, total: Duration,
     categories: [CategoryUsage]
