@@ -83,87 +83,90 @@ enum UsageModelBenchmarks {
   }
 }
 
-/// A deterministic year of usage as a heartbeat tracker records it: pieces of 5-40 s, in order
-/// of start, of 40 apps; a random app (possibly the same) is drawn at one piece in ten;
-/// one piece in 20 is repeated by a second source.
-struct Workload {
-  let boundary: DayBoundary
-  let rules: CategoryRules
-  let records: [UsageRecord]
-  let shuffled: [UsageRecord]
-  let ruleCategory: [AppID: UsageModel.Category]
-  let dayCount: Int
+// Helpers of this suite, nested so that they cannot clash with other suites' names.
+extension UsageModelBenchmarks {
+  /// A deterministic year of usage as a heartbeat tracker records it: pieces of 5-40 s, in order
+  /// of start, of 40 apps; a random app (possibly the same) is drawn at one piece in ten;
+  /// one piece in 20 is repeated by a second source.
+  struct Workload {
+    let boundary: DayBoundary
+    let rules: CategoryRules
+    let records: [UsageRecord]
+    let shuffled: [UsageRecord]
+    let ruleCategory: [AppID: UsageModel.Category]
+    let dayCount: Int
 
-  /// Creates the workload.
-  ///
-  /// - Parameters:
-  ///   - count: The number of records.
-  ///   - appChangesPerTen: At how many pieces in ten a random app is drawn (10: every piece).
-  /// - Throws: `UsageModelError` if a generated value were invalid.
-  init(count: Int, appChangesPerTen: UInt64 = 1) throws {
-    guard let timeZone = TimeZone(identifier: "America/New_York") else {
-      throw UsageModelError.unknownTimeZone(identifier: "America/New_York")
-    }
-    boundary = DayBoundary(timeZone: timeZone)
-    let apps = try (0..<40).map { try AppID("com.example.app\($0)") }
-    let rules = CategoryRules([
-      try .prefix("com.example.app1", .socialMedia), try .prefix("com.example.app2", .gaming),
-      .exact(apps[3], .entertainment), try .pattern("com.example.app?", .productivity),
-    ])
-    self.rules = rules
-    ruleCategory = Dictionary(uniqueKeysWithValues: apps.map { ($0, rules.category(for: $0)) })
-
-    var random = BenchmarkRandom(seed: 0x0003_2026)
-    let firstDay = try LocalDay(year: 2026, month: 1, day: 1)
-    var cursor = boundary.start(of: firstDay)
-    // Pieces of 5-40 s with 0-15 s between them, 30 s apart on average; one piece in 20 is a
-    // duplicate that takes no time, so the steps are scaled for the records to span 365 days.
-    let scale = 365.0 * 86_400 / (Double(count) * 0.95 * 30)
-    var records: [UsageRecord] = []
-    records.reserveCapacity(count)
-    var app = apps[0]
-    while records.count < count {
-      if random.next() % 10 < appChangesPerTen { app = apps[Int(random.next() % 40)] }
-      let seconds = Double(5 + random.next() % 36) * scale
-      // The recorder knows the category of a few apps and leaves the rest to the rules.
-      let category: UsageModel.Category? = app.rawValue.hasSuffix("7") ? .education : nil
-      let record = try UsageRecord(
-        app: app, category: category, start: cursor, duration: seconds, source: .heartbeat)
-      records.append(record)
-      if records.count < count, random.next() % 20 == 0 {
-        records.append(
-          try UsageRecord(
-            app: app, category: category, start: record.start, end: record.end,
-            source: .reportImport))
+    /// Creates the workload.
+    ///
+    /// - Parameters:
+    ///   - count: The number of records.
+    ///   - appChangesPerTen: At how many pieces in ten a random app is drawn (10: every piece).
+    /// - Throws: `UsageModelError` if a generated value were invalid.
+    init(count: Int, appChangesPerTen: UInt64 = 1) throws {
+      guard let timeZone = TimeZone(identifier: "America/New_York") else {
+        throw UsageModelError.unknownTimeZone(identifier: "America/New_York")
       }
-      cursor = record.end.addingTimeInterval(Double(random.next() % 16) * scale)
+      boundary = DayBoundary(timeZone: timeZone)
+      let apps = try (0..<40).map { try AppID("com.example.app\($0)") }
+      let rules = CategoryRules([
+        try .prefix("com.example.app1", .socialMedia), try .prefix("com.example.app2", .gaming),
+        .exact(apps[3], .entertainment), try .pattern("com.example.app?", .productivity),
+      ])
+      self.rules = rules
+      ruleCategory = Dictionary(uniqueKeysWithValues: apps.map { ($0, rules.category(for: $0)) })
+
+      var random = SeededRandom(seed: 0x0003_2026)
+      let firstDay = try LocalDay(year: 2026, month: 1, day: 1)
+      var cursor = boundary.start(of: firstDay)
+      // Pieces of 5-40 s with 0-15 s between them, 30 s apart on average; one piece in 20 is a
+      // duplicate that takes no time, so the steps are scaled for the records to span 365 days.
+      let scale = 365.0 * 86_400 / (Double(count) * 0.95 * 30)
+      var records: [UsageRecord] = []
+      records.reserveCapacity(count)
+      var app = apps[0]
+      while records.count < count {
+        if random.next() % 10 < appChangesPerTen { app = apps[Int(random.next() % 40)] }
+        let seconds = Double(5 + random.next() % 36) * scale
+        // The recorder knows the category of a few apps and leaves the rest to the rules.
+        let category: UsageModel.Category? = app.rawValue.hasSuffix("7") ? .education : nil
+        let record = try UsageRecord(
+          app: app, category: category, start: cursor, duration: seconds, source: .heartbeat)
+        records.append(record)
+        if records.count < count, random.next() % 20 == 0 {
+          records.append(
+            try UsageRecord(
+              app: app, category: category, start: record.start, end: record.end,
+              source: .reportImport))
+        }
+        cursor = record.end.addingTimeInterval(Double(random.next() % 16) * scale)
+      }
+      self.records = records
+      var shuffled = records
+      shuffled.shuffle(using: &random)
+      self.shuffled = shuffled
+      let lastDay = try boundary.day(containing: cursor)
+      dayCount = firstDay.distance(to: lastDay) + 1
     }
-    self.records = records
-    var shuffled = records
-    shuffled.shuffle(using: &random)
-    self.shuffled = shuffled
-    let lastDay = try boundary.day(containing: cursor)
-    dayCount = firstDay.distance(to: lastDay) + 1
   }
-}
 
-/// SplitMix64, so that every run aggregates the same records.
-struct BenchmarkRandom: RandomNumberGenerator {
-  private var state: UInt64
+  /// SplitMix64, so that every run aggregates the same records.
+  struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var value = state
+      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+      return value ^ (value >> 31)
+    }
   }
-}
 
-/// Keeps a result alive so that the optimiser cannot drop the work that produced it.
-@inline(never)
-func consume<T>(_ value: T) {
-  withExtendedLifetime(value) {}
+  /// Keeps a result alive so that the optimiser cannot drop the work that produced it.
+  @inline(never)
+  static func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+  }
 }
