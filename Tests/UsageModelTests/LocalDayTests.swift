@@ -136,3 +136,25 @@ struct LocalDayTests {
     #expect(days.map(\.description) == ["2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02"])
   }
 }
+
+@Suite("Wall-clock values")
+struct WallClockValueTests {
+  @Test("a local date and time encodes as yyyy-MM-ddTHH:mm and keeps its date components")
+  func localDateTime() throws {
+    let value = LocalDateTime(day: try day("2026-01-03"), time: try time("00:20"))
+    #expect(try json(value) == #""2026-01-03T00:20""#)
+    #expect(try decode(LocalDateTime.self, #""2026-01-03T00:20:05""#).time.second == 5)
+    #expect(throws: DecodingError.self) { try decode(LocalDateTime.self, #""2026-01-03 00:20""#) }
+    let components = value.dateComponents
+    #expect(
+      [components.year, components.month, components.day, components.hour, components.minute]
+        == [2026, 1, 3, 0, 20])
+  }
+
+  @Test("weekdays are numbered Monday 1 to Sunday 7 in JSON")
+  func weekdayJSON() throws {
+    #expect(try json([Weekday.monday, .sunday]) == "[1,7]")
+    #expect(try day("2026-01-04").weekday == .sunday)
+    #expect(throws: DecodingError.self) { try decode(Weekday.self, "0") }
+  }
+}
