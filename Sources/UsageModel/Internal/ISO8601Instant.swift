@@ -1,0 +1,129 @@
+/// Formats and parses instants as ISO 8601 text, exactly, without a `DateFormatter`.
+///
+/// Output is always UTC: `2026-01-02T10:30:00Z`, with `.SSS` only when the millisecond is not
+/// zero (`2026-01-02T10:30:00.250Z`). Input accepts `yyyy-MM-ddTHH:mm:ss`, an optional fraction
+/// of 1 to 9 digits (rounded to the millisecond), and `Z` or an offset `±HH:MM` / `±HHMM`.
+enum ISO8601Instant {
+  /// The text of an instant given in milliseconds since 1970.
+  static func format(_ milliseconds: Int64) -> String {
+    let dayNumber = Int(CivilCalendar.floorDivide(milliseconds, CivilCalendar.millisecondsPerDay))
+    let withinDay = Int(CivilCalendar.floorModulo(milliseconds, CivilCalendar.millisecondsPerDay))
+    let (year, month, day) = CivilCalendar.civil(dayNumber: dayNumber)
+    let seconds = withinDay / 1000
+    var text =
+      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(seconds / 3600, 2) + ":"
+      + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+    if withinDay % 1000 != 0 { text += "." + pad(withinDay % 1000, 3) }
+    return text + "Z"
+  }
+
+  /// The instant in milliseconds of ISO 8601 text, or a reason it is not valid.
+  static func parse(_ text: String) -> Result<Int64, ParseFailure> {
+    var scanner = DigitScanner(text)
+    guard let year = scanner.number(digits: 4), scanner.skip("-"),
+      let month = scanner.number(digits: 2), scanner.skip("-"),
+      let day = scanner.number(digits: 2), scanner.skip("T") || scanner.skip("t"),
+      let hour = scanner.number(digits: 2), scanner.skip(":"),
+      let minute = scanner.number(digits: 2), scanner.skip(":"),
+      let second = scanner.number(digits: 2)
+    else { return .failure(ParseFailure(text: text, reason: "expected yyyy-MM-ddTHH:mm:ss")) }
+    guard (1...9999).contains(year), (1...12).contains(month),
+      (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day),
+      hour < 24, minute < 60, second < 60
+    else { return .failure(ParseFailure(text: text, reason: "no such date or time")) }
+    var fractionMilliseconds: Int64 = 0
+    if scanner.skip(".") || scanner.skip(",") {
+      let fractionDigits = scanner.digitRun()
+      guard (1...9).contains(fractionDigits.count) else {
+        return .failure(ParseFailure(text: text, reason: "a fraction needs 1 to 9 digits"))
+      }
+      let padded = fractionDigits + Array(repeating: 0, count: 9 - fractionDigits.count)
+      let nanoseconds = padded.reduce(Int64(0)) { $0 * 10 + Int64($1) }
+      fractionMilliseconds = (nanoseconds + 500_000) / 1_000_000
+    }
+    let offsetSeconds: Int
+    if scanner.skip("Z") || scanner.skip("z") {
+      offsetSeconds = 0
+    } else if let sign = scanner.sign() {
+      guard let hours = scanner.number(digits: 2) else {
+        return .failure(ParseFailure(text: text, reason: "an offset needs ±HH:MM"))
+      }
+      _ = scanner.skip(":")
+      guard let minutes = scanner.number(digits: 2), hours < 24, minutes < 60 else {
+        return .failure(ParseFailure(text: text, reason: "an offset needs ±HH:MM"))
+      }
+      offsetSeconds = sign * (hours * 3600 + minutes * 60)
+    } else {
+      return .failure(ParseFailure(text: text, reason: "missing time zone designator Z or ±HH:MM"))
+    }
+    guard scanner.isAtEnd else {
+      return .failure(ParseFailure(text: text, reason: "unexpected characters at the end"))
+    }
+    let dayNumber = CivilCalendar.dayNumber(year: year, month: month, day: day)
+    let localSeconds = Int64(dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    let milliseconds = (localSeconds - Int64(offsetSeconds)) * 1000 + fractionMilliseconds
+    guard milliseconds >= Milliseconds.earliest, milliseconds <= Milliseconds.latest else {
+      return .failure(ParseFailure(text: text, reason: "outside 0001-01-02...9999-12-30"))
+    }
+    return .success(milliseconds)
+  }
+
+  /// Why a text is not an ISO 8601 instant.
+  struct ParseFailure: Error {
+    var text: String
+    var reason: String
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+}
+
+/// A cursor over the ASCII bytes of a string, for the strict fixed-width formats of this module.
+struct DigitScanner {
+  private let bytes: [UInt8]
+  private var position = 0
+
+  init(_ text: String) { bytes = Array(text.utf8) }
+
+  var isAtEnd: Bool { position == bytes.count }
+
+  /// Reads exactly `digits` ASCII digits as a number.
+  mutating func number(digits: Int) -> Int? {
+    guard position + digits <= bytes.count else { return nil }
+    var value = 0
+    for byte in bytes[position..<position + digits] {
+      guard (0x30...0x39).contains(byte) else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+    }
+    position += digits
+    return value
+  }
+
+  /// Reads every ASCII digit from here on.
+  mutating func digitRun() -> [Int] {
+    var digits: [Int] = []
+    while position < bytes.count, (0x30...0x39).contains(bytes[position]) {
+      digits.append(Int(bytes[position] - 0x30))
+      position += 1
+    }
+    return digits
+  }
+
+  /// Skips `character` if it is next.
+  mutating func skip(_ character: Character) -> Bool {
+    guard let ascii = character.asciiValue, position < bytes.count, bytes[position] == ascii
+    else { return false }
+    position += 1
+    return true
+  }
+
+  /// Reads `+` as 1 or `-` as -1.
+  mutating func sign() -> Int? {
+    if skip("+") { return 1 }
+    if skip("-") { return -1 }
+    return nil
+  }
+}

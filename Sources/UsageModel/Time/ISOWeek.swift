@@ -1,0 +1,127 @@
+/// An ISO 8601 week: seven days from Monday to Sunday, numbered within its week-based year.
+///
+/// Week 1 of a week-based year is the week that holds 4 January, so 2026-12-31 (a Thursday)
+/// is in week 53 of 2026 and 2027-01-01 (a Friday) is too. A week-based year has 52 or 53 weeks.
+///
+/// ```swift
+/// let week = try LocalDay(parsing: "2026-01-02").isoWeek   // 2026-W01
+/// week.days                                               // 2025-12-29...2026-01-04
+/// ```
+///
+/// JSON form: the string `"yyyy-Www"`, for example `"2026-W01"`.
+public struct ISOWeek: Sendable, Hashable, Comparable, Strideable, Codable,
+  CustomStringConvertible
+{
+  /// The week-based year, which differs from the calendar year for some days around 1 January.
+  public let yearForWeekOfYear: Int
+  /// The week number, 1...53.
+  public let week: Int
+
+  /// Creates a week of a week-based year.
+  ///
+  /// - Parameters:
+  ///   - yearForWeekOfYear: 2...9998, so that every day of the week is a supported day.
+  ///   - week: 1 through ``numberOfWeeks(inYearForWeekOfYear:)``.
+  /// - Throws: ``UsageModelError/invalidISOWeek(year:week:)``.
+  public init(yearForWeekOfYear: Int, week: Int) throws(UsageModelError) {
+    guard (2...9998).contains(yearForWeekOfYear),
+      (1...Self.numberOfWeeks(inYearForWeekOfYear: yearForWeekOfYear)).contains(week)
+    else { throw .invalidISOWeek(year: yearForWeekOfYear, week: week) }
+    self.yearForWeekOfYear = yearForWeekOfYear
+    self.week = week
+  }
+
+  /// Parses the form `yyyy-Www`.
+  ///
+  /// - Parameter text: For example `"2026-W01"`.
+  /// - Throws: ``UsageModelError/malformedText(text:expected:)`` or
+  ///   ``UsageModelError/invalidISOWeek(year:week:)``.
+  public init(parsing text: String) throws(UsageModelError) {
+    var scanner = DigitScanner(text)
+    guard let year = scanner.number(digits: 4), scanner.skip("-"), scanner.skip("W"),
+      let week = scanner.number(digits: 2), scanner.isAtEnd
+    else { throw .malformedText(text: text, expected: "yyyy-Www") }
+    try self.init(yearForWeekOfYear: year, week: week)
+  }
+
+  init(containing day: LocalDay) {
+    let thursday = day.dayNumber - CivilCalendar.isoWeekday(dayNumber: day.dayNumber) + 4
+    let year = CivilCalendar.civil(dayNumber: thursday).year
+    yearForWeekOfYear = year
+    week = (thursday - CivilCalendar.dayNumber(year: year, month: 1, day: 1)) / 7 + 1
+  }
+
+  /// The number of ISO weeks, 52 or 53, of a week-based year.
+  ///
+  /// - Parameter year: A week-based year.
+  /// - Returns: 53 when 1 January is a Thursday, or a Wednesday in a leap year; otherwise 52.
+  public static func numberOfWeeks(inYearForWeekOfYear year: Int) -> Int {
+    let januaryFirst = CivilCalendar.isoWeekday(
+      dayNumber: CivilCalendar.dayNumber(year: year, month: 1, day: 1))
+    return januaryFirst == 4 || (januaryFirst == 3 && CivilCalendar.isLeapYear(year)) ? 53 : 52
+  }
+
+  private var mondayNumber: Int {
+    let januaryFourth = CivilCalendar.dayNumber(year: yearForWeekOfYear, month: 1, day: 4)
+    let firstMonday = januaryFourth - CivilCalendar.isoWeekday(dayNumber: januaryFourth) + 1
+    return firstMonday + (week - 1) * 7
+  }
+
+  /// The Monday that starts the week.
+  public var firstDay: LocalDay { LocalDay(uncheckedDayNumber: mondayNumber) }
+
+  /// The Sunday that ends the week.
+  public var lastDay: LocalDay { firstDay.advanced(by: 6) }
+
+  /// The seven days of the week, Monday first.
+  public var days: ClosedRange<LocalDay> { firstDay...lastDay }
+
+  /// The week `weeks` weeks later (earlier when negative).
+  ///
+  /// Stepping outside the supported days is a programming error and stops the program.
+  ///
+  /// - Parameter weeks: The number of weeks to move.
+  /// - Returns: The week reached.
+  public func advanced(by weeks: Int) -> ISOWeek {
+    ISOWeek(containing: firstDay.advanced(by: weeks * 7))
+  }
+
+  /// The number of weeks from this week to `other`.
+  ///
+  /// - Parameter other: Another week.
+  /// - Returns: The signed difference in weeks.
+  public func distance(to other: ISOWeek) -> Int { (other.mondayNumber - mondayNumber) / 7 }
+
+  /// Whether `lhs` is an earlier week than `rhs`.
+  public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
+    (lhs.yearForWeekOfYear, lhs.week) < (rhs.yearForWeekOfYear, rhs.week)
+  }
+
+  /// The form `yyyy-Www`, for example `2026-W01`.
+  public var description: String {
+    LocalDay.padded(yearForWeekOfYear, 4) + "-W" + LocalDay.padded(week, 2)
+  }
+
+  /// Decodes the string form `"yyyy-Www"`.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError.dataCorrupted` when the text is not an ISO week.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    do {
+      try self.init(parsing: text)
+    } catch {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+    }
+  }
+
+  /// Encodes the string form `"yyyy-Www"`.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}

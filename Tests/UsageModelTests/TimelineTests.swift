@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import UsageModel
+
+@Suite("Timeline event logs")
+struct TimelineTests {
+  let boundary: DayBoundary
+
+  init() throws {
+    boundary = DayBoundary(timeZone: try zone("Europe/Berlin"))
+  }
+
+  func notification(_ text: String) throws -> TimelineEvent {
+    try TimelineEvent(.notificationFired, at: try instant(text))
+  }
+
+  func action(_ text: String, _ label: String? = "squats") throws -> TimelineEvent {
+    try TimelineEvent(.userAction, at: try instant(text), label: label)
+  }
+
+  @Test("a re-delivered notification is stored once")
+  func recordingIsIdempotent() throws {
+    var log = TimelineLog()
+    #expect(log.record(try notification("2026-01-02T10:30:00Z")))
+    #expect(!log.record(try notification("2026-01-02T10:30:00Z")))
+    #expect(log.record(try notification("2026-01-02T10:00:00Z")))
+    #expect(
+      log.events.map(\.date) == [
+        try instant("2026-01-02T10:00:00Z"), try instant("2026-01-02T10:30:00Z"),
+      ])
+  }
+
+  @Test("the events of a local day are those between its start and the next day's start")
+  func eventsOfLocalDay() throws {
+    let log = TimelineLog([
+      try notification("2026-01-01T22:59:59Z"), try notification("2026-01-01T23:00:00Z"),
+      try action("2026-01-02T22:59:59.999Z"), try notification("2026-01-02T23:00:00Z"),
+    ])
+    let events = log.events(on: try day("2026-01-02"), boundary: boundary)
+    #expect(
+      events.map(\.date) == [
+        try instant("2026-01-01T23:00:00Z"), try instant("2026-01-02T22:59:59.999Z"),
+      ])
+  }
+
+  @Test("retention keeps today only, or the last N local days")
+  func retention() throws {
+    let events = try [
+      notification("2026-01-01T10:00:00Z"), notification("2026-01-02T10:00:00Z"),
+      notification("2026-01-03T10:00:00Z"), action("2026-01-03T10:05:00Z"),
+    ]
+    let now = try instant("2026-01-03T12:00:00Z")
+    var today = TimelineLog(events)
+    #expect(try today.applyRetention(.today, now: now, boundary: boundary) == 2)
+    #expect(today.events.count == 2)
+    var twoDays = TimelineLog(events)
+    #expect(try twoDays.applyRetention(.days(2), now: now, boundary: boundary) == 1)
+    #expect(throws: UsageModelError.invalidRetention(days: 0)) {
+      try twoDays.applyRetention(.days(0), now: now, boundary: boundary)
+    }
+    #expect(twoDays.events.count == 3)
+  }
+
+  @Test(
+    "each notification is linked to the first action within the window and before the next notification"
+  )
+  func linkingResponses() throws {
+    let log = TimelineLog([
+      try notification("2026-01-02T09:00:00Z"), try action("2026-01-02T09:04:00Z"),
+      try action("2026-01-02T09:05:00Z"),
+      try notification("2026-01-02T10:00:00Z"),  // answered only after the next one fired
+      try notification("2026-01-02T10:30:00Z"), try action("2026-01-02T10:31:00Z"),
+      try notification("2026-01-02T11:00:00Z"), try action("2026-01-02T11:45:00Z"),  // too late
+      try notification("2026-01-02T12:00:00Z"), try action("2026-01-02T12:00:00Z"),  // instant
+    ])
+    let responses = log.responses(within: .minutes(30))
+    #expect(responses.map(\.latency) == [.minutes(4), nil, .minutes(1), nil, .zero])
+    let statistics = ResponseLatencyStatistics(responses)
+    #expect(statistics.notificationCount == 5)
+    #expect(statistics.respondedCount == 3)
+    #expect(statistics.responseRate == 0.6)
+    #expect(statistics.minimum == .zero)
+    #expect(statistics.median == .minutes(1))
+    #expect(statistics.mean == .seconds(100))
+    #expect(statistics.maximum == .minutes(4))
+  }
+
+  @Test("statistics of an even count take the exact middle; no notifications give no figures")
+  func statisticsEdgeCases() throws {
+    let log = TimelineLog([
+      try notification("2026-01-02T09:00:00Z"), try action("2026-01-02T09:00:01Z"),
+      try notification("2026-01-02T10:00:00Z"), try action("2026-01-02T10:00:02Z"),
+    ])
+    let statistics = ResponseLatencyStatistics(log.responses(within: .minutes(1)))
+    #expect(statistics.median == .milliseconds(1500))
+    let empty = ResponseLatencyStatistics([])
+    #expect(empty.responseRate == nil)
+    #expect(empty.median == nil)
+  }
+
+  @Test("the log's JSON form uses seed 002's instants and round-trips")
+  func logJSON() throws {
+    let log = TimelineLog([
+      try notification("2026-01-02T10:30:00Z"), try action("2026-01-02T10:31:00.250Z", nil),
+    ])
+    let text = """
+      {"events":[{"at":"2026-01-02T10:30:00Z","kind":"notification_fired"},\
+      {"at":"2026-01-02T10:31:00.250Z","kind":"user_action"}]}
+      """
+    #expect(try json(log) == text)
+    #expect(try decode(TimelineLog.self, text) == log)
+    #expect(throws: DecodingError.self) {
+      try decode(TimelineLog.self, #"{"events":[{"at":"yesterday","kind":"user_action"}]}"#)
+    }
+  }
+}
