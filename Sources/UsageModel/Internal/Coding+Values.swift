@@ -2,7 +2,7 @@ import Foundation
 
 extension KeyedDecodingContainer {
   /// Decodes an ISO 8601 instant string as milliseconds since 1970.
-  func decodeInstant(forKey key: Key) throws -> Int64 {
+  package func decodeInstant(forKey key: Key) throws -> Int64 {
     let text = try decode(String.self, forKey: key)
     switch ISO8601Instant.parse(text) {
     case .success(let instant):
@@ -15,7 +15,7 @@ extension KeyedDecodingContainer {
   }
 
   /// Decodes a whole, non-negative number of milliseconds as a `Duration`.
-  func decodeMilliseconds(forKey key: Key) throws -> Duration {
+  package func decodeMilliseconds(forKey key: Key) throws -> Duration {
     let value = try decode(Int64.self, forKey: key)
     guard value >= 0 else {
       throw DecodingError.dataCorruptedError(
@@ -27,12 +27,12 @@ extension KeyedDecodingContainer {
 
 extension KeyedEncodingContainer {
   /// Encodes milliseconds since 1970 as an ISO 8601 instant string.
-  mutating func encodeInstant(_ instant: Int64, forKey key: Key) throws {
+  package mutating func encodeInstant(_ instant: Int64, forKey key: Key) throws {
     try encode(ISO8601Instant.format(instant), forKey: key)
   }
 
   /// Encodes a `Duration` as whole milliseconds (it must be a whole number of them).
-  mutating func encodeMilliseconds(_ duration: Duration, forKey key: Key) throws {
+  package mutating func encodeMilliseconds(_ duration: Duration, forKey key: Key) throws {
     guard let value = Milliseconds.amount(duration), Milliseconds.isWhole(duration) else {
       throw EncodingError.invalidValue(
         duration,

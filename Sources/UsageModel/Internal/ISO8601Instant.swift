@@ -3,9 +3,9 @@
 /// Output is always UTC: `2026-01-02T10:30:00Z`, with `.SSS` only when the millisecond is not
 /// zero (`2026-01-02T10:30:00.250Z`). Input accepts `yyyy-MM-ddTHH:mm:ss`, an optional fraction
 /// of 1 to 9 digits (rounded to the millisecond), and `Z` or an offset `±HH:MM` / `±HHMM`.
-enum ISO8601Instant {
+package enum ISO8601Instant {
   /// The text of an instant given in milliseconds since 1970.
-  static func format(_ milliseconds: Int64) -> String {
+  package static func format(_ milliseconds: Int64) -> String {
     let dayNumber = Int(CivilCalendar.floorDivide(milliseconds, CivilCalendar.millisecondsPerDay))
     let withinDay = Int(CivilCalendar.floorModulo(milliseconds, CivilCalendar.millisecondsPerDay))
     let (year, month, day) = CivilCalendar.civil(dayNumber: dayNumber)
@@ -18,7 +18,7 @@ enum ISO8601Instant {
   }
 
   /// The instant in milliseconds of ISO 8601 text, or a reason it is not valid.
-  static func parse(_ text: String) -> Result<Int64, ParseFailure> {
+  package static func parse(_ text: String) -> Result<Int64, ParseFailure> {
     var scanner = DigitScanner(text)
     guard let year = scanner.number(digits: 4), scanner.skip("-"),
       let month = scanner.number(digits: 2), scanner.skip("-"),
@@ -69,9 +69,9 @@ enum ISO8601Instant {
   }
 
   /// Why a text is not an ISO 8601 instant.
-  struct ParseFailure: Error {
-    var text: String
-    var reason: String
+  package struct ParseFailure: Error {
+    package var text: String
+    package var reason: String
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {

@@ -4,23 +4,23 @@ import Foundation
 ///
 /// Every instant is rounded to the nearest millisecond once, when it enters a value of this
 /// module; from then on all arithmetic is exact integer arithmetic.
-enum Milliseconds {
+package enum Milliseconds {
   /// The earliest supported instant: 0001-01-03T00:00:00Z, two days inside the first
   /// `LocalDay`, so that its local day exists in any time zone and with any day start.
-  static let earliest: Int64 = -62_135_424_000_000
+  package static let earliest: Int64 = -62_135_424_000_000
   /// The latest supported instant: 9999-12-29T23:59:59.999Z, two days inside the last
   /// `LocalDay`.
-  static let latest: Int64 = 253_402_127_999_999
+  package static let latest: Int64 = 253_402_127_999_999
 
   /// The instant of `date` in milliseconds, or `nil` when it is not finite or out of range.
-  static func instant(_ date: Date) -> Int64? {
+  package static func instant(_ date: Date) -> Int64? {
     let value = (date.timeIntervalSince1970 * 1000).rounded()
     guard value.isFinite, value >= Double(earliest), value <= Double(latest) else { return nil }
     return Int64(value)
   }
 
   /// The instant of `date` in milliseconds, or a typed error naming `field`.
-  static func instant(_ date: Date, field: String) throws(UsageModelError) -> Int64 {
+  package static func instant(_ date: Date, field: String) throws(UsageModelError) -> Int64 {
     guard let value = instant(date) else {
       throw .instantOutOfRange(field: field, secondsSince1970: date.timeIntervalSince1970)
     }
@@ -28,13 +28,13 @@ enum Milliseconds {
   }
 
   /// The `Date` of an instant in milliseconds.
-  static func date(_ milliseconds: Int64) -> Date {
+  package static func date(_ milliseconds: Int64) -> Date {
     Date(timeIntervalSince1970: Double(milliseconds) / 1000)
   }
 
   /// A duration rounded to the nearest millisecond (halves away from zero), or `nil` when it is
   /// longer than about 290 million years either way.
-  static func amount(_ duration: Duration) -> Int64? {
+  package static func amount(_ duration: Duration) -> Int64? {
     let (seconds, attoseconds) = duration.components
     let perMillisecond: Int64 = 1_000_000_000_000_000
     var milliseconds = attoseconds / perMillisecond
@@ -51,12 +51,12 @@ enum Milliseconds {
   }
 
   /// Whether `duration` is a whole number of milliseconds.
-  static func isWhole(_ duration: Duration) -> Bool {
+  package static func isWhole(_ duration: Duration) -> Bool {
     duration.components.attoseconds % 1_000_000_000_000_000 == 0
   }
 
   /// The exact `Duration` of an amount in milliseconds.
-  static func duration(_ milliseconds: Int64) -> Duration {
+  package static func duration(_ milliseconds: Int64) -> Duration {
     .milliseconds(milliseconds)
   }
 }

@@ -1,0 +1,28 @@
+import Foundation
+import UsageModel
+
+/// `a × b / c` for non-negative values, rounded down, computed in 128 bits; `nil` when the
+/// result does not fit in an `Int64` or `c` is not positive.
+func multiplyDivide(_ a: Int64, _ b: Int64, _ c: Int64) -> Int64? {
+  multiplyDivideWithRemainder(a, b, c)?.quotient
+}
+
+/// `a × b / c` for non-negative values as a quotient and remainder, computed in 128 bits; `nil`
+/// when the quotient does not fit in an `Int64` or `c` is not positive.
+func multiplyDivideWithRemainder(_ a: Int64, _ b: Int64, _ c: Int64)
+  -> (quotient: Int64, remainder: Int64)?
+{
+  guard a >= 0, b >= 0, c > 0 else { return nil }
+  let product = a.multipliedFullWidth(by: b)
+  guard product.high < c else { return nil }
+  return c.dividingFullWidth(product)
+}
+
+/// The instant of `date` in milliseconds, clamped into the supported range.
+///
+/// Used where an answer is always possible (asking a session about a far-future instant);
+/// values that are *stored* are validated instead.
+func clampedInstant(_ date: Date) -> Int64 {
+  if let instant = Milliseconds.instant(date) { return instant }
+  return date.timeIntervalSince1970 < 0 ? Milliseconds.earliest : Milliseconds.latest
+}

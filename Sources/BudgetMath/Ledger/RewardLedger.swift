@@ -1,0 +1,317 @@
+import Foundation
+import UsageModel
+
+/// An earn-time-by-XP ledger (seed 001): experience points in, screen time out, nothing created
+/// or lost by rounding, nothing applied twice.
+///
+/// The ledger stores transactions; the balance and the audit trail (``entries``) are derived by
+/// applying them in order. Each transaction is checked against the balance before it is
+/// recorded, so the balance can never go negative: an overdraft throws and changes nothing.
+///
+/// - **Earn** XP, subject to an optional ``DailyEarningCap``; XP beyond the cap is reported in
+///   ``LedgerEntry/cappedXP``, not silently dropped.
+/// - **Redeem** XP into time at the ``rate``, in whole units; the remainder stays as XP credit.
+/// - **Spend** time in sessions: ``LedgerTransaction/Kind/startSpending(session:reserve:)``
+///   reserves time; ``LedgerTransaction/Kind/endSpending(session:used:)`` charges what was used
+///   and refunds the rest — a session ended early costs only its real length.
+/// - **Adjust** by signed amounts with a reason, and **expire** XP or time.
+///
+/// ```swift
+/// var ledger = RewardLedger(rate: .tenXPPerMinute)
+/// try ledger.apply(LedgerTransaction(id: "task-1", at: now, kind: .earn(xp: 95)))
+/// try ledger.apply(LedgerTransaction(id: "swap-1", at: now, kind: .redeem(xp: 95)))
+/// ledger.balance   // 5 XP, 9 minutes available
+/// try ledger.apply(LedgerTransaction(id: "task-1", at: now, kind: .earn(xp: 95)))  // no-op
+/// try ledger.apply(
+///   LedgerTransaction(id: "play-1", at: now, kind: .startSpending(session: "s1", reserve: .seconds(600))))
+///   // throws overdraft: only 9 minutes are available
+/// ```
+///
+/// JSON form: `{"rate": ExchangeRate, "dailyEarningCap": DailyEarningCap, "transactions":
+/// [LedgerTransaction, …]}`, the cap absent when there is none. Decoding replays the
+/// transactions and fails if any would be rejected, so a stored ledger is always one that
+/// ``apply(_:)`` could have built.
+public struct RewardLedger: Sendable, Hashable, Codable {
+  /// How XP converts into time.
+  public let rate: ExchangeRate
+  /// The most XP credited per local day, if capped.
+  public let dailyEarningCap: DailyEarningCap?
+  /// Every applied transaction with its effects, in the order applied.
+  public private(set) var entries: [LedgerEntry] = []
+
+  private var positions: [String: Int] = [:]
+  private var earnedPerDay: [LocalDay: Int] = [:]
+  private var openSessions: [String: Duration] = [:]
+  private var usedSessions: Set<String> = []
+
+  /// Creates an empty ledger.
+  ///
+  /// - Parameters:
+  ///   - rate: How XP converts into time.
+  ///   - dailyEarningCap: The most XP credited per local day; no cap unless given.
+  public init(rate: ExchangeRate, dailyEarningCap: DailyEarningCap? = nil) {
+    self.rate = rate
+    self.dailyEarningCap = dailyEarningCap
+  }
+
+  /// The current balance, after every applied transaction.
+  public var balance: RewardBalance { entries.last?.balanceAfter ?? .zero }
+
+  /// The transactions applied, in order.
+  public var transactions: [LedgerTransaction] { entries.map(\.transaction) }
+
+  /// The entry of the transaction with identifier `id`, if it was applied.
+  ///
+  /// - Parameter id: A transaction identifier.
+  /// - Returns: Its entry, or `nil`.
+  public func entry(for id: String) -> LedgerEntry? {
+    positions[id].map { entries[$0] }
+  }
+
+  /// The time reserved by each open spending session.
+  public var openSpendingSessions: [String: Duration] { openSessions }
+
+  /// A transaction that expires the whole current balance (XP and available time).
+  ///
+  /// - Parameters:
+  ///   - id: The new transaction's identifier.
+  ///   - at: When the expiry happens.
+  /// - Returns: An `expire` transaction for the current balance, ready to ``apply(_:)``.
+  public func expiryOfEverything(id: String, at: Date) -> LedgerTransaction {
+    LedgerTransaction(id: id, at: at, kind: .expire(xp: balance.xp, time: balance.available))
+  }
+
+  /// Applies a transaction, unless one with the same identifier was already applied.
+  ///
+  /// - Parameter transaction: The transaction.
+  /// - Returns: The new entry, or the earlier entry when the identical transaction was already
+  ///   applied.
+  /// - Throws: ``BudgetMathError/conflictingTransaction(id:)`` when the identifier was used by a
+  ///   different transaction, ``BudgetMathError/overdraft(transaction:balance:requested:)``,
+  ///   ``BudgetMathError/unknownSession(id:transaction:)``,
+  ///   ``BudgetMathError/sessionAlreadyUsed(id:transaction:)``,
+  ///   ``BudgetMathError/sessionOverrun(id:reserved:used:)`` or
+  ///   ``BudgetMathError/invalidValue(field:value:requirement:)``. Nothing changes when it throws.
+  /// - Complexity: O(1) amortised.
+  @discardableResult
+  public mutating func apply(_ transaction: LedgerTransaction) throws(BudgetMathError)
+    -> LedgerApplyResult
+  {
+    let transaction = try normalized(transaction)
+    if let position = positions[transaction.id] {
+      guard entries[position].transaction == transaction else {
+        throw .conflictingTransaction(id: transaction.id)
+      }
+      return .alreadyApplied(entries[position])
+    }
+    let (entry, earningDay) = try effect(of: transaction)
+    record(entry, earningDay: earningDay)
+    return .applied(entry)
+  }
+
+  // MARK: - Applying
+
+  private func normalized(_ transaction: LedgerTransaction) throws(BudgetMathError)
+    -> LedgerTransaction
+  {
+    guard !transaction.id.isEmpty else {
+      throw .invalidValue(field: "id", value: "\"\"", requirement: "not empty")
+    }
+    guard let instant = Milliseconds.instant(transaction.at) else {
+      throw .invalidValue(
+        field: "at", value: "\(transaction.at)", requirement: "a representable instant")
+    }
+    return LedgerTransaction(
+      id: transaction.id, at: Milliseconds.date(instant), kind: transaction.kind)
+  }
+
+  /// The entry `transaction` would make, and for a capped earning the local day it counts for.
+  private func effect(of transaction: LedgerTransaction) throws(BudgetMathError)
+    -> (LedgerEntry, earningDay: LocalDay?)
+  {
+    let id = transaction.id
+    let before = balance
+    var xp = 0
+    var available = Duration.zero
+    var reserved = Duration.zero
+    var capped = 0
+    var earningDay: LocalDay?
+
+    switch transaction.kind {
+    case .earn(let earned):
+      try Self.require(earned >= 1, "earn.xp", "\(earned)", "at least 1")
+      if let cap = dailyEarningCap {
+        let day = try Self.day(of: transaction.at, boundary: cap.dayBoundary)
+        xp = min(earned, max(0, cap.xp - earnedPerDay[day, default: 0]))
+        earningDay = day
+      } else {
+        xp = earned
+      }
+      capped = earned - xp
+    case .redeem(let spent):
+      try Self.require(
+        spent >= rate.experiencePoints, "redeem.xp", "\(spent)",
+        "at least \(rate.experiencePoints), the price of one unit of \(rate)")
+      guard spent <= before.xp else {
+        throw .overdraft(transaction: id, balance: "\(before.xp) XP", requested: "\(spent) XP")
+      }
+      let converted = rate.convert(spent)
+      xp = -(spent - converted.leftover)
+      available = converted.time
+    case .startSpending(let session, let reserve):
+      try Self.require(!session.isEmpty, "startSpending.session", "\"\"", "not empty")
+      try Self.requireWhole(reserve, positive: true, "startSpending.reserve")
+      guard !usedSessions.contains(session) else {
+        throw .sessionAlreadyUsed(id: session, transaction: id)
+      }
+      guard reserve <= before.available else {
+        throw .overdraft(transaction: id, balance: "\(before.available)", requested: "\(reserve)")
+      }
+      available = .zero - reserve
+      reserved = reserve
+    case .endSpending(let session, let used):
+      guard let reservation = openSessions[session] else {
+        throw .unknownSession(id: session, transaction: id)
+      }
+      try Self.requireWhole(used, positive: false, "endSpending.used")
+      guard used <= reservation else {
+        throw .sessionOverrun(id: session, reserved: reservation, used: used)
+      }
+      reserved = .zero - reservation
+      available = reservation - used
+    case .adjust(let xpChange, let timeChange, let reason):
+      try Self.require(!reason.isEmpty, "adjust.reason", "\"\"", "not empty")
+      guard Milliseconds.isWhole(timeChange) else {
+        throw .invalidValue(
+          field: "adjust.time", value: "\(timeChange)", requirement: "whole milliseconds")
+      }
+      guard before.xp + xpChange >= 0, before.available + timeChange >= .zero else {
+        throw .overdraft(
+          transaction: id, balance: "\(before.xp) XP and \(before.available)",
+          requested: "\(-xpChange) XP and \(.zero - timeChange)")
+      }
+      xp = xpChange
+      available = timeChange
+    case .expire(let expiredXP, let expiredTime):
+      try Self.require(expiredXP >= 0, "expire.xp", "\(expiredXP)", "zero or more")
+      try Self.requireWhole(expiredTime, positive: false, "expire.time")
+      guard expiredXP <= before.xp, expiredTime <= before.available else {
+        throw .overdraft(
+          transaction: id, balance: "\(before.xp) XP and \(before.available)",
+          requested: "\(expiredXP) XP and \(expiredTime)")
+      }
+      xp = -expiredXP
+      available = .zero - expiredTime
+    }
+
+    let entry = LedgerEntry(
+      transaction: transaction, xpChange: xp, availableChange: available,
+      reservedChange: reserved, cappedXP: capped,
+      balanceAfter: RewardBalance(
+        xp: before.xp + xp, available: before.available + available,
+        reserved: before.reserved + reserved))
+    return (entry, earningDay)
+  }
+
+  /// The local day of `at` under `boundary`.
+  private static func day(of at: Date, boundary: DayBoundary) throws(BudgetMathError) -> LocalDay {
+    do {
+      return try boundary.day(containing: at)
+    } catch {
+      throw .invalidValue(field: "at", value: "\(at)", requirement: error.description)
+    }
+  }
+
+  private mutating func record(_ entry: LedgerEntry, earningDay: LocalDay?) {
+    let transaction = entry.transaction
+    positions[transaction.id] = entries.count
+    entries.append(entry)
+    switch transaction.kind {
+    case .earn:
+      if let earningDay { earnedPerDay[earningDay, default: 0] += entry.xpChange }
+    case .startSpending(let session, let reserve):
+      openSessions[session] = reserve
+      usedSessions.insert(session)
+    case .endSpending(let session, _):
+      openSessions[session] = nil
+    case .redeem, .adjust, .expire:
+      break
+    }
+  }
+
+  private static func require(
+    _ condition: Bool, _ field: String, _ value: String, _ requirement: String
+  ) throws(BudgetMathError) {
+    if !condition { throw .invalidValue(field: field, value: value, requirement: requirement) }
+  }
+
+  private static func requireWhole(_ time: Duration, positive: Bool, _ field: String)
+    throws(BudgetMathError)
+  {
+    let valid = (positive ? time > .zero : time >= .zero) && Milliseconds.isWhole(time)
+    try require(
+      valid, field, "\(time)",
+      (positive ? "more than zero" : "zero or more") + ", in whole milliseconds")
+  }
+
+  // MARK: - Codable
+
+  private enum CodingKeys: String, CodingKey {
+    case rate, dailyEarningCap, transactions
+  }
+
+  /// Decodes the documented JSON form and replays its transactions.
+  ///
+  /// - Parameter decoder: The decoder to read from.
+  /// - Throws: `DecodingError` for a missing or invalid field, or for a transaction that
+  ///   ``apply(_:)`` would reject.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      rate: try container.decode(ExchangeRate.self, forKey: .rate),
+      dailyEarningCap: try container.decodeIfPresent(
+        DailyEarningCap.self, forKey: .dailyEarningCap))
+    for transaction in try container.decode([LedgerTransaction].self, forKey: .transactions) {
+      do {
+        guard case .applied = try apply(transaction) else {
+          throw BudgetMathError.conflictingTransaction(id: transaction.id)
+        }
+      } catch {
+        throw DecodingError.dataCorruptedError(
+          forKey: .transactions, in: container,
+          debugDescription: "transaction '\(transaction.id)' cannot be replayed: \(error)")
+      }
+    }
+  }
+
+  /// Encodes the documented JSON form: the rate, the cap and the transactions.
+  ///
+  /// - Parameter encoder: The encoder to write to.
+  /// - Throws: Whatever the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(rate, forKey: .rate)
+    try container.encodeIfPresent(dailyEarningCap, forKey: .dailyEarningCap)
+    try container.encode(transactions, forKey: .transactions)
+  }
+
+  /// Two ledgers are equal when they have the same rate, cap and transactions.
+  ///
+  /// - Parameters:
+  ///   - lhs: A ledger.
+  ///   - rhs: Another ledger.
+  /// - Returns: Whether they are equal.
+  public static func == (lhs: RewardLedger, rhs: RewardLedger) -> Bool {
+    lhs.rate == rhs.rate && lhs.dailyEarningCap == rhs.dailyEarningCap
+      && lhs.entries == rhs.entries
+  }
+
+  /// Hashes the rate, the cap and the transactions.
+  ///
+  /// - Parameter hasher: The hasher to use.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(rate)
+    hasher.combine(dailyEarningCap)
+    hasher.combine(entries)
+  }
+}
