@@ -12,7 +12,7 @@ import SharedStore
 //                  [--durability M] [--barrier F]
 //       Publishes N entries {producer, index}; each notify appends one byte to the doorbell file.
 //   outbox-consume --dir D --key K --capacity C --record R --doorbell F --done F --seed S
-//                  --max-drains M [--poll-ms P] [--durability M]
+//                  --max-drains M [--poll-ms P] [--deadline-s T] [--durability M]
 //       Drains through an OutboxConsumer whose record R keeps every applied entry. Notifications
 //       are doorbell bytes; each is dropped with probability 1/2. Polls every P ms. Exits after M
 //       drains ("restart") or once the done file exists and the cursor is at the head
@@ -143,6 +143,8 @@ struct OutboxConsumerProcess {
     let pollInterval = Duration.milliseconds(Int64(options.values["poll-ms"] ?? "20") ?? 20)
     var random = SeededGenerator(seed: UInt64(try options.int("seed")))
     let clock = ContinuousClock()
+    let deadline = clock.now.advanced(
+      by: .seconds(Int64(options.values["deadline-s"] ?? "60") ?? 60))
 
     // A relaunched app has forgotten everything but its stored record; notifications sent while
     // it was not running are gone.
@@ -155,6 +157,7 @@ struct OutboxConsumerProcess {
     var dropped: UInt64 = 0
 
     while true {
+      guard clock.now < deadline else { throw HelperError("the consumer ran out of time") }
       let finishing = FileManager.default.fileExists(atPath: donePath)
       var trigger: DrainTrigger?
       let rings = try Doorbell.rings(at: doorbellPath)
