@@ -9,7 +9,8 @@ import Foundation
 // Documentation/Performance.md.
 
 let suites: [BenchmarkSuite] = [
-  SharedStoreBenchmarks.suite
+  SharedStoreBenchmarks.suite,
+  SequenceTrackingBenchmarks.suite,
 ]
 
 @MainActor func usage() -> String {

@@ -21,7 +21,7 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
 
   /// The outbox's stored bytes are intact for the store but are not a valid outbox.
   ///
-  /// Nothing was changed. ``SharedStore/quarantine(_:)`` moves the value aside so that the next
+  /// Nothing was changed. `SharedStore/quarantine(_:)` moves the value aside so that the next
   /// publish starts a new epoch.
   case corruptedOutbox(key: String, reason: String)
 

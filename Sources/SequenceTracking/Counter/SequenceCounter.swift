@@ -1,10 +1,10 @@
 import SharedStore
 
-/// A producer's counter on a ``SharedStore`` key: each call to ``next()`` hands out the next
+/// A producer's counter on a `SharedStore` key: each call to ``next()`` hands out the next
 /// number, and no two callers — threads or processes — ever receive the same one.
 ///
-/// ``next()`` is one atomic read-modify-write (``SharedStore/update(_:_:)``), which a
-/// ``FileStore`` makes exclusive across every process using its directory. Seed 000 read the
+/// ``next()`` is one atomic read-modify-write (`SharedStore/update(_:_:)`), which a
+/// `FileStore` makes exclusive across every process using its directory. Seed 000 read the
 /// counter and wrote it back in two steps, so two extension processes could both read 41 and
 /// both hand out 42; that cannot happen here.
 ///
@@ -34,7 +34,7 @@ public struct SequenceCounter: Sendable {
   ///   - store: The store holding the counter, shared by every producer process.
   ///   - key: A valid store key.
   /// - Throws: ``SequenceTrackingError/store(_:)`` with
-  ///   ``SharedStoreError/invalidKey(key:reason:)`` for an invalid key.
+  ///   `SharedStoreError/invalidKey(key:reason:)` for an invalid key.
   public init(store: any SharedStore, key: String) throws(SequenceTrackingError) {
     do {
       try StoreKeyRules.validate(key)

@@ -1,10 +1,10 @@
 import SharedStore
 
 extension SequenceTrackingError {
-  /// Runs `body`, which throws only ``SequenceTrackingError`` or ``SharedStoreError``, and reports
+  /// Runs `body`, which throws only ``SequenceTrackingError`` or `SharedStoreError`, and reports
   /// both as ``SequenceTrackingError``.
   ///
-  /// ``SharedStore/update(_:_:)`` is untyped because its body may throw anything; the bodies this
+  /// `SharedStore/update(_:_:)` is untyped because its body may throw anything; the bodies this
   /// module passes throw only its own errors, so any other error is a broken invariant.
   static func collecting<Result>(
     _ body: () throws -> Result

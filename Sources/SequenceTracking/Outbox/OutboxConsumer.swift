@@ -27,7 +27,7 @@ import SharedStore
 /// **Concurrency.** Two drains of the same record, from threads or processes, exclude each other
 /// through the store; the second sees the first one's cursor and applies only what is left.
 /// `apply` runs while the record's store is locked; keep it short and do not use that store in
-/// it. When the record lives in the same ``FileStore`` directory as the outbox, publishers wait
+/// it. When the record lives in the same `FileStore` directory as the outbox, publishers wait
 /// for it.
 public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Sendable>: Sendable {
   /// The outbox this consumer drains.
@@ -39,7 +39,7 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
 
   /// Creates a consumer whose record lives on `key` of `store`.
   ///
-  /// Nothing is written until the first drain that delivers something.
+  /// Nothing is written until a drain has something to apply or a cursor to realign.
   ///
   /// - Parameters:
   ///   - outbox: The outbox to drain.

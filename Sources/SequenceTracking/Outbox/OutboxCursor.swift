@@ -21,6 +21,9 @@ public struct OutboxCursor: Hashable, Sendable, Codable, CustomStringConvertible
   public let last: SequenceNumber?
 
   /// A cursor before every entry of any outbox.
+  ///
+  /// A drain from it delivers every entry the outbox holds, and reports the numbers evicted
+  /// before the oldest of them as lost.
   public static let start = OutboxCursor()
 
   /// Creates a cursor before every entry, the same as ``start``.

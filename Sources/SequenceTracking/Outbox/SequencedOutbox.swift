@@ -1,13 +1,13 @@
 import Foundation
 import SharedStore
 
-/// A bounded, numbered outbox on one ``SharedStore`` key: producers publish entries, then notify;
+/// A bounded, numbered outbox on one `SharedStore` key: producers publish entries, then notify;
 /// consumers drain everything after their persisted cursor, so a dropped or coalesced
 /// notification loses nothing.
 ///
 /// ``publish(_:then:)`` appends the entry and assigns its number in one atomic read-modify-write
-/// of the key — one durable write, exclusive across processes — and only after that write has
-/// returned does it call your notify closure (write, then notify: seed 004 §4.3). A consumer that
+/// of the key — a single write, exclusive across processes, and durable with a `.durable`
+/// `FileStore` — and only after that write has returned does it call your notify closure (write, then notify: seed 004 §4.3). A consumer that
 /// receives the notification, or a later one, or only its 30-second poll, drains with
 /// ``drain(after:)`` and finds the entry.
 ///
@@ -132,7 +132,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// Returns the outbox's newest and oldest numbers, reading as little as possible.
   ///
   /// Pass the head this method returned last time: when the store's change token is unchanged,
-  /// it is returned as is after reading only the key's change token (for ``FileStore``, the
+  /// it is returned as is after reading only the key's change token (for `FileStore`, the
   /// 32-byte file header). Otherwise the stored value is read (and its checksum verified) and only
   /// its first line is decoded; no entry is.
   ///

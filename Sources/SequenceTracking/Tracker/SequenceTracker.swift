@@ -5,7 +5,7 @@
 /// a skip with the exact missing range, a duplicate, a late arrival that fills a hole, or a reset
 /// (the epoch changed, or the numbering went back). ``statistics`` keeps running counts.
 ///
-/// The tracker is a value: keep it in a ``SharedStore`` and observe inside one atomic update, so
+/// The tracker is a value: keep it in a `SharedStore` and observe inside one atomic update, so
 /// that what was missed while the app was not running is still known after a relaunch (seed 000
 /// kept its last-seen number in memory and forgot).
 ///
