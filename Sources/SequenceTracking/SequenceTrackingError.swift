@@ -19,6 +19,12 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
   /// An outbox was asked for a capacity it cannot have.
   case invalidCapacity(key: String, capacity: Int)
 
+  /// An ``OutboxConsumer`` was given its outbox's key for its own record.
+  ///
+  /// The record and the outbox must live under different keys, or the first drain would
+  /// overwrite the outbox.
+  case sameKeyAsOutbox(key: String)
+
   /// The outbox's stored bytes are intact for the store but are not a valid outbox.
   ///
   /// Nothing was changed. `SharedStore/quarantine(_:)` moves the value aside so that the next
@@ -49,6 +55,10 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
         + "remove the key to start a new epoch."
     case .invalidCapacity(let key, let capacity):
       return "The outbox on key '\(key)' needs a capacity of at least 1, not \(capacity)."
+    case .sameKeyAsOutbox(let key):
+      return
+        "An outbox consumer cannot keep its record under '\(key)', the key of the outbox it "
+        + "drains; choose another key."
     case .corruptedOutbox(let key, let reason):
       return
         "The outbox on key '\(key)' is not valid: \(reason). It was left untouched; "

@@ -54,6 +54,20 @@ struct OutboxConsumerTests {
     #expect(String(decoding: try #require(try store.read("consumer")), as: UTF8.self) == expected)
   }
 
+  @Test("the record cannot live under the outbox's own key")
+  func recordKeyMustDifferFromOutboxKey() throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
+    #expect(throws: SequenceTrackingError.sameKeyAsOutbox(key: "outbox")) {
+      try OutboxConsumer(outbox: outbox, store: store, key: "outbox", initialState: Applied())
+    }
+    #expect(
+      throws: SequenceTrackingError.store(.invalidKey(key: ".x", reason: .leadingDot))
+    ) {
+      try OutboxConsumer(outbox: outbox, store: store, key: ".x", initialState: Applied())
+    }
+  }
+
   @Test("a drain with nothing new takes no lock and writes nothing")
   func idleDrainWritesNothing() throws {
     let store = CountingStore()

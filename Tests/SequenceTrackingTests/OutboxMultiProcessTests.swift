@@ -6,7 +6,7 @@ import Testing
 
 /// The entries and the consumer record of the helper's `outbox-publish` and `outbox-consume`,
 /// decoded from their JSON forms.
-struct ProducedEntry: Codable, Sendable, Equatable {
+struct ProducedEntry: Codable, Sendable, Hashable {
   var producer: Int
   var index: Int
 }
@@ -18,6 +18,29 @@ struct AppliedLog: Codable, Sendable {
     var index: Int
   }
   var items: [Item] = []
+}
+
+/// What is wrong with an applied log that should hold `perProducer` entries of each of
+/// `producers` producers, each exactly once, numbered 1 onwards in the order applied, and each
+/// producer's entries in the order it published them; empty when nothing is.
+func violations(in applied: [AppliedLog.Item], producers: Int, perProducer: Int) -> [String] {
+  var problems: [String] = []
+  let total = producers * perProducer
+  let distinct = Set(applied.map { ProducedEntry(producer: $0.producer, index: $0.index) })
+  if applied.count != distinct.count {
+    problems.append("\(applied.count - distinct.count) entries applied more than once")
+  }
+  if distinct.count != total { problems.append("\(distinct.count) of \(total) entries applied") }
+  if applied.map(\.value) != Array(1...UInt64(total)) {
+    problems.append("numbers not applied as 1...\(total) in order")
+  }
+  for producer in 0..<producers {
+    let indices = applied.filter { $0.producer == producer }.map(\.index)
+    if indices != Array(0..<perProducer) {
+      problems.append("producer \(producer)'s entries not applied once each in its order")
+    }
+  }
+  return problems
 }
 
 @Suite("Sequenced outbox across processes")
@@ -114,13 +137,7 @@ struct OutboxMultiProcessTests {
     ).record()
     let applied = record.state.items
     let total = Self.producers * Self.perProducer
-    #expect(applied.count == total, "every entry applied, none twice")
-    #expect(Set(applied).count == total, "\(total) distinct entries")
-    #expect(applied.map(\.value) == Array(1...UInt64(total)), "in sequence order")
-    for producer in 0..<Self.producers {
-      let indices = applied.filter { $0.producer == producer }.map(\.index)
-      #expect(indices == Array(0..<Self.perProducer), "producer \(producer)'s entries in its order")
-    }
+    #expect(violations(in: applied, producers: Self.producers, perProducer: Self.perProducer) == [])
     #expect(record.cursor.last?.value == UInt64(total))
     #expect(launches - killed >= 3 && killed >= 1, "the consumer restarted several times")
     let dropped = summaries.compactMap { summary in
@@ -129,6 +146,49 @@ struct OutboxMultiProcessTests {
       }
     }.reduce(0, +)
     #expect(dropped > 0, "notifications were dropped")
+  }
+
+  /// Publishes `count` entries, runs a consumer of `mode` that dies during its first drain, then
+  /// one that finishes, and returns what was applied.
+  static func crashOnce(mode: String, count: Int) throws -> [AppliedLog.Item] {
+    let paths = Paths(directory: try TemporaryDirectory(prefix: "stk-outbox-crash"))
+    let store = try FileStore(directory: URL(fileURLWithPath: paths.store))
+    let outbox = try SequencedOutbox<ProducedEntry>(store: store, key: "outbox", capacity: count)
+    _ = try outbox.publish(contentsOf: (0..<count).map { ProducedEntry(producer: 0, index: $0) }) {
+      _ in
+    }
+    func consume(crashAt drain: Int) throws -> [String] {
+      try HelperProcess.run([
+        "outbox-consume", "--dir", paths.store, "--key", "outbox", "--capacity", "\(count)",
+        "--record", "consumer", "--doorbell", paths.doorbell, "--done", paths.done,
+        "--seed", "1", "--max-drains", "100", "--poll-ms", "5", "--mode", mode,
+        "--crash-at-drain", "\(drain)",
+      ])
+    }
+    #expect(try consume(crashAt: 1) == ["crashed"])
+    guard FileManager.default.createFile(atPath: paths.done, contents: Data()) else {
+      throw ProcessFailure("cannot create the done file")
+    }
+    #expect(try consume(crashAt: 0).first?.hasPrefix("finished") == true)
+    if mode == "exactly-once" {
+      return try OutboxConsumer(
+        outbox: outbox, store: store, key: "consumer", initialState: AppliedLog()
+      ).record().state.items
+    }
+    return try store.value(for: StoreKey("consumer-state", default: AppliedLog())).items
+  }
+
+  @Test("a consumer process that dies in the middle of applying applies nothing twice")
+  func crashMidApplyAppliesNothingTwice() throws {
+    let applied = try Self.crashOnce(mode: "exactly-once", count: 30)
+    #expect(violations(in: applied, producers: 1, perProducer: 30) == [])
+  }
+
+  @Test("control: a process that dies between applying and saving its cursor applies twice")
+  func controlCrashBetweenApplyAndSave() throws {
+    let applied = try Self.crashOnce(mode: "at-least-once", count: 30)
+    let problems = violations(in: applied, producers: 1, perProducer: 30)
+    #expect(problems.contains("30 entries applied more than once"), "\(problems)")
   }
 
   @Test("a consumer that fell behind producer processes is told exactly which numbers it lost")

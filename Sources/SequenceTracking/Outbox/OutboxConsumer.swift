@@ -46,7 +46,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   ///   - store: The store holding the consumer's record; it may be the outbox's store or another.
   ///   - key: A valid store key, different from the outbox's key.
   ///   - initialState: The state before any entry was applied.
-  /// - Throws: ``SequenceTrackingError/store(_:)`` for an invalid key.
+  /// - Throws: ``SequenceTrackingError/store(_:)`` for an invalid key, or
+  ///   ``SequenceTrackingError/sameKeyAsOutbox(key:)``.
   public init(
     outbox: SequencedOutbox<Payload>,
     store: any SharedStore,
@@ -58,6 +59,7 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
     } catch {
       throw .store(error)
     }
+    guard key != outbox.key else { throw .sameKeyAsOutbox(key: key) }
     self.outbox = outbox
     self.store = store
     self.key = key

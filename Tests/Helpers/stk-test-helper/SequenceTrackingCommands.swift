@@ -13,10 +13,13 @@ import SharedStore
 //       Publishes N entries {producer, index}; each notify appends one byte to the doorbell file.
 //   outbox-consume --dir D --key K --capacity C --record R --doorbell F --done F --seed S
 //                  --max-drains M [--poll-ms P] [--deadline-s T] [--durability M]
+//                  [--mode exactly-once|at-least-once] [--crash-at-drain N]
 //       Drains through an OutboxConsumer whose record R keeps every applied entry. Notifications
 //       are doorbell bytes; each is dropped with probability 1/2. Polls every P ms. Exits after M
 //       drains ("restart") or once the done file exists and the cursor is at the head
-//       ("finished"), printing one summary line.
+//       ("finished"), printing one summary line. With --crash-at-drain N it exits during its Nth
+//       drain, printing "crashed": inside the apply step of an OutboxConsumer, or, in the
+//       at-least-once control, after applying to "R-state" and before saving "R-cursor".
 
 /// One entry of the multi-process outbox test.
 struct ProducedEntry: Codable, Sendable, Equatable {
@@ -109,6 +112,7 @@ final class Doorbell {
 
   func ring() {
     var byte: UInt8 = 1
+    // A ring that fails to write is a dropped notification, which the consumer must survive.
     _ = write(descriptor, &byte, 1)
   }
 
@@ -123,23 +127,78 @@ final class Doorbell {
 /// The consumer side of the multi-process outbox test: a process that drains through an
 /// `OutboxConsumer`, misses notifications, and restarts.
 struct OutboxConsumerProcess {
+  /// How the consumer records what it applied.
+  enum Mode: String {
+    /// Through `OutboxConsumer`: state and cursor in one record, one update per drain.
+    case exactlyOnce = "exactly-once"
+    /// The control: apply to a state key, then save the cursor under another key.
+    case atLeastOnce = "at-least-once"
+  }
+
   let options: Options
-  let consumer: OutboxConsumer<ProducedEntry, AppliedLog>
+  let mode: Mode
+  let store: FileStore
   let outbox: SequencedOutbox<ProducedEntry>
+  let consumer: OutboxConsumer<ProducedEntry, AppliedLog>
+  let stateKey: StoreKey<AppliedLog>
+  let cursorKey: StoreKey<OutboxCursor>
 
   init(_ options: Options) throws {
     self.options = options
-    let store = try options.store()
+    let rawMode = options.values["mode"] ?? Mode.exactlyOnce.rawValue
+    guard let mode = Mode(rawValue: rawMode) else { throw HelperError("unknown mode \(rawMode)") }
+    self.mode = mode
+    store = try options.store()
     outbox = try SequencedOutbox(
       store: store, key: try options.string("key"), capacity: try options.int("capacity"))
+    let record = try options.string("record")
     consumer = try OutboxConsumer(
-      outbox: outbox, store: store, key: try options.string("record"), initialState: AppliedLog())
+      outbox: outbox, store: store, key: record, initialState: AppliedLog())
+    stateKey = StoreKey(record + "-state", default: AppliedLog())
+    cursorKey = StoreKey(record + "-cursor", default: .start)
+  }
+
+  /// The stored cursor of this mode.
+  func storedCursor() throws -> OutboxCursor {
+    switch mode {
+    case .exactlyOnce: return try consumer.record().cursor
+    case .atLeastOnce: return try store.value(for: cursorKey)
+    }
+  }
+
+  /// Drains once, or dies trying.
+  ///
+  /// With `crash`, the process ends at the worst moment of its mode: inside the apply step for
+  /// `OutboxConsumer`, between applying and saving the cursor for the control.
+  func drainOnce(crash: Bool) throws -> OutboxBatch<ProducedEntry> {
+    func item(_ entry: SequencedEntry<ProducedEntry>) -> AppliedLog.Item {
+      AppliedLog.Item(
+        value: entry.number.value, producer: entry.payload.producer, index: entry.payload.index)
+    }
+    func die() -> Never {
+      emit("crashed")
+      exit(0)
+    }
+    switch mode {
+    case .exactlyOnce:
+      return try consumer.drain { log, entry in
+        log.items.append(item(entry))
+        if crash { die() }
+      }
+    case .atLeastOnce:
+      let batch = try outbox.drain(after: try store.value(for: cursorKey))
+      try store.update(stateKey) { log in log.items += batch.entries.map(item) }
+      if crash, !batch.entries.isEmpty { die() }
+      try store.set(batch.cursor, for: cursorKey)
+      return batch
+    }
   }
 
   func run() throws {
     let doorbellPath = try options.string("doorbell")
     let donePath = try options.string("done")
     let maximumDrains = try options.int("max-drains")
+    let crashAtDrain = Int(options.values["crash-at-drain"] ?? "") ?? 0
     let pollInterval = Duration.milliseconds(Int64(options.values["poll-ms"] ?? "20") ?? 20)
     var random = SeededGenerator(seed: UInt64(try options.int("seed")))
     let clock = ContinuousClock()
@@ -149,7 +208,7 @@ struct OutboxConsumerProcess {
     // A relaunched app has forgotten everything but its stored record; notifications sent while
     // it was not running are gone.
     var coordinator = DrainCoordinator()
-    var cursor = try consumer.record().cursor
+    var cursor = try storedCursor()
     var lastHead: OutboxHead?
     var ringsSeen = try Doorbell.rings(at: doorbellPath)
     var nextPoll = clock.now.advanced(by: pollInterval)
@@ -178,12 +237,7 @@ struct OutboxConsumerProcess {
       lastHead = try outbox.head(reusing: lastHead)
       let decision = coordinator.decide(trigger, head: lastHead?.number, cursor: cursor)
       if decision.shouldDrain {
-        let batch = try consumer.drain { log, entry in
-          log.items.append(
-            AppliedLog.Item(
-              value: entry.number.value, producer: entry.payload.producer,
-              index: entry.payload.index))
-        }
+        let batch = try drainOnce(crash: drains + 1 == crashAtDrain)
         if let lost = batch.lost { throw HelperError("entries were lost: \(lost)") }
         if let reset = batch.reset { throw HelperError("unexpected reset: \(reset)") }
         cursor = batch.cursor
