@@ -50,7 +50,8 @@ struct OutboxConsumerTests {
     let (_, consumer) = try Self.setUp(store)
     try consumer.drain { state, entry in state.values.append(entry.payload) }
     let expected =
-      #"{"cursor":{"last":{"epoch":"000000000000000a","value":1}},"state":{"values":[7]}}"#
+      #"{"cursor":{"last":{"epoch":"000000000000000a","value":1}},"revision":1,"#
+      + #""state":{"values":[7]}}"#
     #expect(String(decoding: try #require(try store.read("consumer")), as: UTF8.self) == expected)
   }
 
@@ -126,6 +127,48 @@ struct OutboxConsumerTests {
     }
     try consumer.drain { state, entry in state.values.append(entry.payload) }
     #expect(try consumer.record().state.values == Array(1...200))
+  }
+
+  @Test(
+    "a drain that read the outbox before another drain wrote reads again instead of going back")
+  func staleReadingIsRetried() throws {
+    let base = InMemoryStore()
+    let (outbox, rival) = try Self.setUp(base)
+    for value in 1...3 { try outbox.publish(value) { _ in } }
+    // Between this drain's reading of the outbox (1 to 3) and its update, another process
+    // publishes 4 and 5 and drains all five.
+    let store = InterleavingStore(base, beforeUpdateOf: "consumer") {
+      for value in 4...5 { try outbox.publish(value) { _ in } }
+      try rival.drain { state, entry in state.values.append(entry.payload) }
+    }
+    let consumer = try OutboxConsumer(
+      outbox: outbox, store: store, key: "consumer", initialState: Applied())
+    let batch = try consumer.drain { state, entry in state.values.append(entry.payload) }
+    #expect(batch.reset == nil, "the outbox did not go back; the first reading was stale")
+    #expect(batch.entries.isEmpty)
+    try outbox.publish(6) { _ in }
+    try consumer.drain { state, entry in state.values.append(entry.payload) }
+    #expect(try consumer.record().state.values == [1, 2, 3, 4, 5, 6])
+  }
+
+  @Test("a drain that read an outbox since re-created reads again instead of re-applying it")
+  func staleEpochIsRetried() throws {
+    let base = InMemoryStore()
+    let (outbox, rival) = try Self.setUp(base)
+    for value in 1...3 { try outbox.publish(value) { _ in } }
+    try rival.drain { state, entry in state.values.append(entry.payload) }
+    try outbox.publish(4) { _ in }
+    // Between this drain's reading (1 to 4, old epoch) and its update, the container is wiped,
+    // the outbox starts a new epoch, and another process drains it.
+    let store = InterleavingStore(base, beforeUpdateOf: "consumer") {
+      try base.remove("outbox")
+      try outbox.publish(10) { _ in }
+      try rival.drain { state, entry in state.values.append(entry.payload) }
+    }
+    let consumer = try OutboxConsumer(
+      outbox: outbox, store: store, key: "consumer", initialState: Applied())
+    try consumer.drain { state, entry in state.values.append(entry.payload) }
+    #expect(try consumer.record().state.values == [1, 2, 3, 10], "4 was lost with the old epoch")
   }
 
   /// Drains like a consumer that is killed at `crashes` points and relaunched, and returns what

@@ -39,9 +39,6 @@ struct OutboxLayout {
   /// The byte range of each payload line within `bytes`, line feed excluded, oldest first.
   let lines: [Range<Data.Index>]
 
-  /// The value of the payload on line `index`.
-  func value(ofLine index: Int) -> UInt64 { header.oldest + UInt64(index) }
-
   /// The payload bytes of `value`, which must lie in `header.oldest...header.head`.
   func payload(of value: UInt64) -> Data {
     bytes[lines[Int(value - header.oldest)]]

@@ -25,7 +25,9 @@ import SharedStore
 /// producer's store is not rolled back; after a reset, ``OutboxBatch/reset`` says what happened.
 ///
 /// **Concurrency.** Two drains of the same record, from threads or processes, exclude each other
-/// through the store; the second sees the first one's cursor and applies only what is left.
+/// through the store; the second sees the first one's cursor and applies only what is left. A
+/// drain that read the outbox before another drain wrote the record reads it again, so it never
+/// applies from an outbox older than the stored cursor.
 /// `apply` runs while the record's store is locked; keep it short and do not use that store in
 /// it. When the record lives in the same `FileStore` directory as the outbox, publishers wait
 /// for it.
@@ -70,9 +72,9 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// Applies every entry after the stored cursor to the stored state, in sequence order, and
   /// advances the cursor, all in one atomic write.
   ///
-  /// When there is nothing after the cursor, it returns an empty batch without locking or writing
-  /// anything. When `apply` throws, nothing is written: the state and the cursor stay as they were, and the
-  /// same entries are delivered by the next drain.
+  /// When there is nothing after the cursor, it returns an empty batch without locking or
+  /// writing anything. When `apply` throws, nothing is written: the state and the cursor stay as
+  /// they were, and the same entries are delivered by the next drain.
   ///
   /// - Parameter apply: Applies one entry to the state. It must not use the record's store.
   /// - Returns: The batch that was applied, with what was lost or reset.
@@ -83,17 +85,38 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   public func drain(
     _ apply: (inout State, SequencedEntry<Payload>) throws -> Void
   ) throws -> OutboxBatch<Payload> {
-    // Read the outbox before taking the record's lock, so that the lock is held only to decode
-    // and apply. The plan is made under the lock, against the cursor stored at that moment.
-    let layout = try outbox.snapshot()
-    // Nothing to deliver and no cursor to move: answer without locking or writing. The stored
-    // cursor can only have moved on since this lock-free read, never back.
-    let stored = try record()
-    let idle = DeliveryPlan(cursor: stored.cursor, header: layout?.header)
-    if idle.values == nil, idle.cursor == stored.cursor { return idle.batch([]) }
+    var attempts = 0
+    while true {
+      attempts += 1
+      // The record first, then the outbox: the outbox is then at least as new as anything the
+      // stored cursor was derived from. Under the lock, an unchanged revision proves that no
+      // other drain wrote since, so the plan made there is not based on a stale outbox.
+      let stored = try record()
+      let layout = try outbox.snapshot()
+      let idle = DeliveryPlan(cursor: stored.cursor, header: layout?.header)
+      if idle.values == nil, idle.cursor == stored.cursor { return idle.batch([]) }
+      let applied = try commit(layout, ifRevisionIs: stored.revision, applying: apply)
+      if let applied { return applied }
+      // Another drain wrote in between and made progress. Read both again; if drains keep
+      // racing this one, they are applying the entries, and there is nothing left to report.
+      guard attempts < Self.maximumAttempts else { return idle.batch([]) }
+    }
+  }
+
+  /// How often a drain reads again after losing a race with another drain.
+  static var maximumAttempts: Int { 16 }
+
+  /// Applies the plan for `layout` under the record's lock, unless the record is no longer at
+  /// `revision`; returns `nil` in that case, having written nothing.
+  private func commit(
+    _ layout: OutboxLayout?,
+    ifRevisionIs revision: UInt64,
+    applying apply: (inout State, SequencedEntry<Payload>) throws -> Void
+  ) throws -> OutboxBatch<Payload>? {
     let outboxKey = outbox.key
     do {
-      return try store.update(storeKey) { record -> OutboxBatch<Payload> in
+      return try store.update(storeKey) { record -> OutboxBatch<Payload>? in
+        guard record.revision == revision else { return nil }
         let plan = DeliveryPlan(cursor: record.cursor, header: layout?.header)
         guard let layout else { return plan.batch([]) }
         let entries = try plan.entries(from: layout, as: Payload.self, key: outboxKey)
@@ -101,6 +124,7 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
           try apply(&record.state, entry)
         }
         record.cursor = plan.cursor
+        record.revision = record.revision.addingSaturating(1)
         return plan.batch(entries)
       }
     } catch let error as SharedStoreError {
@@ -121,28 +145,3 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
     }
   }
 }
-
-/// What an ``OutboxConsumer`` stores: its cursor and the state entries were applied to, kept
-/// together so that one atomic write changes both.
-///
-/// JSON form: `{"cursor":{"last":{"epoch":"5f1c0a3be29d4471","value":42}},"state":…}`, the state
-/// in its own `Codable` form.
-public struct OutboxConsumerRecord<State: Codable & Sendable>: Codable, Sendable {
-  /// The last entry applied.
-  public var cursor: OutboxCursor
-  /// The state every entry up to ``cursor`` was applied to.
-  public var state: State
-
-  /// Creates a record.
-  ///
-  /// - Parameters:
-  ///   - cursor: The last entry applied.
-  ///   - state: The state after applying it.
-  public init(cursor: OutboxCursor, state: State) {
-    self.cursor = cursor
-    self.state = state
-  }
-}
-
-extension OutboxConsumerRecord: Equatable where State: Equatable {}
-extension OutboxConsumerRecord: Hashable where State: Hashable {}
