@@ -32,9 +32,13 @@ import SharedStore
 /// for old entries.
 ///
 /// **Costs.** A publish reads the stored value, appends a line and writes it back: O(*n*) in the
-/// stored size, without decoding any other entry. A drain decodes only the entries it delivers.
-/// ``head(reusing:)`` reads only the file header when nothing has changed. The stored layout is
-/// JSON lines, described in `Documentation/SequenceTracking-OutboxFormat.md`.
+/// stored size, without decoding any other entry, and it briefly holds a few copies of the stored
+/// value in memory (the store's read, the rewritten value, the store's framed write). In a
+/// DeviceActivity monitor extension (a 6 MB limit), keep capacity × entry size to tens of
+/// kilobytes. A drain
+/// decodes only the entries it delivers. ``head(reusing:)`` reads only the change token when
+/// nothing has changed. The stored layout is JSON lines, described in
+/// `Documentation/SequenceTracking-OutboxFormat.md`.
 public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// The store key holding the outbox.
   public let key: String
