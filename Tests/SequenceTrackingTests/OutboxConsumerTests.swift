@@ -171,6 +171,32 @@ struct OutboxConsumerTests {
     #expect(try consumer.record().state.values == [1, 2, 3, 10], "4 was lost with the old epoch")
   }
 
+  @Test("a drain that keeps losing the race to other drains gives up with an empty batch")
+  func endlessRaceGivesUp() throws {
+    let base = InMemoryStore()
+    let (outbox, rival) = try Self.setUp(base)
+    try outbox.publish(0) { _ in }
+    // Before each of this drain's updates, a rival publishes, drains everything, and publishes
+    // once more, so there is always something new and the record has always moved on.
+    let next = LockedValue(1)
+    let store = InterleavingStore(base, beforeUpdateOf: "consumer", times: 100) {
+      let value = next.withLock { value in
+        defer { value += 2 }
+        return value
+      }
+      try outbox.publish(value) { _ in }
+      try rival.drain { state, entry in state.values.append(entry.payload) }
+      try outbox.publish(value + 1) { _ in }
+    }
+    let consumer = try OutboxConsumer(
+      outbox: outbox, store: store, key: "consumer", initialState: Applied())
+    let batch = try consumer.drain { _, _ in Issue.record("the rival applies everything") }
+    let record = try consumer.record()
+    #expect(batch.entries.isEmpty)
+    #expect(batch.cursor == record.cursor, "the batch does not claim progress it did not make")
+    #expect(record.state.values == Array(0..<(next.withLock { $0 } - 1)))
+  }
+
   /// Drains like a consumer that is killed at `crashes` points and relaunched, and returns what
   /// it applied.
   ///

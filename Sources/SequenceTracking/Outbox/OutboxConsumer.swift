@@ -73,7 +73,9 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// advances the cursor, all in one atomic write.
   ///
   /// When there is nothing after the cursor, it returns an empty batch without locking or
-  /// writing anything. When `apply` throws, nothing is written: the state and the cursor stay as
+  /// writing anything. When other drains keep writing the record between this one's reads and
+  /// its update, it reads again, up to 16 times, and then returns an empty batch at the stored
+  /// cursor: those drains are applying the entries. When `apply` throws, nothing is written: the state and the cursor stay as
   /// they were, and the same entries are delivered by the next drain.
   ///
   /// - Parameter apply: Applies one entry to the state. It must not use the record's store.
@@ -99,7 +101,12 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
       if let applied { return applied }
       // Another drain wrote in between and made progress. Read both again; if drains keep
       // racing this one, they are applying the entries, and there is nothing left to report.
-      guard attempts < Self.maximumAttempts else { return idle.batch([]) }
+      guard attempts < Self.maximumAttempts else {
+        let current = try record()
+        return OutboxBatch(
+          entries: [], lost: nil, reset: nil, cursor: current.cursor,
+          head: layout.map { SequenceNumber(epoch: $0.header.epoch, value: $0.header.head) })
+      }
     }
   }
 

@@ -1,20 +1,23 @@
 import Foundation
 import SharedStore
 
-/// A store that runs a hook once, just before the first `update` of a given key takes the lock,
-/// to interleave another process's work at the worst moment deterministically.
+/// A store that runs a hook just before an `update` of a given key takes the lock — the first
+/// `times` such updates — to interleave another process's work at the worst moment,
+/// deterministically.
 final class InterleavingStore: SharedStore {
   let base: any SharedStore
   private let key: String
-  private let hook: LockedValue<(@Sendable () throws -> Void)?>
+  private let hook: @Sendable () throws -> Void
+  private let remaining: LockedValue<Int>
 
   init(
-    _ base: any SharedStore, beforeUpdateOf key: String,
+    _ base: any SharedStore, beforeUpdateOf key: String, times: Int = 1,
     _ hook: @escaping @Sendable () throws -> Void
   ) {
     self.base = base
     self.key = key
-    self.hook = LockedValue(hook)
+    self.hook = hook
+    self.remaining = LockedValue(times)
   }
 
   func read(_ key: String) throws(SharedStoreError) -> Data? { try base.read(key) }
@@ -29,14 +32,14 @@ final class InterleavingStore: SharedStore {
   func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
 
   func update<Result>(_ key: String, _ body: (inout Data?) throws -> Result) throws -> Result {
-    if key == self.key,
-      let once = hook.withLock({ hook in
-        defer { hook = nil }
-        return hook
-      })
-    {
-      try once()
-    }
+    let due =
+      key == self.key
+      && remaining.withLock { remaining in
+        guard remaining > 0 else { return false }
+        remaining -= 1
+        return true
+      }
+    if due { try hook() }
     return try base.update(key, body)
   }
 }
