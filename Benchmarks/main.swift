@@ -11,6 +11,7 @@ import Foundation
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
   UsageModelBenchmarks.suite,
+  SequenceTrackingBenchmarks.suite,
 ]
 
 @MainActor func usage() -> String {

@@ -1,0 +1,51 @@
+/// The result of one drain: the entries after the cursor in sequence order, what was lost or
+/// reset on the way, and where the cursor goes once the entries are applied.
+///
+/// A drain never pretends nothing happened: when entries the consumer never read were evicted
+/// from the bounded outbox, ``lost`` names exactly which numbers; when the producer started a new
+/// run, ``reset`` says so.
+public struct OutboxBatch<Payload> {
+  /// The entries after the cursor, oldest first, numbers consecutive.
+  public let entries: [SequencedEntry<Payload>]
+  /// The numbers after the cursor that the outbox no longer holds, or `nil` when none were lost.
+  public let lost: SequenceRange?
+  /// Why the cursor's position no longer applies, or `nil` when it still does.
+  ///
+  /// - ``SequenceResetReason/epochChanged(from:)``: the outbox was created afresh; ``entries``
+  ///   starts at its oldest entry, and ``lost`` covers the new epoch's evicted numbers.
+  /// - ``SequenceResetReason/wentBackwards(from:)``: the outbox went back below the cursor
+  ///   within its epoch (for example a restored backup). The entries it still holds are ones the
+  ///   consumer already applied, so none are delivered, and ``cursor`` moves back to the head so
+  ///   that the next publish is delivered.
+  public let reset: SequenceResetReason?
+  /// The cursor to persist once every entry is applied.
+  public let cursor: OutboxCursor
+  /// The outbox's newest number when it was read, or `nil` when the outbox was empty.
+  public let head: SequenceNumber?
+
+  /// Creates a batch.
+  ///
+  /// - Parameters:
+  ///   - entries: The entries to apply, oldest first.
+  ///   - lost: The numbers that were evicted unread.
+  ///   - reset: Why the old cursor no longer applies.
+  ///   - cursor: The cursor after applying `entries`.
+  ///   - head: The outbox's newest number.
+  public init(
+    entries: [SequencedEntry<Payload>],
+    lost: SequenceRange?,
+    reset: SequenceResetReason?,
+    cursor: OutboxCursor,
+    head: SequenceNumber?
+  ) {
+    self.entries = entries
+    self.lost = lost
+    self.reset = reset
+    self.cursor = cursor
+    self.head = head
+  }
+}
+
+extension OutboxBatch: Sendable where Payload: Sendable {}
+extension OutboxBatch: Equatable where Payload: Equatable {}
+extension OutboxBatch: Hashable where Payload: Hashable {}

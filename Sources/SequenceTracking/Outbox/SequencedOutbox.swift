@@ -1,0 +1,200 @@
+import Foundation
+import SharedStore
+
+/// A bounded, numbered outbox on one `SharedStore` key: producers publish entries, then notify;
+/// consumers drain everything after their persisted cursor, so a dropped or coalesced
+/// notification loses nothing.
+///
+/// ``publish(_:then:)`` appends the entry and assigns its number in one atomic read-modify-write
+/// of the key — a single write, exclusive across processes, and durable with a `.durable`
+/// `FileStore` — and only after that write has returned does it call your notify closure (write, then notify: seed 004 §4.3). A consumer that
+/// receives the notification, or a later one, or only its 30-second poll, drains with
+/// ``drain(after:)`` and finds the entry.
+///
+/// ```swift
+/// // Extension (producer):
+/// let outbox = try SequencedOutbox<UsageEvent>(store: store, key: "usage-outbox", capacity: 512)
+/// try outbox.publish(event) { _ in
+///   CFNotificationCenterPostNotification(center, name, nil, nil, true)
+/// }
+///
+/// // App (consumer), on a notification or a poll:
+/// let batch = try outbox.drain(after: cursor)
+/// ```
+///
+/// **Bounded.** The outbox keeps the newest ``capacity`` entries; a publish beyond that evicts
+/// the oldest. A consumer whose cursor is behind the oldest kept entry is told exactly which
+/// numbers it lost (``OutboxBatch/lost``). Every producer of one key should use the same
+/// capacity; a publish with a smaller one trims to it.
+///
+/// **Epochs.** The first publish on an absent key draws a fresh ``SequenceEpoch`` and numbers from
+/// 1, so a reinstall or a wiped container is reported to consumers as a reset, never mistaken
+/// for old entries.
+///
+/// **Costs.** A publish reads the stored value, appends a line and writes it back: O(*n*) in the
+/// stored size, without decoding any other entry, and it briefly holds a few copies of the stored
+/// value in memory (the store's read, the rewritten value, the store's framed write). In a
+/// DeviceActivity monitor extension (a 6 MB limit), keep capacity × entry size to tens of
+/// kilobytes. A drain
+/// decodes only the entries it delivers. ``head(reusing:)`` reads only the change token when
+/// nothing has changed. The stored layout is JSON lines, described in
+/// `Documentation/SequenceTracking-OutboxFormat.md`.
+public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
+  /// The store key holding the outbox.
+  public let key: String
+  /// The most entries kept; publishing beyond it evicts the oldest.
+  public let capacity: Int
+  let store: any SharedStore
+
+  /// Creates an outbox on `key` of `store`; nothing is written until the first publish.
+  ///
+  /// - Parameters:
+  ///   - store: The store shared by the producers and the consumers.
+  ///   - key: A valid store key.
+  ///   - capacity: The most entries kept, at least 1. Choose it to cover the longest time the
+  ///     consumer may not drain (for example a day of events while the app is not opened).
+  /// - Throws: ``SequenceTrackingError/store(_:)`` for an invalid key, or
+  ///   ``SequenceTrackingError/invalidCapacity(key:capacity:)``.
+  public init(store: any SharedStore, key: String, capacity: Int) throws(SequenceTrackingError) {
+    do {
+      try StoreKeyRules.validate(key)
+    } catch {
+      throw .store(error)
+    }
+    guard capacity >= 1 else { throw .invalidCapacity(key: key, capacity: capacity) }
+    self.store = store
+    self.key = key
+    self.capacity = capacity
+  }
+
+  // MARK: - Publishing
+
+  /// Appends `payload` under the next number in one atomic write, then calls `notify`.
+  ///
+  /// `notify` runs only after the entry is stored and the store's lock is released, so a consumer
+  /// woken by it always finds the entry. It is not called when the publish throws.
+  ///
+  /// - Parameters:
+  ///   - payload: The entry to publish.
+  ///   - notify: Called once with the entry's number after it is stored; on iOS, post the Darwin
+  ///     notification here.
+  /// - Returns: The entry's number.
+  /// - Throws: ``SequenceTrackingError`` — `payloadEncoding`, `store`, `corruptedOutbox`,
+  ///   `unsupportedOutboxFormat` or `exhausted`. Nothing is published.
+  /// - Complexity: O(*n*) in the stored size of the outbox.
+  @discardableResult
+  public func publish(
+    _ payload: Payload,
+    then notify: (SequenceNumber) -> Void
+  ) throws(SequenceTrackingError) -> SequenceNumber {
+    let assigned = try append([OutboxLayout.encodedPayload(payload, key: key)])
+    notify(assigned.last)
+    return assigned.last
+  }
+
+  /// Appends `payloads` under consecutive numbers in one atomic write, then calls `notify` once.
+  ///
+  /// - Parameters:
+  ///   - payloads: The entries to publish, in order. When empty, nothing is written and `notify`
+  ///     is not called.
+  ///   - notify: Called once with the entries' numbers after they are stored.
+  /// - Returns: The entries' numbers, or `nil` when `payloads` is empty.
+  /// - Throws: Like ``publish(_:then:)``; nothing is published.
+  /// - Complexity: O(*n* + *k*) in the stored size and the *k* new entries.
+  @discardableResult
+  public func publish(
+    contentsOf payloads: some Sequence<Payload>,
+    then notify: (SequenceRange) -> Void
+  ) throws(SequenceTrackingError) -> SequenceRange? {
+    var lines: [Data] = []
+    for payload in payloads {
+      lines.append(try OutboxLayout.encodedPayload(payload, key: key))
+    }
+    guard !lines.isEmpty else { return nil }
+    let assigned = try append(lines)
+    notify(assigned)
+    return assigned
+  }
+
+  private func append(_ lines: [Data]) throws(SequenceTrackingError) -> SequenceRange {
+    try SequenceTrackingError.collecting {
+      try store.update(key) { (data: inout Data?) throws(SequenceTrackingError) -> SequenceRange in
+        let (bytes, assigned) = try OutboxLayout.appending(
+          lines, to: data, capacity: capacity, key: key,
+          freshEpoch: {
+            var generator = SystemRandomNumberGenerator()
+            return SequenceEpoch.random(using: &generator)
+          })
+        data = bytes
+        return assigned
+      }
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Returns the outbox's newest and oldest numbers, reading as little as possible.
+  ///
+  /// Pass the head this method returned last time: when the store's change token is unchanged,
+  /// it is returned as is after reading only the key's change token (for `FileStore`, the
+  /// 32-byte file header). Otherwise the stored value is read (and its checksum verified) and only
+  /// its first line is decoded; no entry is.
+  ///
+  /// - Parameter cached: The head returned by the previous call, if any.
+  /// - Returns: The head, or `nil` when nothing has been published (or the key was removed).
+  /// - Throws: ``SequenceTrackingError/store(_:)``, `corruptedOutbox` or
+  ///   `unsupportedOutboxFormat`.
+  public func head(reusing cached: OutboxHead? = nil) throws(SequenceTrackingError) -> OutboxHead? {
+    let token: ChangeToken?
+    let bytes: Data?
+    do {
+      // The token first: a write landing between the two reads makes the token stale, so the
+      // next call reads again rather than missing the write.
+      token = try store.changeToken(for: key)
+      guard let token else { return nil }
+      if let cached, cached.token == token { return cached }
+      bytes = try store.read(key)
+    } catch {
+      throw .store(error)
+    }
+    guard let token, let bytes else { return nil }
+    let header = try OutboxLayout.header(of: bytes, key: key)
+    return OutboxHead(
+      number: SequenceNumber(epoch: header.epoch, value: header.head), oldest: header.oldest,
+      token: token)
+  }
+
+  /// Returns every entry after `cursor`, in sequence order, with what was lost or reset; it
+  /// changes nothing.
+  ///
+  /// Apply the entries, then persist ``OutboxBatch/cursor``. That is at-least-once: a consumer
+  /// that dies in between receives the entries again. For exactly-once, drain through an
+  /// ``OutboxConsumer``.
+  ///
+  /// - Parameter cursor: The consumer's cursor.
+  /// - Returns: The batch; empty when the consumer is up to date or nothing was published.
+  /// - Throws: ``SequenceTrackingError`` — `store`, `corruptedOutbox`, `unsupportedOutboxFormat`,
+  ///   or `payloadDecoding` for an entry that does not decode.
+  /// - Complexity: O(*n*) in the stored size to split lines, plus one decode per delivered entry.
+  public func drain(after cursor: OutboxCursor) throws(SequenceTrackingError)
+    -> OutboxBatch<Payload>
+  {
+    let layout = try snapshot()
+    let plan = DeliveryPlan(cursor: cursor, header: layout?.header)
+    guard let layout else { return plan.batch([]) }
+    return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
+  }
+
+  /// Reads and parses the stored value, or returns `nil` when there is none.
+  func snapshot() throws(SequenceTrackingError) -> OutboxLayout? {
+    let bytes: Data?
+    do {
+      bytes = try store.read(key)
+    } catch {
+      throw .store(error)
+    }
+    return try bytes.map { bytes throws(SequenceTrackingError) in
+      try OutboxLayout(parsing: bytes, key: key)
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// SequenceTracking has no public API yet; its capability lands with its own issue.

@@ -1,0 +1,78 @@
+import SharedStore
+
+/// Everything that can go wrong while numbering, publishing or draining, with the context needed
+/// to act on it.
+///
+/// An operation that throws changes nothing: a failed ``SequenceCounter/next()`` hands out no
+/// number, a failed ``SequencedOutbox/publish(_:then:)`` publishes nothing and does not notify, a
+/// failed drain applies nothing and leaves the cursor where it was.
+public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The underlying store failed; the store's error says which key and why.
+  case store(SharedStoreError)
+
+  /// A counter or outbox has handed out `UInt64.max` in its epoch and cannot hand out another.
+  ///
+  /// Real producers never get there; a stored value this high was written by something else.
+  /// Remove the key to start a new epoch.
+  case exhausted(key: String)
+
+  /// An outbox was asked for a capacity it cannot have.
+  case invalidCapacity(key: String, capacity: Int)
+
+  /// An ``OutboxConsumer`` was given its outbox's key for its own record.
+  ///
+  /// The record and the outbox must live under different keys, or the first drain would
+  /// overwrite the outbox.
+  case sameKeyAsOutbox(key: String)
+
+  /// The outbox's stored bytes are intact for the store but are not a valid outbox.
+  ///
+  /// Nothing was changed. `SharedStore/quarantine(_:)` moves the value aside so that the next
+  /// publish starts a new epoch.
+  case corruptedOutbox(key: String, reason: String)
+
+  /// The outbox was written by a newer version of this library, in a layout this one cannot read.
+  case unsupportedOutboxFormat(key: String, found: Int, supported: Int)
+
+  /// A payload could not be encoded for publishing (for example a non-finite `Double`).
+  case payloadEncoding(key: String, type: String, description: String)
+
+  /// The stored payload of `number` does not decode as `type`.
+  ///
+  /// The drain stops before that entry and nothing is applied. If the entry can never be read
+  /// (it was written by a newer producer), move past it deliberately with
+  /// ``OutboxCursor/init(after:)``.
+  case payloadDecoding(key: String, number: SequenceNumber, type: String, description: String)
+
+  /// A sentence a person can act on.
+  public var description: String {
+    switch self {
+    case .store(let error):
+      return error.description
+    case .exhausted(let key):
+      return
+        "The numbering on key '\(key)' has reached its largest value; "
+        + "remove the key to start a new epoch."
+    case .invalidCapacity(let key, let capacity):
+      return "The outbox on key '\(key)' needs a capacity of at least 1, not \(capacity)."
+    case .sameKeyAsOutbox(let key):
+      return
+        "An outbox consumer cannot keep its record under '\(key)', the key of the outbox it "
+        + "drains; choose another key."
+    case .corruptedOutbox(let key, let reason):
+      return
+        "The outbox on key '\(key)' is not valid: \(reason). It was left untouched; "
+        + "quarantine the key to keep it and start a new epoch."
+    case .unsupportedOutboxFormat(let key, let found, let supported):
+      return
+        "The outbox on key '\(key)' uses layout version \(found); "
+        + "this version of ScreenTimeKit reads version \(supported) only."
+    case .payloadEncoding(let key, let type, let description):
+      return "A \(type) could not be encoded for the outbox on key '\(key)': \(description)"
+    case .payloadDecoding(let key, let number, let type, let description):
+      return
+        "Entry \(number) of the outbox on key '\(key)' does not decode as \(type): "
+        + "\(description). Nothing was applied."
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/// What one observed number means to a ``SequenceTracker``.
+///
+/// Every case carries the observed number; ``number`` reads it whatever the case.
+///
+/// ```swift
+/// switch tracker.observe(number) {
+/// case .first, .inOrder, .lateArrival: break
+/// case .skipped(_, let missing): log("missed \(missing.count): \(missing)")
+/// case .duplicate: break                          // nothing new: never count it twice
+/// case .reset(_, let reason, _): log("producer restarted: \(reason)")
+/// }
+/// ```
+public enum SequenceObservation: Sendable, Hashable {
+  /// The tracker had seen nothing yet; it starts from this number.
+  ///
+  /// Numbers below it are not counted as missed: the tracker cannot know whether it was meant to
+  /// see them.
+  case first(SequenceNumber)
+  /// The number directly after the highest one seen.
+  case inOrder(SequenceNumber)
+  /// A number beyond the next one: every number in `missing` was not seen and is now
+  /// outstanding.
+  case skipped(SequenceNumber, missing: SequenceRange)
+  /// A number seen before; it adds nothing.
+  case duplicate(SequenceNumber)
+  /// A number that was outstanding, arriving late: the hole it leaves is filled.
+  case lateArrival(SequenceNumber)
+  /// The producer started a new run of numbering; the tracker starts again from this number.
+  ///
+  /// Numbers still outstanding from the old run are given up. When the epoch changed, the new run
+  /// began at 1, so `missing` holds the numbers of the new run before this one (if any); after
+  /// numbering went back within an epoch, where it restarted from is unknown and `missing` is
+  /// `nil`.
+  case reset(SequenceNumber, reason: SequenceResetReason, missing: SequenceRange?)
+
+  /// The observed number.
+  public var number: SequenceNumber {
+    switch self {
+    case .first(let number), .inOrder(let number), .duplicate(let number),
+      .lateArrival(let number):
+      return number
+    case .skipped(let number, _), .reset(let number, _, _):
+      return number
+    }
+  }
+}

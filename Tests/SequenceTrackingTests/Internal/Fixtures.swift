@@ -1,0 +1,58 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import TestSupport
+import Testing
+
+/// Fixed epochs, so that expected values can be written out.
+extension SequenceEpoch {
+  static let a = SequenceEpoch(rawValue: 0xA)
+  static let b = SequenceEpoch(rawValue: 0xB)
+}
+
+/// A number of epoch `a` (or another epoch).
+func number(_ value: UInt64, _ epoch: SequenceEpoch = .a) -> SequenceNumber {
+  SequenceNumber(epoch: epoch, value: value)
+}
+
+/// A range of epoch `a` (or another epoch).
+func range(_ values: ClosedRange<UInt64>, _ epoch: SequenceEpoch = .a) -> SequenceRange {
+  SequenceRange(epoch: epoch, values: values)
+}
+
+/// The JSON a store writes for `value`: sorted keys, no escaped slashes.
+func storedJSON(_ value: some Encodable) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+/// Decodes `json` as `type`.
+func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
+  try JSONDecoder().decode(type, from: Data(json.utf8))
+}
+
+/// The stores the outbox and counter suites run against.
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case inMemory
+  case file
+
+  var testDescription: String { rawValue }
+
+  /// A fresh store, and the temporary directory to keep alive while it is used.
+  func makeStore() throws -> (store: any SharedStore, directory: TemporaryDirectory?) {
+    switch self {
+    case .inMemory:
+      return (InMemoryStore(), nil)
+    case .file:
+      let directory = try TemporaryDirectory(prefix: "stk-sequence")
+      return (try FileStore(directory: directory.url, durability: .processCrashSafe), directory)
+    }
+  }
+}
+
+/// A payload for outbox tests.
+struct Event: Codable, Sendable, Hashable {
+  var app: String
+  var seconds: Int
+}

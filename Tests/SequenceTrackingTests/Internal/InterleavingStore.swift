@@ -1,0 +1,45 @@
+import Foundation
+import SharedStore
+
+/// A store that runs a hook just before an `update` of a given key takes the lock — the first
+/// `times` such updates — to interleave another process's work at the worst moment,
+/// deterministically.
+final class InterleavingStore: SharedStore {
+  let base: any SharedStore
+  private let key: String
+  private let hook: @Sendable () throws -> Void
+  private let remaining: LockedValue<Int>
+
+  init(
+    _ base: any SharedStore, beforeUpdateOf key: String, times: Int = 1,
+    _ hook: @escaping @Sendable () throws -> Void
+  ) {
+    self.base = base
+    self.key = key
+    self.hook = hook
+    self.remaining = LockedValue(times)
+  }
+
+  func read(_ key: String) throws(SharedStoreError) -> Data? { try base.read(key) }
+  func write(_ data: Data, for key: String) throws(SharedStoreError) {
+    try base.write(data, for: key)
+  }
+  func remove(_ key: String) throws(SharedStoreError) { try base.remove(key) }
+  func keys() throws(SharedStoreError) -> [String] { try base.keys() }
+  func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
+    try base.changeToken(for: key)
+  }
+  func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
+
+  func update<Result>(_ key: String, _ body: (inout Data?) throws -> Result) throws -> Result {
+    let due =
+      key == self.key
+      && remaining.withLock { remaining in
+        guard remaining > 0 else { return false }
+        remaining -= 1
+        return true
+      }
+    if due { try hook() }
+    return try base.update(key, body)
+  }
+}

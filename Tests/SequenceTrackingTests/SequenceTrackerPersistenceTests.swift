@@ -1,0 +1,100 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import TestSupport
+import Testing
+
+@Suite("Sequence tracker persistence")
+struct SequenceTrackerPersistenceTests {
+  static let trackerKey = StoreKey("tracker", default: SequenceTracker())
+
+  @Test("the tracker's JSON form is stable")
+  func trackerJSONForm() throws {
+    var tracker = SequenceTracker()
+    for value: UInt64 in [1, 2, 5, 5, 9, 4] { tracker.observe(number(value)) }
+    let json =
+      #"{"counts":{"duplicates":1,"givenUp":0,"received":5,"recovered":1,"resets":0},"#
+      + #""run":{"epoch":"000000000000000a","floor":1,"highest":9,"#
+      + #""outstanding":[{"first":3,"last":3},{"first":6,"last":8}]}}"#
+    #expect(try storedJSON(tracker) == json)
+    #expect(try decode(SequenceTracker.self, json) == tracker)
+  }
+
+  @Test("a tracker that has observed nothing encodes without a run")
+  func emptyTrackerJSONForm() throws {
+    let json = #"{"counts":{"duplicates":0,"givenUp":0,"received":0,"recovered":0,"resets":0}}"#
+    #expect(try storedJSON(SequenceTracker()) == json)
+    #expect(try decode(SequenceTracker.self, json) == SequenceTracker())
+  }
+
+  @Test("statistics encode every count but not the derived delivery rate")
+  func statisticsJSONForm() throws {
+    let statistics = SequenceStatistics(
+      received: 7, missed: 2, recovered: 1, duplicates: 1, resets: 0, givenUp: 0)
+    let json =
+      #"{"duplicates":1,"givenUp":0,"missed":2,"received":7,"recovered":1,"resets":0}"#
+    #expect(try storedJSON(statistics) == json)
+    #expect(try decode(SequenceStatistics.self, json) == statistics)
+  }
+
+  static let invalidRuns: [String] = [
+    #""floor":5,"highest":4,"outstanding":[]"#,
+    #""floor":1,"highest":9,"outstanding":[{"first":4,"last":3}]"#,
+    #""floor":1,"highest":9,"outstanding":[{"first":5,"last":6},{"first":2,"last":3}]"#,
+    #""floor":1,"highest":9,"outstanding":[{"first":2,"last":3},{"first":4,"last":5}]"#,
+    #""floor":1,"highest":9,"outstanding":[{"first":2,"last":4},{"first":4,"last":5}]"#,
+    #""floor":3,"highest":9,"outstanding":[{"first":2,"last":4}]"#,
+    #""floor":1,"highest":9,"outstanding":[{"first":8,"last":9}]"#,
+  ]
+
+  @Test("a stored run that breaks the tracker's rules does not decode", arguments: invalidRuns)
+  func invalidRunIsRejected(run: String) {
+    let json =
+      #"{"counts":{"duplicates":0,"givenUp":0,"received":0,"recovered":0,"resets":0},"#
+      + #""run":{"epoch":"000000000000000a","# + run + "}}"
+    #expect(throws: DecodingError.self) { try decode(SequenceTracker.self, json) }
+  }
+
+  @Test("a stored run with more holes than the limit does not decode")
+  func tooManyHolesIsRejected() {
+    let holes = (0...SequenceTracker.outstandingRangeLimit).map {
+      #"{"first":\#(2 * $0 + 2),"last":\#(2 * $0 + 2)}"#
+    }
+    let json =
+      #"{"counts":{"duplicates":0,"givenUp":0,"received":0,"recovered":0,"resets":0},"#
+      + #""run":{"epoch":"000000000000000a","floor":1,"highest":1000,"outstanding":["#
+      + holes.joined(separator: ",") + "]}}"
+    #expect(throws: DecodingError.self) { try decode(SequenceTracker.self, json) }
+  }
+
+  @Test(
+    "the range missed while the consumer was not running is reported after a relaunch",
+    arguments: Backend.allCases)
+  func missedWhileNotRunning(backend: Backend) throws {
+    let (store, directory) = try backend.makeStore()
+    _ = directory
+    // First launch: the consumer sees 1 to 3.
+    for value: UInt64 in 1...3 {
+      _ = try store.update(Self.trackerKey) { tracker in tracker.observe(number(value)) }
+    }
+    // The app is killed; 4 to 6 are published while it is not running; it relaunches with only
+    // what the store kept and is woken for 7.
+    let relaunched = try store.update(Self.trackerKey) { tracker in
+      tracker.observeHead(number(7))
+    }
+    #expect(relaunched == .skipped(number(7), missing: range(4...6)))
+    #expect(try store.value(for: Self.trackerKey).statistics.missed == 3)
+  }
+
+  @Test("a restored tracker behaves exactly like the one that was stored")
+  func restoredTrackerContinues() throws {
+    var original = SequenceTracker()
+    for value: UInt64 in [3, 7, 5, 12] { original.observe(number(value)) }
+    var restored = try JSONDecoder().decode(
+      SequenceTracker.self, from: JSONEncoder().encode(original))
+    for value: UInt64 in [4, 6, 13, 1, 8, 8] {
+      #expect(restored.observe(number(value)) == original.observe(number(value)))
+    }
+    #expect(restored == original)
+  }
+}

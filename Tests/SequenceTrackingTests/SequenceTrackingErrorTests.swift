@@ -1,0 +1,30 @@
+import SequenceTracking
+import SharedStore
+import Testing
+
+@Suite("SequenceTracking errors")
+struct SequenceTrackingErrorTests {
+  static let errors: [(SequenceTrackingError, [String])] = [
+    (.store(.invalidKey(key: "a/b", reason: .disallowedCharacter("/", offset: 1))), ["a/b"]),
+    (.exhausted(key: "sequence"), ["'sequence'", "remove the key"]),
+    (.invalidCapacity(key: "outbox", capacity: 0), ["'outbox'", "at least 1", "not 0"]),
+    (.sameKeyAsOutbox(key: "outbox"), ["'outbox'", "choose another key"]),
+    (
+      .corruptedOutbox(key: "outbox", reason: "bad header"),
+      ["'outbox'", "bad header", "quarantine"]
+    ),
+    (.unsupportedOutboxFormat(key: "outbox", found: 2, supported: 1), ["version 2", "version 1"]),
+    (.payloadEncoding(key: "outbox", type: "Double", description: "NaN"), ["Double", "NaN"]),
+    (
+      .payloadDecoding(key: "outbox", number: number(7), type: "Int", description: "not a number"),
+      ["7@000000000000000a", "Int", "not a number", "Nothing was applied"]
+    ),
+  ]
+
+  @Test("each error's description names what failed and what to do", arguments: errors)
+  func descriptionIsActionable(error: SequenceTrackingError, fragments: [String]) {
+    for fragment in fragments {
+      #expect(error.description.contains(fragment), "\(error.description)")
+    }
+  }
+}
