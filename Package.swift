@@ -36,6 +36,7 @@ let package = Package(
       name: "Benchmarks",
       dependencies: [
         "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "GapDetection",
+        "TestSupport",
       ],
       path: "Benchmarks"
     ),
@@ -56,8 +57,11 @@ let package = Package(
       name: "SharedStoreTests",
       dependencies: ["SharedStore", "TestSupport", "stk-test-helper"]
     ),
-    .testTarget(name: "UsageModelTests", dependencies: ["UsageModel"]),
-    .testTarget(name: "BudgetMathTests", dependencies: ["BudgetMath", "UsageModel"]),
+    .testTarget(name: "UsageModelTests", dependencies: ["UsageModel", "TestSupport"]),
+    .testTarget(
+      name: "BudgetMathTests",
+      dependencies: ["BudgetMath", "UsageModel", "TestSupport"]
+    ),
     .testTarget(
       name: "SequenceTrackingTests",
       dependencies: ["SequenceTracking", "SharedStore", "TestSupport", "stk-test-helper"]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import UsageModel
 
 /// `UsageAggregator.aggregate` on a million records against a naive `Calendar` bucketing and a
@@ -115,7 +116,7 @@ extension UsageModelBenchmarks {
       self.rules = rules
       ruleCategory = Dictionary(uniqueKeysWithValues: apps.map { ($0, rules.category(for: $0)) })
 
-      var random = SeededRandom(seed: 0x0003_2026)
+      var random = SplitMix64(seed: 0x0003_2026)
       let firstDay = try LocalDay(year: 2026, month: 1, day: 1)
       var cursor = boundary.start(of: firstDay)
       // Pieces of 5-40 s with 0-15 s between them, 30 s apart on average; one piece in 20 is a
@@ -146,21 +147,6 @@ extension UsageModelBenchmarks {
       self.shuffled = shuffled
       let lastDay = try boundary.day(containing: cursor)
       dayCount = firstDay.distance(to: lastDay) + 1
-    }
-  }
-
-  /// SplitMix64, so that every run aggregates the same records.
-  struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var value = state
-      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-      return value ^ (value >> 31)
     }
   }
 

@@ -1,5 +1,6 @@
 import BudgetMath
 import Foundation
+import TestSupport
 import Testing
 import UsageModel
 
@@ -189,7 +190,7 @@ struct RewardLedgerTests {
     "random histories with duplicates and reordering agree with a reference model",
     arguments: 0..<40)
   func agreesWithReferenceModel(seed: UInt64) throws {
-    var generator = SeededGenerator(seed: seed)
+    var generator = SplitMix64(seed: seed)
     let boundary = DayBoundary(timeZone: .gmt)
     var ledger = RewardLedger(
       rate: .tenXPPerMinute, dailyEarningCap: try DailyEarningCap(xp: 200, dayBoundary: boundary))
@@ -231,7 +232,7 @@ struct RewardLedgerTests {
     #expect(try roundTrip(ledger) == ledger)
   }
 
-  static func randomTransaction(_ step: Int, using generator: inout SeededGenerator)
+  static func randomTransaction(_ step: Int, using generator: inout SplitMix64)
     -> LedgerTransaction
   {
     let id = "t\(step)"

@@ -24,8 +24,8 @@ struct CounterMultiProcessTests {
   func nextAcrossProcesses() throws {
     let directory = try TemporaryDirectory(prefix: "stk-counter")
     let barrier = directory.url.appendingPathComponent("barrier")
-    let outputs = try runTogether(
-      Self.invocations("sequence-next", directory: directory, barrier: barrier), barrier: barrier)
+    let outputs = try HelperProcess.runConcurrently(
+      Self.invocations("sequence-next", directory: directory, barrier: barrier), releasing: barrier)
     let handedOut = try outputs.flatMap(numbers(in:))
     #expect(Set(handedOut.map(\.epoch)).count == 1, "one epoch for every process")
     #expect(
@@ -48,9 +48,9 @@ struct CounterMultiProcessTests {
     for _ in 0..<3 where collisions == 0 {
       let directory = try TemporaryDirectory(prefix: "stk-counter-racy")
       let barrier = directory.url.appendingPathComponent("barrier")
-      let outputs = try runTogether(
+      let outputs = try HelperProcess.runConcurrently(
         Self.invocations("sequence-next-racy", directory: directory, barrier: barrier),
-        barrier: barrier)
+        releasing: barrier)
       let values = try outputs.flatMap(numbers(in:)).map(\.value)
       collisions = values.count - Set(values).count
     }

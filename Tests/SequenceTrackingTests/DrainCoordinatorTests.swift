@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import TestSupport
 import Testing
 
 @Suite("Drain coordinator")

@@ -195,9 +195,9 @@ struct OutboxMultiProcessTests {
   func overflowAcrossProcesses() throws {
     let paths = Paths(directory: try TemporaryDirectory(prefix: "stk-outbox-overflow"))
     let capacity = 16
-    _ = try runTogether(
+    _ = try HelperProcess.runConcurrently(
       (0..<3).map { Self.producer($0, count: 20, capacity: capacity, paths) },
-      barrier: URL(fileURLWithPath: paths.barrier))
+      releasing: URL(fileURLWithPath: paths.barrier))
     let store = try FileStore(directory: URL(fileURLWithPath: paths.store))
     let outbox = try SequencedOutbox<ProducedEntry>(store: store, key: "outbox", capacity: capacity)
     let fresh = try outbox.drain(after: .start)

@@ -1,5 +1,6 @@
 import Foundation
 import SequenceTracking
+import TestSupport
 import Testing
 
 @Suite("Sequence numbers, epochs and ranges")

@@ -1,4 +1,5 @@
 import SequenceTracking
+import TestSupport
 import Testing
 
 @Suite("Sequence tracker against a reference")

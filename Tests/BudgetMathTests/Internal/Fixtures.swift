@@ -23,22 +23,6 @@ func minutes(_ count: Int64) -> Duration { .seconds(count * 60) }
 /// Hours as a duration.
 func hours(_ count: Int64) -> Duration { .seconds(count * 3600) }
 
-/// A small, fast, seedable random number generator (SplitMix64), so that property tests
-/// reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}
-
 /// JSON with sorted keys, for literal comparisons.
 func json(_ value: some Encodable) throws -> String {
   let encoder = JSONEncoder()

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import TestSupport
 
 // SequenceTracking's subcommands, for the multi-process suites in SequenceTrackingTests:
 //
@@ -200,7 +201,7 @@ struct OutboxConsumerProcess {
     let maximumDrains = try options.int("max-drains")
     let crashAtDrain = Int(options.values["crash-at-drain"] ?? "") ?? 0
     let pollInterval = Duration.milliseconds(Int64(options.values["poll-ms"] ?? "20") ?? 20)
-    var random = SeededGenerator(seed: UInt64(try options.int("seed")))
+    var random = SplitMix64(seed: UInt64(try options.int("seed")))
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(
       by: .seconds(Int64(options.values["deadline-s"] ?? "60") ?? 60))
@@ -258,20 +259,5 @@ struct OutboxConsumerProcess {
   ) -> String {
     "\(ending) drains=\(drains) dropped=\(dropped) notifications=\(statistics.notifications) "
       + "polls=\(statistics.polls) pollsThatFoundWork=\(statistics.pollsThatFoundWork)"
-  }
-}
-
-/// SplitMix64, so that a consumer's dropped notifications follow from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }
