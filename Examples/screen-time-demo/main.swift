@@ -5,8 +5,8 @@ import ScreenTimeKit
 //
 //   swift run screen-time-demo [--directory DIR] [--help]
 //
-// Today it shows the shared store an app and its extensions use; each module adds its part of
-// the pipeline as it lands.
+// Part one shows the shared store an app and its extensions use; part two runs the whole
+// pipeline on a sample day.
 
 let usage = """
   usage: screen-time-demo [--directory DIR]
@@ -96,6 +96,8 @@ do {
       "screen-time-demo-\(UUID().uuidString)", isDirectory: true)
   defer { if requested == nil { try? FileManager.default.removeItem(at: directory) } }
   try sharedStoreTour(in: directory)
+  print()
+  try Pipeline(directory: directory.appendingPathComponent("pipeline", isDirectory: true)).run()
 } catch {
   FileHandle.standardError.write(Data("screen-time-demo: \(error)\n\n\(usage)\n".utf8))
   exit(1)
