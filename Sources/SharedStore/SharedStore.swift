@@ -39,7 +39,8 @@ public protocol SharedStore: Sendable {
   /// - Parameters:
   ///   - data: The bytes to store; may be empty.
   ///   - key: A valid store key.
-  /// - Throws: ``SharedStoreError``; on failure the previous value is still in place.
+  /// - Throws: ``SharedStoreError``; on failure the previous value is still in place, except
+  ///   after ``SharedStoreError/notDurable(key:path:errno:)``.
   func write(_ data: Data, for key: String) throws(SharedStoreError)
 
   /// Removes the value under `key`; removing a missing key does nothing.
@@ -66,7 +67,8 @@ public protocol SharedStore: Sendable {
   ///   - body: The change to make. It must not call back into this store.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` from the store, or whatever `body` throws; either way nothing
-  ///   is written.
+  ///   is written — except ``SharedStoreError/notDurable(key:path:errno:)``, which says the change
+  ///   is in place but may not survive a power cut.
   func update<Result>(
     _ key: String,
     _ body: (inout Data?) throws -> Result

@@ -9,8 +9,9 @@ import Darwin
 /// Everything that can go wrong in a shared store, with the context needed to act on it.
 ///
 /// Every case names the key it concerns; file-backed cases also name the path. An operation that
-/// throws changes nothing in the store: a failed write leaves the old value in place, a value that
-/// fails to decode is never replaced by a default.
+/// throws changes nothing in the store — a failed write leaves the old value in place, a value
+/// that fails to decode is never replaced by a default — with one exception, said in its name:
+/// ``notDurable(key:path:errno:)``.
 public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The key is not a valid store key; no file was created, read or changed.
   case invalidKey(key: String, reason: InvalidKeyReason)
@@ -36,6 +37,14 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// The value could not be encoded (for example a non-finite `Double` in JSON).
   case encoding(key: String, type: String, description: String)
 
+  /// The change to `key` was made and is visible to readers, but flushing the directory after it
+  /// failed with `errno`, so the change may not survive a power cut.
+  ///
+  /// This is the only error after which a change is in place: do not retry the change (an
+  /// increment would then happen twice). Only ``FileStore/Durability/durable`` stores flush, so
+  /// only they report it.
+  case notDurable(key: String, path: String, errno: Int32)
+
   /// A ``BoundedLog`` was asked for a capacity it cannot have.
   case invalidCapacity(key: String, capacity: Int)
 
@@ -58,6 +67,11 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
       return "The value of key '\(key)' does not decode as \(type): \(description)"
     case .encoding(let key, let type, let description):
       return "A \(type) could not be encoded for key '\(key)': \(description)"
+    case .notDurable(let key, let path, let code):
+      return
+        "The change to key '\(key)' was made, but flushing '\(path)' afterwards failed: "
+        + "\(Self.errnoDescription(code)) (errno \(code)); it may not survive a power cut. "
+        + "Do not retry the change."
     case .invalidCapacity(let key, let capacity):
       return "The bounded log on key '\(key)' needs a capacity of at least 1, not \(capacity)."
     }

@@ -67,4 +67,37 @@ struct ConcurrencyTests {
     }
     #expect(lost, "the control must observe a duplicate value, or the test above proves nothing")
   }
+
+  @Test("a store whose directory was removed and re-created still excludes the new store")
+  func replacedDirectoryStillExcludes() async throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.url.appendingPathComponent("store", isDirectory: true)
+    let old = try FileStore(directory: path, durability: .processCrashSafe)
+    try old.write(Data([1]), for: "before")
+    try FileManager.default.removeItem(at: path)  // an app's "reset data", a wiped container
+    let fresh = try FileStore(directory: path, durability: .processCrashSafe)
+    let values = try await Self.hammer([old, fresh])
+    #expect(values.count == Self.tasks * Self.incrementsPerTask)
+    #expect(Set(values).count == values.count, "no number is handed out twice")
+  }
+
+  @Test("control: a flock does not exclude two threads sharing one descriptor")
+  func flockAloneDoesNotExcludeThreads() async throws {
+    // What FileStore's in-process lock is for: both threads "hold" the exclusive flock at once.
+    let directory = try TemporaryDirectory()
+    let fileSystem = POSIXFileSystem()
+    let descriptor = try fileSystem.open(directory.path + "/.lock", mode: .readWriteCreate)
+    defer { _ = try? fileSystem.close(descriptor) }
+    try fileSystem.lockExclusively(descriptor)
+    let secondThreadGotIt = await Task.detached {
+      do {
+        try fileSystem.lockExclusively(descriptor)  // would block forever if flock excluded it
+        return true
+      } catch {
+        return false
+      }
+    }.value
+    #expect(secondThreadGotIt)
+    try fileSystem.unlock(descriptor)
+  }
 }

@@ -58,19 +58,36 @@ struct DurabilityTests {
     #expect(try fixture.store.read("key") == Data("old".utf8))
   }
 
-  @Test("a failed directory flush is reported even though the new value is in place")
-  func failedDirectoryFlushIsReported() throws {
+  @Test(
+    "a failed directory flush is reported as notDurable, with the new value in place",
+    arguments: ["write", "update", "remove"])
+  func failedDirectoryFlushIsNotDurable(operation: String) throws {
     let fixture = try Fixture()
-    let store = try FileStore(
-      directory: fixture.directory.url, durability: .durable,
-      fileSystem: FailSecondSynchronize(base: POSIXFileSystem()))
-    #expect {
-      try store.write(Data("new".utf8), for: "key")
-    } throws: { error in
-      guard case .io(let operation, let path, _) = error as? SharedStoreError else { return false }
-      return operation == "injected directory fsync" && path == fixture.directory.url.path
+    // A write flushes the file, then the directory; a removal flushes only the directory.
+    fixture.fileSystem.fail(.synchronize, errno: EIO, skip: operation == "remove" ? 0 : 1)
+    #expect(
+      throws: SharedStoreError.notDurable(key: "key", path: fixture.directory.url.path, errno: EIO)
+    ) {
+      switch operation {
+      case "write": try fixture.store.write(Data("new".utf8), for: "key")
+      case "update": try fixture.store.update("key") { $0 = Data("new".utf8) }
+      default: try fixture.store.remove("key")
+      }
     }
-    #expect(try fixture.store.read("key") == Data("new".utf8))
+    let expected = operation == "remove" ? nil : Data("new".utf8)
+    #expect(try fixture.store.read("key") == expected, "the change is in place")
+    #expect(try fixture.temporaryFiles.isEmpty)
+  }
+
+  @Test("a write does not replace a file of a newer format version")
+  func writeKeepsNewerFormatFile() throws {
+    let fixture = try Fixture()
+    let path = fixture.directory.url.appendingPathComponent("key")
+    var newer = try Data(contentsOf: path)
+    newer.replaceSubrange(4..<8, with: [2, 0, 0xFD, 0xFF])
+    try newer.write(to: path)
+    #expect(throws: SharedStoreError.self) { try fixture.store.write(Data("new".utf8), for: "key") }
+    #expect(try Data(contentsOf: path) == newer)
   }
 
   @Test("durable writes flush the file and the directory; processCrashSafe writes flush nothing")
@@ -131,47 +148,4 @@ struct DurabilityTests {
     try store.write(Data([1]), for: "k")
     #expect(try FileStore(directory: nested).read("k") == Data([1]))
   }
-}
-
-/// Forwards to a base file system but fails every second `synchronize`: the directory flush.
-private final class FailSecondSynchronize: FileSystem {
-  let base: any FileSystem
-  private let calls = LockedValue(0)
-
-  init(base: any FileSystem) { self.base = base }
-
-  func synchronize(_ descriptor: Int32) throws(SystemCallError) {
-    let call = calls.withLock { count -> Int in
-      count += 1
-      return count
-    }
-    if call % 2 == 0 { throw SystemCallError("injected directory fsync", EIO) }
-    try base.synchronize(descriptor)
-  }
-
-  func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
-    try base.open(path, mode: mode)
-  }
-  func close(_ descriptor: Int32) throws(SystemCallError) { try base.close(descriptor) }
-  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
-    try base.readToEnd(descriptor)
-  }
-  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
-    try base.readPrefix(descriptor, count: count)
-  }
-  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
-    try base.writeAll(descriptor, bytes)
-  }
-  func rename(_ source: String, to destination: String) throws(SystemCallError) {
-    try base.rename(source, to: destination)
-  }
-  func unlink(_ path: String) throws(SystemCallError) { try base.unlink(path) }
-  func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
-    try base.lockExclusively(descriptor)
-  }
-  func unlock(_ descriptor: Int32) throws(SystemCallError) { try base.unlock(descriptor) }
-  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
-    try base.contentsOfDirectory(path)
-  }
-  func createDirectory(_ path: String) throws(SystemCallError) { try base.createDirectory(path) }
 }

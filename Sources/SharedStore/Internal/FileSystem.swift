@@ -30,6 +30,24 @@ package enum OpenMode: Sendable, Equatable {
   case directory
 }
 
+/// Which file a path or descriptor refers to: its device and inode numbers.
+package struct FileIdentity: Equatable, Sendable {
+  /// The device holding the file.
+  package var device: UInt64
+  /// The file's inode number on that device.
+  package var inode: UInt64
+
+  /// Creates an identity.
+  ///
+  /// - Parameters:
+  ///   - device: The device number.
+  ///   - inode: The inode number.
+  package init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
+}
+
 /// The file-system calls ``FileStore`` makes, behind a seam so that tests can inject faults.
 ///
 /// Every method reports failure as a ``SystemCallError`` carrying `errno`; retrying on `EINTR`
@@ -59,4 +77,8 @@ package protocol FileSystem: Sendable {
   func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String]
   /// Creates a directory and any missing parents (mode 0700); an existing directory is fine.
   func createDirectory(_ path: String) throws(SystemCallError)
+  /// The identity of the file an open descriptor refers to (`fstat`).
+  func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity
+  /// The identity of the file at `path` (`stat`), or `nil` when nothing is there.
+  func identity(atPath path: String) throws(SystemCallError) -> FileIdentity?
 }

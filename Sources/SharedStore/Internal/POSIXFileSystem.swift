@@ -81,10 +81,14 @@ package struct POSIXFileSystem: FileSystem {
     #if canImport(Darwin)
     // fsync on Darwin only hands the data to the drive; F_FULLFSYNC asks the drive to flush its
     // cache. Some file systems do not support it: fall back to fsync there, never to nothing.
-    if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-    let code = errno
-    guard code == ENOTSUP || code == EINVAL || code == ENOTTY else {
-      throw SystemCallError("fcntl(F_FULLFSYNC)", code)
+    while true {
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+      let code = errno
+      if code == EINTR { continue }
+      guard code == ENOTSUP || code == EOPNOTSUPP || code == EINVAL || code == ENOTTY else {
+        throw SystemCallError("fcntl(F_FULLFSYNC)", code)
+      }
+      break
     }
     #endif
     _ = try retryingOnInterrupt("fsync") { fsync(descriptor) }
@@ -144,6 +148,25 @@ package struct POSIXFileSystem: FileSystem {
     default:
       throw SystemCallError("mkdir", code)
     }
+  }
+
+  package func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity {
+    var info = stat()
+    if fstat(descriptor, &info) != 0 { throw SystemCallError("fstat", errno) }
+    return FileIdentity(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
+  }
+
+  package func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
+    var info = stat()
+    if stat(path, &info) != 0 {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw SystemCallError("stat", errno)
+    }
+    return FileIdentity(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
   // MARK: - Helpers

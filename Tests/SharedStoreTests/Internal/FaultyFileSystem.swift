@@ -7,7 +7,7 @@ final class FaultyFileSystem: FileSystem {
   /// A call of the `FileSystem` seam.
   enum Call: String, CaseIterable, Sendable {
     case open, close, readToEnd, readPrefix, writeAll, synchronize, rename, unlink
-    case lockExclusively, unlock, contentsOfDirectory, createDirectory
+    case lockExclusively, unlock, contentsOfDirectory, createDirectory, identity
   }
 
   private struct State {
@@ -103,5 +103,13 @@ final class FaultyFileSystem: FileSystem {
   func createDirectory(_ path: String) throws(SystemCallError) {
     try record(.createDirectory)
     try real.createDirectory(path)
+  }
+  func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity {
+    try record(.identity)
+    return try real.identity(of: descriptor)
+  }
+  func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
+    try record(.identity)
+    return try real.identity(atPath: path)
   }
 }

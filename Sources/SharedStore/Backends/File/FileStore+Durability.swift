@@ -9,9 +9,14 @@ extension FileStore {
     /// on Darwin, falling back to `fsync` where the file system lacks it). A write that returned
     /// survives a power cut. The default.
     case durable
-    /// Skip both flushes. A write that returned survives the writing process being killed, but a
-    /// power cut may lose it (never tear it). Right for data that is rewritten every few seconds,
-    /// such as heartbeats.
+    /// Skip both flushes. A write that returned survives the writing process being killed.
+    ///
+    /// A power cut or kernel panic may lose recent writes, and what survives is up to the file
+    /// system: the key may read back an older value (so a counter or an outbox could hand out a
+    /// number again), or the rename may reach the disk before the data, in which case the key
+    /// reads as ``SharedStoreError/corrupted(key:path:reason:)`` until it is quarantined — it is
+    /// reported, never read as garbage. Right for data that is rewritten every few seconds, such
+    /// as heartbeats; keep counters, outboxes and ledgers on a ``durable`` store.
     case processCrashSafe
   }
 }

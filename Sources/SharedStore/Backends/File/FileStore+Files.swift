@@ -33,12 +33,15 @@ extension FileStore {
     }
   }
 
-  /// The generation of `key`'s current file, or `nil` when it is missing or its header is not
-  /// readable (a write then starts a fresh generation, and the damaged file is replaced).
+  /// The generation of `key`'s current file, or `nil` when it is missing or damaged (a write
+  /// then starts a fresh generation, and the damaged file is replaced).
+  ///
+  /// A file of a newer format version is not damaged: it throws, so that a write never destroys
+  /// a value this version of the library cannot even read.
   func currentGeneration(key: String) throws(SharedStoreError) -> UInt64? {
     do {
       return try readHeader(key: key)?.generation
-    } catch .corrupted, .unsupportedFormatVersion {
+    } catch .corrupted {
       return nil
     }
   }
@@ -105,7 +108,7 @@ extension FileStore {
       removeQuietly(temporaryPath)
       throw .io(operation: error.operation, path: temporaryPath, errno: error.code)
     }
-    try synchronizeDirectory()
+    try synchronizeDirectory(afterChanging: key)
   }
 
   /// Removes `key`'s file; a missing file is not an error.
@@ -118,16 +121,20 @@ extension FileStore {
     } catch {
       throw .io(operation: error.operation, path: path, errno: error.code)
     }
-    try synchronizeDirectory()
+    try synchronizeDirectory(afterChanging: key)
   }
 
   /// Flushes the directory so that a rename or unlink survives a power cut (durable mode only).
-  func synchronizeDirectory() throws(SharedStoreError) {
+  ///
+  /// The change is already visible when this runs, so a failure is reported as
+  /// ``SharedStoreError/notDurable(key:path:errno:)`` rather than as a failed write: retrying
+  /// the change would apply it twice. The caller holds exclusive access.
+  func synchronizeDirectory(afterChanging key: String) throws(SharedStoreError) {
     guard durability == .durable else { return }
     do {
-      try fileSystem.synchronize(directoryDescriptor)
+      try fileSystem.synchronize(handles.directory)
     } catch {
-      throw .io(operation: error.operation, path: directoryPath, errno: error.code)
+      throw .notDurable(key: key, path: directoryPath, errno: error.code)
     }
   }
 

@@ -19,7 +19,9 @@ extension FileStore {
   /// - Parameter key: A valid store key.
   /// - Returns: The quarantined file's path, or `nil` when the key had no file.
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
-  ///   ``SharedStoreError/io(operation:path:errno:)``.
+  ///   ``SharedStoreError/io(operation:path:errno:)``; or
+  ///   ``SharedStoreError/notDurable(key:path:errno:)`` when the file was moved but the
+  ///   directory flush failed.
   public func quarantine(_ key: String) throws(SharedStoreError) -> String? {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
@@ -38,7 +40,7 @@ extension FileStore {
     } catch {
       throw .io(operation: error.operation, path: path(forKey: key), errno: error.code)
     }
-    try synchronizeDirectory()
+    try synchronizeDirectory(afterChanging: key)
     return destination
   }
 
@@ -77,7 +79,7 @@ extension FileStore {
         throw .io(operation: error.operation, path: path, errno: error.code)
       }
     }
-    if removed > 0 { try synchronizeDirectory() }
+    // Removing garbage need not survive a power cut, and a leftover reappearing is harmless.
     return removed
   }
 }

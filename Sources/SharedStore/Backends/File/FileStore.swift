@@ -39,8 +39,9 @@ public final class FileStore: SharedStore {
 
   let fileSystem: any FileSystem
   let directoryPath: String
-  let lockDescriptor: Int32
-  let directoryDescriptor: Int32
+  /// The lock file's and the directory's descriptors; read and replaced only under
+  /// `processLock`.
+  let handles: Handles
   let processLock = Lock()
 
   /// Opens (and if needed creates) a store in `directory`.
@@ -79,30 +80,11 @@ public final class FileStore: SharedStore {
     self.durability = durability
     self.fileSystem = fileSystem
     self.directoryPath = path
-    do {
-      try fileSystem.createDirectory(path)
-    } catch {
-      throw .io(operation: error.operation, path: path, errno: error.code)
-    }
-    let lockPath = path + "/" + FileName.lock
-    let lockDescriptor: Int32
-    do {
-      lockDescriptor = try fileSystem.open(lockPath, mode: .readWriteCreate)
-    } catch {
-      throw .io(operation: error.operation, path: lockPath, errno: error.code)
-    }
-    do {
-      directoryDescriptor = try fileSystem.open(path, mode: .directory)
-    } catch {
-      Self.closeQuietly(lockDescriptor, fileSystem)
-      throw .io(operation: error.operation, path: path, errno: error.code)
-    }
-    self.lockDescriptor = lockDescriptor
+    handles = try Handles(directory: path, fileSystem: fileSystem)
   }
 
   deinit {
-    Self.closeQuietly(lockDescriptor, fileSystem)
-    Self.closeQuietly(directoryDescriptor, fileSystem)
+    handles.close(fileSystem)
   }
 
   // MARK: - SharedStore
@@ -123,13 +105,17 @@ public final class FileStore: SharedStore {
 
   /// Stores `data` under `key`, replacing whatever file was there, even a damaged one.
   ///
+  /// A file written by a newer format version is not replaced: this version of the library
+  /// cannot read it, so it cannot know what it would destroy.
+  ///
   /// - Parameters:
   ///   - data: The bytes to store.
   ///   - key: A valid store key.
-  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
-  ///   ``SharedStoreError/io(operation:path:errno:)``. When the failure happens before the rename,
-  ///   the old value is in place and no temporary file is left behind; when only the final
-  ///   directory flush fails, the new value is in place but may not survive a power cut.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``,
+  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)`` or
+  ///   ``SharedStoreError/io(operation:path:errno:)``, with the old value in place and no
+  ///   temporary file left behind; or ``SharedStoreError/notDurable(key:path:errno:)`` when the
+  ///   new value is in place but the directory flush after the rename failed.
   public func write(_ data: Data, for key: String) throws(SharedStoreError) {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
@@ -142,7 +128,9 @@ public final class FileStore: SharedStore {
   ///
   /// - Parameter key: A valid store key.
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
-  ///   ``SharedStoreError/io(operation:path:errno:)``.
+  ///   ``SharedStoreError/io(operation:path:errno:)``; or
+  ///   ``SharedStoreError/notDurable(key:path:errno:)`` when the file was removed but the
+  ///   directory flush failed.
   public func remove(_ key: String) throws(SharedStoreError) {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
@@ -164,13 +152,13 @@ public final class FileStore: SharedStore {
   ///
   /// - Parameters:
   ///   - key: A valid store key.
-  ///   - body: The change to make. It runs while the directory is locked and must not write
-  ///     through this store or any other `FileStore` on the same directory (that would wait for
-  ///     the lock it holds); reading is fine.
+  ///   - body: The change to make. It runs while the directory is locked and must not call back
+  ///     into this store or any other `FileStore` on the same directory.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` — including `corrupted` when the current file is damaged,
-  ///   in which case `body` is not called — or whatever `body` throws. Either way nothing is
-  ///   written.
+  ///   in which case `body` is not called — or whatever `body` throws; either way nothing is
+  ///   written. The one exception is ``SharedStoreError/notDurable(key:path:errno:)``: the new
+  ///   value is in place, but the directory flush after the rename failed.
   public func update<Result>(
     _ key: String,
     _ body: (inout Data?) throws -> Result
