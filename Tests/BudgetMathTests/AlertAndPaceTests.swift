@@ -172,6 +172,18 @@ struct AlertAndPaceTests {
     #expect(after.projectedTotal == hours(1))
   }
 
+  @Test("huge amounts project without overflowing: an unlimited-looking allowance is on track")
+  func hugeAmountsDoNotOverflow() throws {
+    let period = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 0.004)
+    let now = Date(timeIntervalSince1970: 0.002)
+    let huge = try PaceProjection(
+      used: .milliseconds(1), allowance: .milliseconds(Int64.max), period: period, now: now)
+    #expect(huge.outlook == .onTrack)
+    let big = try PaceProjection(
+      used: .milliseconds(1 << 62), allowance: .milliseconds(Int64.max), period: period, now: now)
+    #expect(big.projectedTotal == nil, "2^63 ms does not fit")
+  }
+
   @Test("a month with a spring-forward day is projected over its real length")
   func paceUsesRealPeriodLength() throws {
     let period = BudgetPeriod.month.interval(

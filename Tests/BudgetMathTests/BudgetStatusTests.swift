@@ -137,7 +137,9 @@ struct BudgetStatusTests {
     #expect(status.overage == minutes(5))
     #expect(status.remaining == .zero)
     #expect(status.fraction.map { abs($0 - 65.0 / 60.0) < 1e-12 } == true)
-    #expect(try json(status) == #"{"allowanceMs":3600000,"level":"over","usedMs":3900000}"#)
+    #expect(
+      try json(status)
+        == #"{"allowanceMs":3600000,"level":"over","usedMs":3900000,"warningPercent":80}"#)
     #expect(try roundTrip(status) == status)
   }
 
@@ -184,6 +186,51 @@ struct BudgetStatusTests {
     #expect(report.period.allowance == hours(31))
     #expect(report.period.level == .under)
     #expect(try roundTrip(report) == report)
+  }
+
+  @Test("a stored status whose level does not follow from its numbers fails to decode")
+  func inconsistentStoredLevelIsRejected() {
+    let stored = #"{"usedMs":0,"allowanceMs":3600000,"warningPercent":80,"level":"over"}"#
+    #expect(throws: DecodingError.self) {
+      _ = try JSONDecoder().decode(BudgetStatus.self, from: Data(stored.utf8))
+    }
+  }
+
+  @Test("a plan that starts mid-period is not charged for use before it started")
+  func midPeriodPlanIgnoresEarlierUse() throws {
+    let budget = try Budget(category: .socialMedia, period: .month, amount: hours(31))
+    let planStart = try day("2026-01-20")
+    var usage: [LocalDay: Duration] = [:]
+    for offset in 0..<19 { usage[try day("2026-01-01").advanced(by: offset)] = hours(1) }
+    usage[planStart] = minutes(30)
+    let report = try budget.report(on: planStart, usage: usage, planStart: planStart)
+    #expect(report.period.allowance == hours(12))
+    #expect(report.period.used == minutes(30))
+    #expect(report.period.level == .under)
+    #expect(report.periodToDate.used == minutes(30))
+    #expect(report.periodToDate.allowance == hours(1))
+    var alerts = try BudgetAlertState()
+    #expect(alerts.evaluate(report, period: budget.period, scope: .period).isEmpty)
+    #expect(
+      alerts.evaluate(report, period: budget.period, scope: .day).map(\.thresholdPercent) == [50])
+    #expect(throws: BudgetMathError.self) {
+      _ = try budget.report(on: try day("2026-01-19"), usage: usage, planStart: planStart)
+    }
+  }
+
+  @Test("rollover in minutes carries whole minutes only")
+  func rolloverKeepsWholeUnits() throws {
+    let budget = try Budget(
+      category: .gaming, period: .isoWeek, amount: hours(7), granularity: .minutes,
+      rollover: RolloverPolicy(cap: hours(1)))
+    let monday = try day("2026-01-12")
+    let days = budget.allowances(
+      forPeriodContaining: monday, usage: [monday: minutes(30) + .milliseconds(500)])
+    #expect(days[1].carriedIn == minutes(29), "29 min 59.5 s unused carries 29 whole minutes")
+    #expect(
+      days.allSatisfy {
+        $0.total.components.seconds % 60 == 0 && $0.total.components.attoseconds == 0
+      })
   }
 
   @Test("an excluded category is reported as excluded, never over")

@@ -70,24 +70,22 @@ struct FocusSessionTests {
     case illegal
   }
 
+  /// The transition table of `FocusSession`'s documentation, written out: first the phase's
+  /// own transitions, then the late confirmations of what happened by itself.
   static func expected(_ situation: Situation, _ kind: FocusEventKind) -> Expected {
-    switch (situation, kind) {
-    case (.scheduled, .start): return .moves(to: .active)
-    case (.scheduled, .cancel): return .moves(to: .cancelled)
-    case (.startedExplicitly, .beginBreak), (.promoted, .beginBreak),
-      (.afterAutomaticBreakEnd, .beginBreak):
-      return .moves(to: .onBreak)
-    case (.startedExplicitly, .complete), (.promoted, .complete),
-      (.afterAutomaticBreakEnd, .complete),
-      (.onBreak, .complete):
-      return .moves(to: .completed)
-    case (.startedExplicitly, .cancel), (.promoted, .cancel), (.afterAutomaticBreakEnd, .cancel),
-      (.onBreak, .cancel):
+    switch (situation.phase, kind) {
+    case (.scheduled, .start), (.onBreak, .endBreak): return .moves(to: .active)
+    case (.scheduled, .cancel), (.active, .cancel), (.onBreak, .cancel):
       return .moves(to: .cancelled)
-    case (.onBreak, .endBreak): return .moves(to: .active)
-    case (.promoted, .start), (.afterAutomaticBreakEnd, .endBreak),
-      (.completedAutomatically, .complete):
-      return .confirms
+    case (.active, .beginBreak): return .moves(to: .onBreak)
+    case (.active, .complete), (.onBreak, .complete): return .moves(to: .completed)
+    default: break
+    }
+    let wasPromoted = situation != .scheduled && situation != .startedExplicitly
+    switch kind {
+    case .start where wasPromoted: return .confirms
+    case .endBreak where situation == .afterAutomaticBreakEnd: return .confirms
+    case .complete where situation == .completedAutomatically: return .confirms
     default: return .illegal
     }
   }
@@ -186,12 +184,35 @@ struct FocusSessionTests {
     #expect(session.state(at: Self.at(40)).endedAt == Self.at(30))
   }
 
-  @Test("an event before the previous one is rejected")
+  @Test("an event before the previous one is rejected, but a late re-delivery changes nothing")
   func outOfOrderEventIsRejected() throws {
     var session = try Self.session()
     try session.apply(.beginBreak(at: Self.at(10)))
     #expect(throws: BudgetMathError.self) { try session.apply(.endBreak(at: Self.at(9))) }
     #expect(try session.apply(.beginBreak(at: Self.at(10))) == .alreadyApplied, "a re-delivery")
+    try session.apply(.endBreak(at: Self.at(15)))
+    let before = session
+    #expect(try session.apply(.beginBreak(at: Self.at(10))) == .alreadyApplied, "however late")
+    #expect(session == before)
+  }
+
+  @Test("a late confirmation of an automatic transition changes nothing, whatever happened since")
+  func lateConfirmationsChangeNothing() throws {
+    // The break ends by itself at 9:29 and the session completes by itself at 9:30; the
+    // extension's callback for the break's end arrives at 9:31.
+    var session = try Self.session()
+    try session.apply(.beginBreak(at: Self.at(24), length: minutes(5)))
+    #expect(try session.apply(.endBreak(at: Self.at(31))) == .alreadyApplied)
+    #expect(try session.apply(.complete(at: Self.at(32))) == .alreadyApplied)
+    #expect(session.state(at: Self.at(40)).endedAt == Self.at(30))
+
+    // Promoted at 9:00, on a break from 9:01; the extension's intervalDidStart arrives at 9:02.
+    var promoted = try Self.session()
+    try promoted.apply(.beginBreak(at: Self.at(1)))
+    let before = promoted
+    #expect(try promoted.apply(.start(at: Self.at(2))) == .alreadyApplied)
+    #expect(promoted == before)
+    #expect(promoted.state(at: Self.at(3)).phase == .onBreak)
   }
 
   @Test("a countdown across a spring-forward change counts real time, not wall-clock time")

@@ -7,6 +7,8 @@ import UsageModel
 @Suite("Reward ledger")
 struct RewardLedgerTests {
   static let noon = Date(timeIntervalSince1970: 1_767_355_200)  // 2026-01-02T12:00:00Z
+  /// 2026-10-31T12:00:00Z, the day before New York falls back.
+  static let beforeFallBack = Date(timeIntervalSince1970: 1_793_534_400)
 
   static func transaction(_ id: String, _ kind: LedgerTransaction.Kind, at offset: TimeInterval = 0)
     -> LedgerTransaction
@@ -175,6 +177,49 @@ struct RewardLedgerTests {
     #expect(ledger.entries.count == 1)
   }
 
+  @Test("amounts that would overflow the balance are rejected instead of trapping")
+  func overflowIsRejected() throws {
+    var ledger = RewardLedger(rate: .tenXPPerMinute)
+    try ledger.apply(Self.transaction("a", .earn(xp: .max)))
+    #expect(throws: BudgetMathError.self) { try ledger.apply(Self.transaction("b", .earn(xp: 1))) }
+    #expect(throws: BudgetMathError.self) {
+      try ledger.apply(Self.transaction("c", .adjust(xp: .min, time: .zero, reason: "oops")))
+    }
+    #expect(throws: BudgetMathError.self) {
+      try ledger.apply(
+        Self.transaction("d", .adjust(xp: 0, time: .seconds(Int64.max), reason: "x")))
+    }
+    #expect(ledger.balance.xp == .max)
+  }
+
+  @Test(
+    "a stored ledger keeps the day each capped earning counted for, whatever the zone's rules say later"
+  )
+  func storedEarningDaysSurviveRuleChanges() throws {
+    let newYork = DayBoundary(timeZone: try #require(TimeZone(identifier: "America/New_York")))
+    var ledger = RewardLedger(
+      rate: .tenXPPerMinute, dailyEarningCap: try DailyEarningCap(xp: 500, dayBoundary: newYork))
+    // 23:30 and 00:30 New York time: two local days, 500 XP each.
+    try ledger.apply(
+      LedgerTransaction(id: "e1", at: try instant("2026-01-03T04:30:00Z"), kind: .earn(xp: 500)))
+    try ledger.apply(
+      LedgerTransaction(id: "e2", at: try instant("2026-01-03T05:30:00Z"), kind: .earn(xp: 500)))
+    try ledger.apply(
+      LedgerTransaction(id: "r", at: try instant("2026-01-03T06:00:00Z"), kind: .redeem(xp: 1000)))
+    let stored = try json(ledger)
+    #expect(stored.contains(#""earningDays":{"e1":"2026-01-02","e2":"2026-01-03"}"#))
+    // Simulate a change of the zone's rules: in Chicago both earnings fall on January 2.
+    let changed = stored.replacingOccurrences(of: "America/New_York", with: "America/Chicago")
+    let restored = try JSONDecoder().decode(RewardLedger.self, from: Data(changed.utf8))
+    #expect(restored.balance == ledger.balance)
+    // Control: without the stored days the same history no longer replays.
+    let withoutDays = changed.replacingOccurrences(
+      of: #","earningDays":{"e1":"2026-01-02","e2":"2026-01-03"}"#, with: "")
+    #expect(throws: DecodingError.self) {
+      _ = try JSONDecoder().decode(RewardLedger.self, from: Data(withoutDays.utf8))
+    }
+  }
+
   @Test("expiring everything empties the balance")
   func expiringEverything() throws {
     var ledger = RewardLedger(rate: .tenXPPerMinute)
@@ -191,10 +236,13 @@ struct RewardLedgerTests {
     arguments: 0..<40)
   func agreesWithReferenceModel(seed: UInt64) throws {
     var generator = SplitMix64(seed: seed)
-    let boundary = DayBoundary(timeZone: .gmt)
+    // The cap counts local days in New York, across the November DST change; the reference
+    // finds the day with Foundation's calendar, independently of DayBoundary.
+    let zone = try #require(TimeZone(identifier: "America/New_York"))
     var ledger = RewardLedger(
-      rate: .tenXPPerMinute, dailyEarningCap: try DailyEarningCap(xp: 200, dayBoundary: boundary))
-    var reference = ReferenceLedger(xpPerUnit: 10, unitMs: 60_000, cap: 200)
+      rate: .tenXPPerMinute,
+      dailyEarningCap: try DailyEarningCap(xp: 200, dayBoundary: DayBoundary(timeZone: zone)))
+    var reference = ReferenceLedger(xpPerUnit: 10, unitMs: 60_000, cap: 200, timeZone: zone)
     var pool: [LedgerTransaction] = []
     for step in 0..<150 {
       let transaction: LedgerTransaction
@@ -236,7 +284,8 @@ struct RewardLedgerTests {
     -> LedgerTransaction
   {
     let id = "t\(step)"
-    let at = noon.addingTimeInterval(Double(Int.random(in: 0..<(3 * 86_400), using: &generator)))
+    let at = beforeFallBack.addingTimeInterval(
+      Double(Int.random(in: 0..<(3 * 86_400), using: &generator)))
     let session = "s\(Int.random(in: 0..<6, using: &generator))"
     let kind: LedgerTransaction.Kind
     switch Int.random(in: 0..<6, using: &generator) {
@@ -269,19 +318,22 @@ struct ReferenceLedger {
   let xpPerUnit: Int
   let unitMs: Int64
   let cap: Int
+  let timeZone: TimeZone
   var xp = 0
   var availableMs: Int64 = 0
   var reserved: [String: Int64] = [:]
   var usedSessions: Set<String> = []
   var seen: [String: LedgerTransaction] = [:]
-  var earnedPerDay: [Int: Int] = [:]
+  var earnedPerDay: [DateComponents: Int] = [:]
 
   mutating func apply(_ transaction: LedgerTransaction) -> Outcome {
     if let earlier = seen[transaction.id] { return earlier == transaction ? .duplicate : .rejected }
     switch transaction.kind {
     case .earn(let amount):
       guard amount >= 1 else { return .rejected }
-      let day = Int((transaction.at.timeIntervalSince1970 / 86_400).rounded(.down))
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = timeZone
+      let day = calendar.dateComponents([.year, .month, .day], from: transaction.at)
       let credited = min(amount, max(0, cap - earnedPerDay[day, default: 0]))
       earnedPerDay[day, default: 0] += credited
       xp += credited

@@ -70,7 +70,8 @@ extension Budget {
   /// Every day's allowance over `window`, with unused time rolled over under ``rollover``.
   ///
   /// Day by day through the window: the first day carries nothing in; each later day carries in
-  /// `min(cap, max(0, previous total − previous use))`. Without a rollover policy, every day's
+  /// `min(cap, max(0, previous total − previous use))`, rounded down to whole ``granularity``
+  /// units so that every allowance stays a whole number of units. Without a rollover policy, every day's
   /// allowance is its base. Everything is recomputed from `usage` — nothing is decremented — so
   /// corrected usage gives corrected allowances.
   ///
@@ -94,7 +95,7 @@ extension Budget {
       result.append(allowance)
       if let rollover {
         let unused = allowance.total - (usage[day] ?? .zero)
-        carry = min(rollover.cap, max(.zero, unused))
+        carry = wholeUnits(min(rollover.cap, max(.zero, unused)))
       }
     }
     return result
@@ -114,6 +115,12 @@ extension Budget {
     planStart: LocalDay? = nil
   ) -> [DayAllowance] {
     allowances(over: period.days(containing: day), usage: usage, planStart: planStart)
+  }
+
+  /// `duration` rounded down to whole granularity units.
+  func wholeUnits(_ duration: Duration) -> Duration {
+    let milliseconds = Milliseconds.amount(duration) ?? 0
+    return .milliseconds(milliseconds - milliseconds % granularity.milliseconds)
   }
 
   /// The amount in whole granularity units; validated non-negative and whole at construction.

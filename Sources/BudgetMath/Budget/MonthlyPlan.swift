@@ -102,7 +102,7 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   ///   - warningPercent: The share of an allowance from which the level is a warning, 1...100.
   /// - Returns: One report per budget, in category order.
   /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for a day outside
-  ///   the month, a negative use or an invalid warning percentage.
+  ///   the month or before ``startDay``, a negative use or an invalid warning percentage.
   public func reports(
     on day: LocalDay,
     usage: [Category: [LocalDay: Duration]],

@@ -16,9 +16,13 @@ struct FocusReplay {
   private(set) var breakPlannedEnd: Int64?
   private(set) var endedAt: Int64?
 
-  /// An automatic transition happened and no event has been recorded since; an event that
-  /// merely confirms it (the extension reporting the start it caused, say) changes nothing.
-  private(set) var unconfirmed: FocusEventKind?
+  /// Which transitions happened by themselves. An event that merely reports one of them later
+  /// (the extension's callback for the start it caused, delivered late) changes nothing.
+  private(set) var startedAutomatically = false
+  /// The most recent break ended by itself (cleared when a new break begins).
+  private(set) var lastBreakEndedAutomatically = false
+  /// The session completed by itself.
+  private(set) var completedAutomatically = false
 
   init(scheduledStart: Int64, focus: Int64) {
     self.scheduledStart = scheduledStart
@@ -34,7 +38,7 @@ struct FocusReplay {
         phase = .active
         startedAt = scheduledStart
         clock = scheduledStart
-        unconfirmed = .start
+        startedAutomatically = true
         continue
       case .active:
         let remaining = focus - focusSpent
@@ -42,7 +46,7 @@ struct FocusReplay {
           focusSpent = focus
           endedAt = clock + remaining
           phase = .completed
-          unconfirmed = .complete
+          completedAutomatically = true
         } else {
           focusSpent += time - clock
         }
@@ -55,7 +59,7 @@ struct FocusReplay {
         breakPlannedEnd = nil
         phase = .active
         clock = plannedEnd
-        unconfirmed = .endBreak
+        lastBreakEndedAutomatically = true
         continue
       case .completed, .cancelled:
         break
@@ -78,8 +82,12 @@ struct FocusReplay {
       (.active, .beginBreak), (.active, .complete), (.active, .cancel),
       (.onBreak, .endBreak), (.onBreak, .complete), (.onBreak, .cancel):
       return .transition
-    case (.active, .start), (.active, .endBreak), (.completed, .complete):
-      return unconfirmed == kind ? .confirmation : .illegal
+    case (_, .start) where startedAutomatically,
+      (_, .endBreak) where lastBreakEndedAutomatically,
+      (_, .complete) where completedAutomatically:
+      // A late report of a transition that already happened by itself, in whatever phase the
+      // session has reached since.
+      return .confirmation
     default:
       return .illegal
     }
@@ -87,13 +95,13 @@ struct FocusReplay {
 
   /// Records a legal event at the current clock.
   mutating func record(_ kind: FocusEventKind, breakLength: Int64?) {
-    unconfirmed = nil
     switch kind {
     case .start:
       phase = .active
       startedAt = clock
     case .beginBreak:
       phase = .onBreak
+      lastBreakEndedAutomatically = false
       breakStart = clock
       breakPlannedEnd = breakLength.map { clock + $0 }
     case .endBreak:

@@ -25,15 +25,19 @@ import UsageModel
 /// | phase \ event | start | beginBreak | endBreak | complete | cancel |
 /// |---|---|---|---|---|---|
 /// | scheduled | active | ✗ | ✗ | ✗ | cancelled |
-/// | active | confirms a promotion, else ✗ | onBreak | confirms an automatic break end, else ✗ | completed | cancelled |
+/// | active | ✗ | onBreak | ✗ | completed | cancelled |
 /// | onBreak | ✗ | ✗ | active | completed | cancelled |
-/// | completed | ✗ | ✗ | ✗ | confirms an automatic completion, else ✗ | ✗ |
+/// | completed | ✗ | ✗ | ✗ | ✗ | ✗ |
 /// | cancelled | ✗ | ✗ | ✗ | ✗ | ✗ |
 ///
-/// ✗ throws ``BudgetMathError/illegalTransition(session:from:event:)`` and changes nothing. A
-/// *confirmation* — an event reporting a transition that already happened by itself, such as the
-/// extension's `intervalDidStart` at the scheduled start — changes nothing and is not recorded.
-/// Applying the same event as the last one recorded again (a re-delivery) changes nothing.
+/// ✗ throws ``BudgetMathError/illegalTransition(session:from:event:)`` and changes nothing —
+/// unless the event is a *confirmation*: a late report of a transition that already happened by
+/// itself. `start` after the session was promoted at its scheduled start, `endBreak` after the
+/// latest break ended by itself, and `complete` after the session completed by itself are
+/// confirmations in whatever phase the session has reached since (the extension's
+/// `intervalDidStart` arriving after the person already took a break, say); they change nothing
+/// and are not recorded. Applying an event that was already recorded (a re-delivery, however
+/// late) also changes nothing.
 ///
 /// ```swift
 /// var session = try FocusSession(id: "deep-work", scheduledStart: nine, focusDuration: .seconds(25 * 60))
@@ -115,7 +119,7 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
   ///
   /// - Parameter event: What happened, and when; its instant is rounded to the millisecond.
   /// - Returns: Whether the event was recorded, or changed nothing (a confirmation of an
-  ///   automatic transition, or a re-delivery of the last event).
+  ///   automatic transition, or a re-delivery of a recorded event).
   /// - Throws: ``BudgetMathError/eventOutOfOrder(session:event:at:previous:)`` for an event
   ///   before the last recorded one, ``BudgetMathError/illegalTransition(session:from:event:)``
   ///   for an event the table above forbids, and
@@ -133,8 +137,8 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
     }
     let normalized = FocusEvent(
       kind: event.kind, at: Milliseconds.date(at), breakLength: event.breakLength)
+    if events.contains(normalized) { return .alreadyApplied }
     if let last = events.last {
-      if last == normalized { return .alreadyApplied }
       if normalized.at < last.at {
         throw .eventOutOfOrder(session: id, event: event.kind, at: normalized.at, previous: last.at)
       }

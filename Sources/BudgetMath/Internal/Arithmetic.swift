@@ -13,9 +13,20 @@ func multiplyDivideWithRemainder(_ a: Int64, _ b: Int64, _ c: Int64)
   -> (quotient: Int64, remainder: Int64)?
 {
   guard a >= 0, b >= 0, c > 0 else { return nil }
-  let product = a.multipliedFullWidth(by: b)
-  guard product.high < c else { return nil }
-  return c.dividingFullWidth(product)
+  // Both factors are non-negative, so the product is a non-negative 128-bit number; divide it
+  // as unsigned, where `high < divisor` is exactly the condition for the quotient to fit.
+  let product = UInt64(a).multipliedFullWidth(by: UInt64(b))
+  let divisor = UInt64(c)
+  guard product.high < divisor else { return nil }
+  let (quotient, remainder) = divisor.dividingFullWidth(product)
+  guard quotient <= UInt64(Int64.max) else { return nil }
+  return (Int64(quotient), Int64(remainder))
+}
+
+/// `a + b`, or `nil` when the sum does not fit.
+func checkedSum(_ a: Int64, _ b: Int64) -> Int64? {
+  let (sum, overflow) = a.addingReportingOverflow(b)
+  return overflow ? nil : sum
 }
 
 /// The instant of `date` in milliseconds, clamped into the supported range.

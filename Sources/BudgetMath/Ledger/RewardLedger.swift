@@ -28,9 +28,11 @@ import UsageModel
 /// ```
 ///
 /// JSON form: `{"rate": ExchangeRate, "dailyEarningCap": DailyEarningCap, "transactions":
-/// [LedgerTransaction, …]}`, the cap absent when there is none. Decoding replays the
-/// transactions and fails if any would be rejected, so a stored ledger is always one that
-/// ``apply(_:)`` could have built.
+/// [LedgerTransaction, …], "earningDays": {"task-17": "2026-01-02", …}}`, the cap absent when
+/// there is none. `earningDays` records the local day each capped earning counted for when it
+/// was applied, so that a change in the time zone's rules (a country dropping DST) cannot move
+/// an earning to another day on replay. Decoding replays the transactions and fails if any would
+/// be rejected, so a stored ledger is always one that ``apply(_:)`` could have built.
 public struct RewardLedger: Sendable, Hashable, Codable {
   /// How XP converts into time.
   public let rate: ExchangeRate
@@ -41,6 +43,8 @@ public struct RewardLedger: Sendable, Hashable, Codable {
 
   private var positions: [String: Int] = [:]
   private var earnedPerDay: [LocalDay: Int] = [:]
+  /// The local day each capped earning counted for, by transaction identifier.
+  private var earningDays: [String: LocalDay] = [:]
   private var openSessions: [String: Duration] = [:]
   private var usedSessions: Set<String> = []
 
@@ -104,7 +108,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       }
       return .alreadyApplied(entries[position])
     }
-    let (entry, earningDay) = try effect(of: transaction)
+    let (entry, earningDay) = try effect(of: transaction, storedEarningDay: nil)
     record(entry, earningDay: earningDay)
     return .applied(entry)
   }
@@ -126,8 +130,12 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   }
 
   /// The entry `transaction` would make, and for a capped earning the local day it counts for.
-  private func effect(of transaction: LedgerTransaction) throws(BudgetMathError)
-    -> (LedgerEntry, earningDay: LocalDay?)
+  ///
+  /// `storedEarningDay` is the day a replayed earning was counted for when it was first applied;
+  /// it is used as is, so that a later change of the time zone's rules cannot move an earning to
+  /// another day and make a stored ledger fail to replay.
+  private func effect(of transaction: LedgerTransaction, storedEarningDay: LocalDay?)
+    throws(BudgetMathError) -> (LedgerEntry, earningDay: LocalDay?)
   {
     let id = transaction.id
     let before = balance
@@ -141,7 +149,12 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     case .earn(let earned):
       try Self.require(earned >= 1, "earn.xp", "\(earned)", "at least 1")
       if let cap = dailyEarningCap {
-        let day = try Self.day(of: transaction.at, boundary: cap.dayBoundary)
+        let day: LocalDay
+        if let storedEarningDay {
+          day = storedEarningDay
+        } else {
+          day = try Self.day(of: transaction.at, boundary: cap.dayBoundary)
+        }
         xp = min(earned, max(0, cap.xp - earnedPerDay[day, default: 0]))
         earningDay = day
       } else {
@@ -181,14 +194,15 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       available = reservation - used
     case .adjust(let xpChange, let timeChange, let reason):
       try Self.require(!reason.isEmpty, "adjust.reason", "\"\"", "not empty")
-      guard Milliseconds.isWhole(timeChange) else {
+      guard Milliseconds.isWhole(timeChange), Milliseconds.amount(timeChange) != nil else {
         throw .invalidValue(
           field: "adjust.time", value: "\(timeChange)", requirement: "whole milliseconds")
       }
-      guard before.xp + xpChange >= 0, before.available + timeChange >= .zero else {
+      let (newXP, overflow) = before.xp.addingReportingOverflow(xpChange)
+      guard !overflow, newXP >= 0, before.available + timeChange >= .zero else {
         throw .overdraft(
           transaction: id, balance: "\(before.xp) XP and \(before.available)",
-          requested: "\(-xpChange) XP and \(.zero - timeChange)")
+          requested: "a change of \(xpChange) XP and \(timeChange)")
       }
       xp = xpChange
       available = timeChange
@@ -204,12 +218,20 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       available = .zero - expiredTime
     }
 
+    let (newXP, xpOverflow) = before.xp.addingReportingOverflow(xp)
+    let newAvailable = before.available + available
+    let newReserved = before.reserved + reserved
+    guard !xpOverflow, Milliseconds.amount(newAvailable) != nil,
+      Milliseconds.amount(newReserved) != nil
+    else {
+      throw .invalidValue(
+        field: "balance", value: "\(before.xp) XP + \(xp), \(before.available) + \(available)",
+        requirement: "a balance that fits in 64 bits (XP, and time in milliseconds)")
+    }
     let entry = LedgerEntry(
       transaction: transaction, xpChange: xp, availableChange: available,
       reservedChange: reserved, cappedXP: capped,
-      balanceAfter: RewardBalance(
-        xp: before.xp + xp, available: before.available + available,
-        reserved: before.reserved + reserved))
+      balanceAfter: RewardBalance(xp: newXP, available: newAvailable, reserved: newReserved))
     return (entry, earningDay)
   }
 
@@ -228,7 +250,10 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     entries.append(entry)
     switch transaction.kind {
     case .earn:
-      if let earningDay { earnedPerDay[earningDay, default: 0] += entry.xpChange }
+      if let earningDay {
+        earnedPerDay[earningDay, default: 0] += entry.xpChange
+        earningDays[transaction.id] = earningDay
+      }
     case .startSpending(let session, let reserve):
       openSessions[session] = reserve
       usedSessions.insert(session)
@@ -248,7 +273,9 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   private static func requireWhole(_ time: Duration, positive: Bool, _ field: String)
     throws(BudgetMathError)
   {
-    let valid = (positive ? time > .zero : time >= .zero) && Milliseconds.isWhole(time)
+    let valid =
+      (positive ? time > .zero : time >= .zero) && Milliseconds.isWhole(time)
+      && Milliseconds.amount(time) != nil
     try require(
       valid, field, "\(time)",
       (positive ? "more than zero" : "zero or more") + ", in whole milliseconds")
@@ -257,7 +284,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case rate, dailyEarningCap, transactions
+    case rate, dailyEarningCap, transactions, earningDays
   }
 
   /// Decodes the documented JSON form and replays its transactions.
@@ -271,11 +298,17 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       rate: try container.decode(ExchangeRate.self, forKey: .rate),
       dailyEarningCap: try container.decodeIfPresent(
         DailyEarningCap.self, forKey: .dailyEarningCap))
+    let storedDays =
+      try container.decodeIfPresent([String: LocalDay].self, forKey: .earningDays) ?? [:]
     for transaction in try container.decode([LedgerTransaction].self, forKey: .transactions) {
       do {
-        guard case .applied = try apply(transaction) else {
+        let transaction = try normalized(transaction)
+        guard positions[transaction.id] == nil else {
           throw BudgetMathError.conflictingTransaction(id: transaction.id)
         }
+        let (entry, earningDay) = try effect(
+          of: transaction, storedEarningDay: storedDays[transaction.id])
+        record(entry, earningDay: earningDay)
       } catch {
         throw DecodingError.dataCorruptedError(
           forKey: .transactions, in: container,
@@ -293,6 +326,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     try container.encode(rate, forKey: .rate)
     try container.encodeIfPresent(dailyEarningCap, forKey: .dailyEarningCap)
     try container.encode(transactions, forKey: .transactions)
+    if !earningDays.isEmpty { try container.encode(earningDays, forKey: .earningDays) }
   }
 
   /// Two ledgers are equal when they have the same rate, cap and transactions.

@@ -29,7 +29,7 @@ public struct PaceProjection: Sendable, Hashable, Codable {
   /// The period's real length.
   public let periodLength: Duration
   /// The use the period ends with at the current average rate, rounded down to the
-  /// millisecond; `nil` before any time has elapsed.
+  /// millisecond; `nil` before any time has elapsed, or when it is too large to represent.
   public let projectedTotal: Duration?
   /// When the allowance runs out at the current average rate, rounded up to the millisecond;
   /// `nil` unless ``outlook`` is ``PaceOutlook/willRunOut``.
@@ -74,11 +74,13 @@ public struct PaceProjection: Sendable, Hashable, Codable {
       outlook = .noUsageYet
       runsOutAt = nil
     } else if let toGo = multiplyDivideWithRemainder(allowanceMs - usedMs, elapsedMs, usedMs),
-      case let runOut = start + elapsedMs + toGo.quotient + (toGo.remainder > 0 ? 1 : 0),
+      let rest = checkedSum(toGo.quotient, toGo.remainder > 0 ? 1 : 0),
+      let runOut = checkedSum(start + elapsedMs, rest),
       runOut < end
     {
       // At the average rate used / elapsed, the rest of the allowance lasts
-      // (allowance − used) × elapsed / used, rounded up to the millisecond.
+      // (allowance − used) × elapsed / used, rounded up to the millisecond. A quotient too large
+      // to represent runs out long after the period: on track.
       outlook = .willRunOut
       runsOutAt = Milliseconds.date(runOut)
     } else {

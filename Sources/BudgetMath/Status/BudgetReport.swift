@@ -12,10 +12,11 @@ public struct BudgetReport: Sendable, Hashable, Codable {
   public let day: LocalDay
   /// The day's use against the day's allowance (including time rolled over into it).
   public let today: BudgetStatus
-  /// Use from the period's first day through ``day`` against the allowances of those days.
+  /// Use from the period's first day (or the plan's start) through ``day`` against the
+  /// allowances of those days.
   public let periodToDate: BudgetStatus
-  /// Use from the period's first day through ``day`` against the whole period's (prorated)
-  /// amount.
+  /// Use from the period's first day (or the plan's start) through ``day`` against the whole
+  /// period's prorated amount.
   public let period: BudgetStatus
   /// The day's allowance and what it carried in.
   public let allowance: DayAllowance
@@ -23,6 +24,9 @@ public struct BudgetReport: Sendable, Hashable, Codable {
 
 extension Budget {
   /// Reports how the budget stands on `day`, from the use of every day of its period so far.
+  ///
+  /// When the plan started inside the period, only use from `planStart` on counts, and rollover
+  /// starts afresh there: use before a plan existed is not measured against it.
   ///
   /// ```swift
   /// let report = try budget.report(on: today, usage: [today: .seconds(65 * 60)])
@@ -35,8 +39,8 @@ extension Budget {
   ///   - planStart: The first day the plan applies, if any.
   ///   - warningPercent: The share of an allowance from which the level is a warning, 1...100.
   /// - Returns: The report.
-  /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for a negative use or
-  ///   a warning percentage outside 1...100.
+  /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for a day before
+  ///   `planStart`, a negative use or a warning percentage outside 1...100.
   /// - Complexity: O(*d*) in the number of days of the period.
   public func report(
     on day: LocalDay,
@@ -45,11 +49,17 @@ extension Budget {
     warningPercent: Int = 80
   ) throws(BudgetMathError) -> BudgetReport {
     let days = period.days(containing: day)
-    for (usedDay, used) in usage where used < .zero && days.contains(usedDay) {
+    if let planStart, day < planStart {
+      throw .invalidValue(
+        field: "day", value: "\(day)", requirement: "on or after the plan's start, \(planStart)")
+    }
+    // Use before the plan started is not measured against it.
+    let first = max(days.lowerBound, planStart ?? days.lowerBound)
+    for (usedDay, used) in usage where used < .zero && (first...day).contains(usedDay) {
       throw .invalidValue(field: "usage[\(usedDay)]", value: "\(used)", requirement: "zero or more")
     }
-    let allowances = allowances(over: days.lowerBound...day, usage: usage, planStart: planStart)
-    let usedToDate = (days.lowerBound...day).reduce(Duration.zero) { $0 + (usage[$1] ?? .zero) }
+    let allowances = allowances(over: first...day, usage: usage, planStart: planStart)
+    let usedToDate = (first...day).reduce(Duration.zero) { $0 + (usage[$1] ?? .zero) }
     let allowedToDate = allowances.reduce(Duration.zero) { $0 + $1.base }
     let todayAllowance = allowances.last ?? DayAllowance(day: day, base: .zero)
     return BudgetReport(

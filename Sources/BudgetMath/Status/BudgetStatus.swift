@@ -14,8 +14,9 @@ import UsageModel
 /// status.remaining  // 0
 /// ```
 ///
-/// JSON form: `{"usedMs": 3900000, "allowanceMs": 3600000, "level": "over"}`; the other
-/// properties are derived and not stored.
+/// JSON form: `{"usedMs": 3900000, "allowanceMs": 3600000, "warningPercent": 80, "level":
+/// "over"}`; the other properties are derived and not stored. Decoding derives the level again
+/// and rejects a stored level that disagrees.
 public struct BudgetStatus: Sendable, Hashable, Codable {
   /// The time used.
   public let used: Duration
@@ -23,6 +24,8 @@ public struct BudgetStatus: Sendable, Hashable, Codable {
   public let allowance: Duration
   /// How the use stands against the allowance.
   public let level: BudgetLevel
+  /// The share of the allowance, in percent, from which the level is a warning.
+  public let warningPercent: Int
 
   /// Creates a status, deriving its level.
   ///
@@ -56,6 +59,7 @@ public struct BudgetStatus: Sendable, Hashable, Codable {
     }
     self.used = used
     self.allowance = allowance
+    self.warningPercent = warningPercent
     if isExcluded {
       level = .excluded
     } else if used > allowance {
@@ -92,18 +96,33 @@ public struct BudgetStatus: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case usedMs, allowanceMs, level
+    case usedMs, allowanceMs, warningPercent, level
   }
 
-  /// Decodes the documented JSON form.
+  /// Decodes the documented JSON form, deriving the level again.
   ///
   /// - Parameter decoder: The decoder to read from.
-  /// - Throws: `DecodingError` naming a missing or negative field.
+  /// - Throws: `DecodingError` naming a missing or invalid field, or a stored level that does
+  ///   not follow from the stored use and allowance.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    used = try container.decodeMilliseconds(forKey: .usedMs)
-    allowance = try container.decodeMilliseconds(forKey: .allowanceMs)
-    level = try container.decode(BudgetLevel.self, forKey: .level)
+    let stored = try container.decode(BudgetLevel.self, forKey: .level)
+    do {
+      try self.init(
+        used: container.decodeMilliseconds(forKey: .usedMs),
+        allowance: container.decodeMilliseconds(forKey: .allowanceMs),
+        warningPercent: container.decode(Int.self, forKey: .warningPercent),
+        isExcluded: stored == .excluded)
+    } catch let error as BudgetMathError {
+      throw DecodingError.dataCorruptedError(
+        forKey: .warningPercent, in: container, debugDescription: error.description)
+    }
+    guard level == stored else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .level, in: container,
+        debugDescription: "the stored level \(stored) does not follow from the use and allowance, "
+          + "which give \(level)")
+    }
   }
 
   /// Encodes the documented JSON form.
@@ -114,6 +133,7 @@ public struct BudgetStatus: Sendable, Hashable, Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeMilliseconds(used, forKey: .usedMs)
     try container.encodeMilliseconds(allowance, forKey: .allowanceMs)
+    try container.encode(warningPercent, forKey: .warningPercent)
     try container.encode(level, forKey: .level)
   }
 }
