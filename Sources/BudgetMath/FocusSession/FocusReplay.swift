@@ -16,8 +16,10 @@ struct FocusReplay {
   private(set) var breakPlannedEnd: Int64?
   private(set) var endedAt: Int64?
 
-  /// Which transitions happened by themselves. An event that merely reports one of them later
-  /// (the extension's callback for the start it caused, delivered late) changes nothing.
+  /// The session was promoted at its scheduled start rather than started by an event.
+  ///
+  /// An event that merely reports an automatic transition later (the extension's callback for the
+  /// start it caused, delivered late) changes nothing.
   private(set) var startedAutomatically = false
   /// The most recent break ended by itself (cleared when a new break begins).
   private(set) var lastBreakEndedAutomatically = false
