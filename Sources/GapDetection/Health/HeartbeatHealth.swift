@@ -24,7 +24,7 @@ public struct HeartbeatHealth: Sendable, Hashable, Codable {
   /// Creates a health value.
   ///
   /// - Parameters:
-  ///   - checkedAt: When the check was made.
+  ///   - checkedAt: When the check was made; rounded to the millisecond.
   ///   - status: The tracker's state.
   ///   - latest: The heartbeat it was judged from.
   ///   - memoryLevel: The level of its memory figure.
@@ -33,7 +33,7 @@ public struct HeartbeatHealth: Sendable, Hashable, Codable {
     checkedAt: Date, status: HeartbeatStatus, latest: Heartbeat?, memoryLevel: MemoryLevel?,
     silenceIsGap: Bool
   ) {
-    self.checkedAt = checkedAt
+    self.checkedAt = Milliseconds.date(TimeValues.clampedInstant(checkedAt))
     self.status = status
     self.latest = latest
     self.memoryLevel = memoryLevel
@@ -42,4 +42,39 @@ public struct HeartbeatHealth: Sendable, Hashable, Codable {
 
   /// Whether the tracker looks alive.
   public var isHealthy: Bool { status.isHealthy }
+
+  private enum CodingKeys: String, CodingKey {
+    case checkedAt
+    case status
+    case latest
+    case memoryLevel
+    case silenceIsGap
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      checkedAt: Milliseconds.date(try container.decodeInstant(forKey: .checkedAt)),
+      status: try container.decode(HeartbeatStatus.self, forKey: .status),
+      latest: try container.decodeIfPresent(Heartbeat.self, forKey: .latest),
+      memoryLevel: try container.decodeIfPresent(MemoryLevel.self, forKey: .memoryLevel),
+      silenceIsGap: try container.decode(Bool.self, forKey: .silenceIsGap))
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeInstant(TimeValues.clampedInstant(checkedAt), forKey: .checkedAt)
+    try container.encode(status, forKey: .status)
+    try container.encodeIfPresent(latest, forKey: .latest)
+    try container.encodeIfPresent(memoryLevel, forKey: .memoryLevel)
+    try container.encode(silenceIsGap, forKey: .silenceIsGap)
+  }
 }
