@@ -117,7 +117,7 @@ struct EventLineParser {
   /// `Event` does; the date is resolved with the library's ISO 8601 parser.
   mutating func parseTimestamp(_ text: UnsafeRawBufferPointer) throws(JSONFailure) -> Int64 {
     let shape = "expected yyyy-MM-ddTHH:mm:ss[.fff](Z|±HH:MM)"
-    guard text.count >= 20, text[10] == UInt8(ascii: "T") || text[10] == UInt8(ascii: "t")
+    guard text.count >= 19, text[10] == UInt8(ascii: "T") || text[10] == UInt8(ascii: "t")
     else { throw Self.timestampFailure(text, shape) }
     let midnight = try midnight(of: text)
     guard let hour = Self.twoDigits(text, 11), text[13] == UInt8(ascii: ":"),
