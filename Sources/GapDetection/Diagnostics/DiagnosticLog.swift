@@ -5,8 +5,10 @@ import UsageModel
 /// The extension's diagnostic entries in a ``BoundedLog``: the last 100, shared by the app.
 ///
 /// Appends are atomic across processes. A log that does not decode throws instead of starting
-/// afresh (seed 000's `try?` silently replaced a damaged log with an empty one). An entry
-/// appended twice (same ``DiagnosticEntry/id``) is reported once.
+/// afresh (seed 000's `try?` silently replaced a damaged log with an empty one). Appending an
+/// entry whose ``DiagnosticEntry/id`` is already in the log changes nothing, so a retried append
+/// is counted once. The stored value is a ``BoundedLog``'s, so a `BoundedLog<DiagnosticEntry>`
+/// on the same key reads it too.
 ///
 /// ```swift
 /// let log = try DiagnosticLog(store: store)
@@ -20,6 +22,8 @@ public struct DiagnosticLog: Sendable {
   public static let defaultKey = "stk.diagnostics"
 
   private let log: BoundedLog<DiagnosticEntry>
+  private let store: any SharedStore
+  private let storeKey: StoreKey<BoundedLogContents<DiagnosticEntry>>
 
   /// Creates a log on `key` of `store`; nothing is written until the first append.
   ///
@@ -36,19 +40,34 @@ public struct DiagnosticLog: Sendable {
     } catch {
       throw .store(error)
     }
+    self.store = store
+    storeKey = StoreKey(key, default: BoundedLogContents())
   }
 
-  /// Appends an entry, evicting the oldest when the log is full.
+  /// Appends an entry, evicting the oldest when the log is full; an entry already in the log
+  /// (same identifier) changes nothing.
   ///
   /// - Parameter entry: The entry.
   /// - Returns: How many entries were evicted (0 or 1).
   /// - Throws: ``GapDetectionError/store(_:)``; the log is then unchanged.
+  /// - Complexity: O(*capacity*), in one atomic read-modify-write.
   @discardableResult
   public func append(_ entry: DiagnosticEntry) throws(GapDetectionError) -> Int {
+    let capacity = log.capacity
     do {
-      return try log.append(entry)
-    } catch {
+      return try store.update(storeKey) { contents in
+        guard !contents.entries.contains(where: { $0.id == entry.id }) else { return 0 }
+        contents.entries.append(entry)
+        let excess = max(0, contents.entries.count - capacity)
+        contents.entries.removeFirst(excess)
+        contents.evictedCount += excess
+        return excess
+      }
+    } catch let error as SharedStoreError {
       throw .store(error)
+    } catch {
+      // The body throws nothing, so only the store's own errors reach here.
+      preconditionFailure("unexpected error from a non-throwing update: \(error)")
     }
   }
 

@@ -98,11 +98,13 @@ private struct TimelineRenderer {
 
   private func label(
     _ svg: inout SVGWriter, _ text: String, x: Double, y: Double, size: Double = 12,
-    colour: String = TimelineStyle.muted, weight: String? = nil, anchor: String? = nil
+    colour: String = TimelineStyle.muted, weight: String? = nil, anchor: String? = nil,
+    cssClass: String? = nil
   ) {
     var attributes = [
       ("x", n(x)), ("y", n(y)), ("font-size", n(size)), ("fill", colour),
     ]
+    if let cssClass { attributes.insert(("class", cssClass), at: 0) }
     if let weight { attributes.append(("font-weight", weight)) }
     if let anchor { attributes.append(("text-anchor", anchor)) }
     svg.element("text", attributes, text: text)
@@ -131,8 +133,9 @@ private struct TimelineRenderer {
     ]
     var chipX = 28.0
     for (name, value, colour) in chips {
-      let text = name + "  " + value
-      let chipWidth = Double(text.count) * 7.4 + 26
+      // Estimated text widths at 13 px: bold names are wider than regular values.
+      let nameWidth = Double(name.count) * 9.2
+      let chipWidth = 13 + nameWidth + 8 + Double(value.count) * 7.1 + 13
       svg.element(
         "rect",
         [
@@ -141,7 +144,7 @@ private struct TimelineRenderer {
         ])
       label(&svg, name, x: chipX + 13, y: 100.5, size: 13, colour: colour, weight: "600")
       label(
-        &svg, value, x: chipX + 13 + Double(name.count) * 7.4 + 12, y: 100.5, size: 13,
+        &svg, value, x: chipX + 13 + nameWidth + 8, y: 100.5, size: 13,
         colour: TimelineStyle.ink)
       chipX += chipWidth + 10
     }
@@ -186,11 +189,12 @@ private struct TimelineRenderer {
           ("x1", n(position)), ("y1", n(top + 20)), ("x2", n(position)), ("y2", n(bottom + 6)),
           ("stroke", TimelineStyle.grid), ("stroke-width", tick.hour % 6 == 0 ? "1.5" : "1"),
         ])
-      guard index % every == 0 else { continue }
+      let nearNow = now > dayStart && now < dayEnd && abs(position - x(now)) < 30
+      guard index % every == 0, !nearNow else { continue }
       label(
         &svg, LocalClock.two(Int64(tick.hour)) + (tick.isRepeat ? "′" : ""), x: position,
         y: top + 12, size: 11, colour: tick.isRepeat ? "#c92a2a" : TimelineStyle.muted,
-        anchor: "middle")
+        anchor: "middle", cssClass: "hour")
     }
     svg.element(
       "line",
