@@ -11,6 +11,7 @@ import Foundation
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
   UsageModelBenchmarks.suite,
+  GapDetectionBenchmarks.suite,
 ]
 
 @MainActor func usage() -> String {

@@ -78,7 +78,8 @@ struct AccountingPropertyTests {
     let start = scenario.start
     let end = scenario.end
     guard end > start else { return Expected(gaps: [], days: []) }
-    let windows = union(scenario.windows ?? [start...end]).compactMap { window -> ClosedRange<Int64>? in
+    let windows = union(scenario.windows ?? [start...end]).compactMap {
+      window -> ClosedRange<Int64>? in
       let low = max(window.lowerBound, start)
       let high = min(window.upperBound, end)
       return high > low ? low...high : nil
@@ -162,10 +163,13 @@ struct AccountingPropertyTests {
       }
     }
     return Expected(
-      gaps: report.gaps.map { [kinds[$0.classification] ?? 0, seconds($0.start), seconds($0.end)] },
+      gaps: report.gaps.map {
+        [kinds[$0.classification] ?? 0, seconds($0.start), seconds($0.end)]
+      },
       days: report.days.filter { !$0.windows.isEmpty }.map { day in
         [
-          seconds(day.windows[0].start) - ((seconds(day.windows[0].start) % 86_400) + 86_400) % 86_400,
+          seconds(day.windows[0].start) - ((seconds(day.windows[0].start) % 86_400) + 86_400)
+            % 86_400,
           whole(day.tracked), whole(day.idle), whole(day.unknown),
         ]
       })
@@ -191,7 +195,8 @@ struct AccountingPropertyTests {
     for seed in 0..<40 {
       var scenario = Scenario(seed: UInt64(seed))
       let observed = try Self.observed(scenario)
-      scenario.beats = Array(stride(from: scenario.start - 600, to: scenario.start + scenario.length + 600, by: 30))
+      scenario.beats = Array(
+        stride(from: scenario.start - 600, to: scenario.start + scenario.length + 600, by: 30))
       if Self.reference(scenario) != observed { disagreements += 1 }
     }
     #expect(disagreements > 10)

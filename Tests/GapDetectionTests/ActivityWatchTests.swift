@@ -8,11 +8,15 @@ struct ActivityWatchTests {
   @Test("an event line reads exactly, with the fraction truncated to the millisecond")
   func readsEventLine() throws {
     let event = try ActivityWatchEvent(
-      jsonLine: #" {"id": 3, "timestamp": "2026-03-08T07:00:00.1239996+01:00", "duration": 2.5, "data": {"app": "Mail"}} "#)
+      jsonLine:
+        #" {"id": 3, "timestamp": "2026-03-08T07:00:00.1239996+01:00", "duration": 2.5, "data": {"app": "Mail"}} "#
+    )
     #expect(event.timestamp == (try instant("2026-03-08T06:00:00.123Z")))
     #expect(event.duration == .milliseconds(2500))
     #expect(event.data == ActivityWatchData(["app": "Mail"]))
-    #expect(event.jsonLine == #"{"timestamp":"2026-03-08T06:00:00.123+00:00","duration":2.5,"data":{"app": "Mail"}}"#)
+    #expect(
+      event.jsonLine
+        == #"{"timestamp":"2026-03-08T06:00:00.123+00:00","duration":2.5,"data":{"app": "Mail"}}"#)
   }
 
   @Test(
@@ -33,7 +37,8 @@ struct ActivityWatchTests {
     arguments: [0, 1, 10, 100, 999, 1000, 1001, 40_000, 123_456_789] as [Int64])
   func writtenDurations(milliseconds: Int64) throws {
     let event = try ActivityWatchEvent(
-      timestamp: Date(timeIntervalSince1970: 0), duration: .milliseconds(milliseconds), data: .empty)
+      timestamp: Date(timeIntervalSince1970: 0), duration: .milliseconds(milliseconds), data: .empty
+    )
     let line = event.jsonLine
     #expect(try ActivityWatchEvent(jsonLine: line) == event)
     let seconds = try #require(line.split(separator: ",").dropFirst().first)
@@ -49,7 +54,9 @@ struct ActivityWatchTests {
     (#"{"duration": 1, "data": {}}"#, "missing field \"timestamp\""),
     (#"{"timestamp": "2026-03-08T06:00:00", "duration": 1, "data": {}}"#, "missing UTC offset"),
     (#"{"timestamp": "2026-02-30T06:00:00Z", "duration": 1, "data": {}}"#, "no such date"),
-    (#"{"timestamp": "2026-03-08 06:00:00Z", "duration": 1, "data": {}}"#, "expected yyyy-MM-ddTHH"),
+    (
+      #"{"timestamp": "2026-03-08 06:00:00Z", "duration": 1, "data": {}}"#, "expected yyyy-MM-ddTHH"
+    ),
     (#"{"timestamp": "2026-03-08T24:00:00Z", "duration": 1, "data": {}}"#, "no such time"),
     (#"{"timestamp": 5, "duration": 1, "data": {}}"#, "must be a string"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": -1, "data": {}}"#, "negative"),
@@ -57,9 +64,18 @@ struct ActivityWatchTests {
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 01, "data": {}}"#, "expected ',' or '}'"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": []}"#, "must be an object"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {"a": tru}}"#, "expected true"),
-    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {"a": "\x"}}"#, "invalid escape"),
-    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}, "extra": 1}"#, "unknown field \"extra\""),
-    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "duration": 2, "data": {}}"#, "duplicate field \"duration\""),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {"a": "\x"}}"#,
+      "invalid escape"
+    ),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}, "extra": 1}"#,
+      "unknown field \"extra\""
+    ),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "duration": 2, "data": {}}"#,
+      "duplicate field \"duration\""
+    ),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}} x"#, "unexpected text"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}"#, "expected ',' or '}'"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1e400, "data": {}}"#, "too long"),
@@ -148,7 +164,9 @@ struct ActivityWatchTests {
     var random = SeededGenerator(seed: 77)
     let events = try (0..<200).map { index in
       try ActivityWatchEvent(
-        timestamp: Date(timeIntervalSince1970: Double(Int64.random(in: -1_000_000_000_000...4_000_000_000_000, using: &random)) / 1000),
+        timestamp: Date(
+          timeIntervalSince1970: Double(
+            Int64.random(in: -1_000_000_000_000...4_000_000_000_000, using: &random)) / 1000),
         duration: .milliseconds(Int64.random(in: 0...10_000_000, using: &random)),
         data: ActivityWatchData(["app": "app\(index % 7)", "title": "t\"\\\n\(index)"]))
     }
@@ -163,7 +181,10 @@ struct ActivityWatchTests {
       .appendingPathComponent("stk-long-\(UUID().uuidString).jsonl")
     defer { try? FileManager.default.removeItem(at: url) }
     try Data(repeating: 0x20, count: ActivityWatchJSONLines.maximumLineLength + 10).write(to: url)
-    #expect(throws: GapDetectionError.lineTooLong(lineNumber: 1, limit: ActivityWatchJSONLines.maximumLineLength)) {
+    #expect(
+      throws: GapDetectionError.lineTooLong(
+        lineNumber: 1, limit: ActivityWatchJSONLines.maximumLineLength)
+    ) {
       try ActivityWatchJSONLines.read(contentsOf: url)
     }
   }
@@ -178,7 +199,8 @@ struct ActivityWatchTests {
     try Data("previous".utf8).write(to: output)
     let missing = directory.appendingPathComponent("missing.jsonl")
     #expect(throws: GapDetectionError.self) {
-      try ActivityWatchJSONLines.merge(contentsOf: missing, into: output, pulseTime: .fixed(.seconds(1)))
+      try ActivityWatchJSONLines.merge(
+        contentsOf: missing, into: output, pulseTime: .fixed(.seconds(1)))
     }
     #expect(try Data(contentsOf: output) == Data("previous".utf8))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.jsonl"])
@@ -219,7 +241,8 @@ struct ActivityWatchTests {
       contentsOf: fixtureURL("ActivityWatch/boundaries.input.jsonl"))
     let expected = try ActivityWatchJSONLines.read(
       contentsOf: fixtureURL("ActivityWatch/boundaries.pulse-30.expected.jsonl"))
-    let merged = try ActivityWatchEvent.merge(input.events, pulseTime: .fixed(.milliseconds(29_999)))
+    let merged = try ActivityWatchEvent.merge(
+      input.events, pulseTime: .fixed(.milliseconds(29_999)))
     #expect(merged != expected.events)
   }
 }

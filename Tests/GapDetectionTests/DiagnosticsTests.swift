@@ -11,7 +11,9 @@ import FoundationXML
 /// The diagnostic log, and the report as text, JSON and SVG.
 @Suite("Diagnostics")
 struct DiagnosticsTests {
-  func entry(_ at: Date, success: Bool, id: Int, description: String? = nil) throws -> DiagnosticEntry {
+  func entry(_ at: Date, success: Bool, id: Int, description: String? = nil) throws
+    -> DiagnosticEntry
+  {
     try DiagnosticEntry(
       id: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", id))") ?? UUID(),
       at: at, eventName: "stk:15m:com.duolingo", action: .recordUsage, success: success,
@@ -20,7 +22,8 @@ struct DiagnosticsTests {
 
   @Test("an entry's JSON form is the documented one")
   func entryJSON() throws {
-    let value = try entry(instant("2026-03-08T10:30:00Z"), success: false, id: 1, description: "disk full")
+    let value = try entry(
+      instant("2026-03-08T10:30:00Z"), success: false, id: 1, description: "disk full")
     let text =
       #"{"action":"record_usage","at":"2026-03-08T10:30:00Z","errorDescription":"disk full","#
       + #""eventName":"stk:15m:com.duolingo","id":"00000000-0000-0000-0000-000000000001","#
@@ -33,7 +36,9 @@ struct DiagnosticsTests {
   func logKeepsLastHundred() throws {
     let log = try DiagnosticLog(store: InMemoryStore())
     let t0 = try instant("2026-03-08T10:00:00Z")
-    for index in 0..<130 { try log.append(try entry(t0.addingTimeInterval(Double(index)), success: true, id: index)) }
+    for index in 0..<130 {
+      try log.append(try entry(t0.addingTimeInterval(Double(index)), success: true, id: index))
+    }
     try log.append(try entry(t0.addingTimeInterval(129), success: true, id: 129))
     let (entries, evicted) = try log.snapshot()
     #expect(entries.count == 100)
@@ -45,8 +50,9 @@ struct DiagnosticsTests {
   func todaysFailures() throws {
     let log = try DiagnosticLog(store: InMemoryStore())
     let tokyo = DayBoundary(timeZone: try zone("Asia/Tokyo"))
-    try log.append(try entry(instant("2026-03-07T14:59:59Z"), success: false, id: 1))  // 23:59:59 on the 7th
-    try log.append(try entry(instant("2026-03-07T15:00:00Z"), success: false, id: 2))  // 00:00 on the 8th
+    // 23:59:59 on the 7th in Tokyo, then midnight on the 8th.
+    try log.append(try entry(instant("2026-03-07T14:59:59Z"), success: false, id: 1))
+    try log.append(try entry(instant("2026-03-07T15:00:00Z"), success: false, id: 2))
     try log.append(try entry(instant("2026-03-08T03:00:00Z"), success: true, id: 3))
     try log.append(try entry(instant("2026-03-08T14:59:59Z"), success: false, id: 4))
     let failures = try log.failures(on: LocalDay(parsing: "2026-03-08"), boundary: tokyo)
@@ -59,13 +65,18 @@ struct DiagnosticsTests {
     try store.write(Data("{oops".utf8), for: DiagnosticLog.defaultKey)
     let log = try DiagnosticLog(store: store)
     #expect(throws: GapDetectionError.self) { try log.entries() }
-    #expect(throws: GapDetectionError.self) { try log.append(try entry(Date(timeIntervalSince1970: 0), success: true, id: 1)) }
+    #expect(throws: GapDetectionError.self) {
+      try log.append(try entry(Date(timeIntervalSince1970: 0), success: true, id: 1))
+    }
     #expect(try store.read(DiagnosticLog.defaultKey) == Data("{oops".utf8))
   }
 
   @Test(
     "relative times read as seed 000's",
-    arguments: [(0, "0s ago"), (45_999, "45s ago"), (60_000, "1m ago"), (3_599_999, "59m ago"), (7_200_000, "2h ago"), (-5_000, "in 5s")] as [(Int64, String)])
+    arguments: [
+      (0, "0s ago"), (45_999, "45s ago"), (60_000, "1m ago"), (3_599_999, "59m ago"),
+      (7_200_000, "2h ago"), (-5_000, "in 5s"),
+    ] as [(Int64, String)])
   func relativeTimes(milliseconds: Int64, text: String) {
     #expect(DiagnosticsReport.relativeTime(.milliseconds(milliseconds)) == text)
   }
@@ -83,21 +94,27 @@ struct DiagnosticsTests {
       try heartbeats(from: at("10:00:00"), to: at("10:03:00"), every: 30)
       + heartbeats(from: at("10:18:00"), to: at("10:21:00"), every: 30)
     let usage = [
-      try UsageRecord(app: AppID("com.duolingo"), category: .education, start: at("10:00:00"), end: at("10:03:00"), source: .thresholdEvent),
-      try UsageRecord(app: AppID("com.duolingo"), category: .education, start: at("10:18:00"), end: at("10:21:00"), source: .thresholdEvent),
+      try UsageRecord(
+        app: AppID("com.duolingo"), category: .education, start: at("10:00:00"),
+        end: at("10:03:00"), source: .thresholdEvent),
+      try UsageRecord(
+        app: AppID("com.duolingo"), category: .education, start: at("10:18:00"),
+        end: at("10:21:00"), source: .thresholdEvent),
     ]
     let diagnostics = [
       try DiagnosticEntry(
         id: UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID(), at: at("10:02:00"),
         eventName: "stk:15m:com.duolingo", action: .postNotification, success: false,
-        errorDescription: "notification center unavailable", memoryBytes: 3_355_443),
+        errorDescription: "notification center unavailable", memoryBytes: 3_355_443)
     ]
     let detector = GapDetector(
       boundary: boundary,
       expectation: .intervals([DateInterval(start: try at("10:00:00"), end: try at("10:30:00"))]))
     return DiagnosticsReport(
       day: day, now: try at("10:21:30"), detector: detector,
-      heartbeats: try beats.map { try Heartbeat(at: $0.at, source: .monitorExtension, memoryBytes: 3_355_443) },
+      heartbeats: try beats.map {
+        try Heartbeat(at: $0.at, source: .monitorExtension, memoryBytes: 3_355_443)
+      },
       usage: usage, diagnostics: diagnostics)
   }
 
@@ -188,7 +205,11 @@ struct DiagnosticsTests {
     let report = try Self.exampleReport()
     let counter = try parse(report.svg)
     #expect(counter.gapIDs == report.gaps.gaps.indices.map { "gap-\($0 + 1)" })
-    #expect(counter.gapClasses == report.gaps.gaps.map { "gap gap-" + $0.classification.rawValue.replacingOccurrences(of: "_", with: "-") })
+    #expect(
+      counter.gapClasses
+        == report.gaps.gaps.map {
+          "gap gap-" + $0.classification.rawValue.replacingOccurrences(of: "_", with: "-")
+        })
     #expect(counter.gapClasses.count == 1)
     #expect(counter.texts.contains("Education"))
     #expect(counter.texts.contains("now 10:21"))
@@ -196,7 +217,10 @@ struct DiagnosticsTests {
 
   @Test(
     "the SVG's hour axis follows the wall clock on days with a clock change",
-    arguments: [("Europe/Paris", "2026-03-29", 23), ("Europe/Paris", "2026-10-25", 25), ("Europe/Paris", "2026-05-14", 24), ("Asia/Kolkata", "2026-05-14", 24)])
+    arguments: [
+      ("Europe/Paris", "2026-03-29", 23), ("Europe/Paris", "2026-10-25", 25),
+      ("Europe/Paris", "2026-05-14", 24), ("Asia/Kolkata", "2026-05-14", 24),
+    ])
   func hourAxis(identifier: String, dayText: String, hours: Int) throws {
     let boundary = DayBoundary(timeZone: try zone(identifier))
     let day = try LocalDay(parsing: dayText)
@@ -255,24 +279,33 @@ struct DiagnosticsTests {
       time = time.addingTimeInterval(Double(Int.random(in: 24_000...36_000, using: &random)) / 1000)
     }
     let apps: [(String, UsageModel.Category, String, String)] = [
-      ("com.duolingo", .education, "07:40", "08:05"), ("com.instagram", .socialMedia, "08:05", "08:20"),
-      ("com.duolingo", .education, "12:30", "13:10"), ("com.youtube", .entertainment, "13:52", "14:30"),
-      ("com.instagram", .socialMedia, "16:45", "17:20"), ("com.duolingo", .education, "18:00", "18:35"),
-      ("com.youtube", .entertainment, "19:30", "20:40"), ("com.instagram", .socialMedia, "20:40", "21:05"),
+      ("com.duolingo", .education, "07:40", "08:05"),
+      ("com.instagram", .socialMedia, "08:05", "08:20"),
+      ("com.duolingo", .education, "12:30", "13:10"),
+      ("com.youtube", .entertainment, "13:52", "14:30"),
+      ("com.instagram", .socialMedia, "16:45", "17:20"),
+      ("com.duolingo", .education, "18:00", "18:35"),
+      ("com.youtube", .entertainment, "19:30", "20:40"),
+      ("com.instagram", .socialMedia, "20:40", "21:05"),
     ]
     let usage = try apps.map { app, category, start, end in
-      try UsageRecord(app: AppID(app), category: category, start: at(start + ":00"), end: at(end + ":00"), source: .thresholdEvent)
+      try UsageRecord(
+        app: AppID(app), category: category, start: at(start + ":00"), end: at(end + ":00"),
+        source: .thresholdEvent)
     }
     let school = try DailyWindow(start: TimeOfDay(hour: 7), end: TimeOfDay(hour: 22))
     let detector = GapDetector(boundary: boundary, expectation: .daily(school, in: paris))
     return DiagnosticsReport(
       day: day, now: try at("21:30:00"), detector: detector, heartbeats: beats, usage: usage,
-      missedSequences: [try MissedSequence(numbers: 41...43, after: at("17:20:00"), before: at("17:58:00"))],
+      missedSequences: [
+        try MissedSequence(numbers: 41...43, after: at("17:20:00"), before: at("17:58:00"))
+      ],
       diagnostics: [
         try DiagnosticEntry(
-          id: UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID(), at: at("13:09:40"),
+          id: UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID(),
+          at: at("13:09:40"),
           eventName: "stk:15m:com.youtube", action: .memoryWarning, success: false,
-          errorDescription: "high memory pressure, minimal path used", memoryBytes: 5_900_000),
+          errorDescription: "high memory pressure, minimal path used", memoryBytes: 5_900_000)
       ])
   }
 

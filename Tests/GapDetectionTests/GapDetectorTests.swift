@@ -29,7 +29,8 @@ struct GapDetectorTests {
     let start = try instant("2026-03-08T09:00:00Z")
     let now = start.addingTimeInterval(40 * 60)
     let future = try Heartbeat(at: start.addingTimeInterval(3 * 3600), source: .monitorExtension)
-    let beats = try heartbeats(from: start, to: start.addingTimeInterval(30 * 60), every: 30) + [future]
+    let beats =
+      try heartbeats(from: start, to: start.addingTimeInterval(30 * 60), every: 30) + [future]
     let detector = GapDetector(boundary: DayBoundary(timeZone: try zone("UTC")))
     let report = detector.report(
       period: DateInterval(start: start, duration: 3600), now: now, heartbeats: beats.shuffled(),
@@ -88,7 +89,8 @@ struct GapDetectorTests {
     let boundary = DayBoundary(timeZone: paris)
     let night = try DailyWindow(start: TimeOfDay(hour: 21), end: TimeOfDay(hour: 7))
     let day = try LocalDay(parsing: "2026-05-14")
-    let period = DateInterval(start: boundary.start(of: day), end: boundary.start(of: day.advanced(by: 2)))
+    let period = DateInterval(
+      start: boundary.start(of: day), end: boundary.start(of: day.advanced(by: 2)))
     let beats = try heartbeats(
       from: instant("2026-05-14T21:00:00+02:00"), to: instant("2026-05-14T23:00:00+02:00"),
       every: 30)
@@ -128,7 +130,9 @@ struct GapDetectorTests {
     let beats =
       try heartbeats(from: interval.start, to: silenceStart, every: 30)
       + heartbeats(from: silenceEnd, to: interval.end, every: 30)
-    let usage = [try record(silenceEnd.addingTimeInterval(600), silenceEnd.addingTimeInterval(1200))]
+    let usage = [
+      try record(silenceEnd.addingTimeInterval(600), silenceEnd.addingTimeInterval(1200))
+    ]
     let report = GapDetector(boundary: boundary).report(
       for: day, now: interval.end, heartbeats: beats, usage: usage)
     #expect(report.gaps(.trackerDown).map(\.duration) == [.seconds(7200)])
@@ -160,7 +164,10 @@ struct GapDetectorTests {
     #expect(report.gaps.map(\.classification) == [.idle, .trackerDown, .notificationLoss, .idle])
     #expect(report.gaps.map(\.start) == [at(50), at(60), at(80), at(92)])
     #expect(report.gaps.map(\.end) == [at(60), at(80), at(92), at(100)])
-    #expect(Set(report.gaps[1].evidence.map(\.kind)) == [.heartbeatSilence, .usageSilence, .missedSequence])
+    #expect(
+      Set(report.gaps[1].evidence.map(\.kind)) == [
+        .heartbeatSilence, .usageSilence, .missedSequence,
+      ])
     #expect(report.gaps[2].evidence.compactMap(\.missedNumbers) == [6...8, 9...9])
     #expect(report.unknown == minutes(32))
     #expect(report.idle == minutes(18))
@@ -175,8 +182,12 @@ struct GapDetectorTests {
     let day = try LocalDay(parsing: "2026-05-14")
     let boundary = DayBoundary(timeZone: paris)
     let beats =
-      try heartbeats(from: instant("2026-05-14T09:04:00+02:00"), to: instant("2026-05-14T12:00:00+02:00"), every: 30)
-      + heartbeats(from: instant("2026-05-14T13:00:00+02:00"), to: instant("2026-05-14T16:56:00+02:00"), every: 30)
+      try heartbeats(
+        from: instant("2026-05-14T09:04:00+02:00"), to: instant("2026-05-14T12:00:00+02:00"),
+        every: 30)
+      + heartbeats(
+        from: instant("2026-05-14T13:00:00+02:00"), to: instant("2026-05-14T16:56:00+02:00"),
+        every: 30)
     let report = GapDetector(boundary: boundary, expectation: .daily(school, in: paris)).report(
       for: day, now: boundary.interval(of: day).end, heartbeats: beats, usage: [])
     #expect(report.gaps.map(\.classification) == [.trackerDown])
@@ -221,7 +232,9 @@ struct GapDetectorTests {
       period: DateInterval(start: t0, duration: 3600), now: t0.addingTimeInterval(3600),
       heartbeats: try heartbeats(from: t0, to: t0.addingTimeInterval(600), every: 30),
       usage: [try record(t0, t0.addingTimeInterval(60))],
-      missedSequences: [try MissedSequence(numbers: 1...2, after: t0, before: t0.addingTimeInterval(90))])
+      missedSequences: [
+        try MissedSequence(numbers: 1...2, after: t0, before: t0.addingTimeInterval(90))
+      ])
     let text = try json(report)
     #expect(text.contains(#""class":"tracker_down""#))
     #expect(text.contains(#""kind":"missed_sequence","missedFirst":1,"missedLast":2"#))

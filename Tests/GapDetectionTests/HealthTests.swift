@@ -8,7 +8,8 @@ struct HealthTests {
   let base = Date(timeIntervalSince1970: 1_772_960_400)
 
   func beat(_ offset: TimeInterval, memory: UInt64? = nil) throws -> Heartbeat {
-    try Heartbeat(at: base.addingTimeInterval(offset), source: .monitorExtension, memoryBytes: memory)
+    try Heartbeat(
+      at: base.addingTimeInterval(offset), source: .monitorExtension, memoryBytes: memory)
   }
 
   @Test("the defaults are seed 000's")
@@ -50,11 +51,13 @@ struct HealthTests {
   func futureIsSkew() throws {
     let policy = HealthPolicy.standard
     #expect(policy.health(of: try beat(3600), at: base).status == .clockSkew(ahead: .seconds(3600)))
-    #expect(policy.health(of: try beat(2.001), at: base).status == .clockSkew(ahead: .milliseconds(2001)))
+    #expect(
+      policy.health(of: try beat(2.001), at: base).status == .clockSkew(ahead: .milliseconds(2001)))
     #expect(policy.health(of: try beat(2), at: base).status == .healthy(age: .zero))
     #expect(policy.health(of: try beat(0.5), at: base).status == .healthy(age: .zero))
     let strict = try HealthPolicy(clockSkewTolerance: .zero)
-    #expect(strict.health(of: try beat(0.001), at: base).status == .clockSkew(ahead: .milliseconds(1)))
+    #expect(
+      strict.health(of: try beat(0.001), at: base).status == .clockSkew(ahead: .milliseconds(1)))
   }
 
   @Test(
@@ -83,16 +86,23 @@ struct HealthTests {
       + #""staleAfterMs":120000,"usageGapAfterMs":600000}"#
     #expect(try json(HealthPolicy.standard) == text)
     #expect(try decode(HealthPolicy.self, text) == .standard)
-    let reversed = text.replacingOccurrences(of: "\"gapAfterMs\":300000", with: "\"gapAfterMs\":1000")
+    let reversed = text.replacingOccurrences(
+      of: "\"gapAfterMs\":300000", with: "\"gapAfterMs\":1000")
     #expect(throws: DecodingError.self) { try decode(HealthPolicy.self, reversed) }
   }
 
   @Test("statuses encode as documented")
   func statusJSON() throws {
     #expect(try json(HeartbeatStatus.neverSeen) == #"{"state":"never_seen"}"#)
-    #expect(try json(HeartbeatStatus.stale(age: .seconds(150))) == #"{"ageMs":150000,"state":"stale"}"#)
-    #expect(try json(HeartbeatStatus.clockSkew(ahead: .seconds(5))) == #"{"aheadMs":5000,"state":"clock_skew"}"#)
-    for status in [HeartbeatStatus.neverSeen, .healthy(age: .seconds(1)), .stale(age: .seconds(200)), .clockSkew(ahead: .seconds(9))] {
+    #expect(
+      try json(HeartbeatStatus.stale(age: .seconds(150))) == #"{"ageMs":150000,"state":"stale"}"#)
+    #expect(
+      try json(HeartbeatStatus.clockSkew(ahead: .seconds(5)))
+        == #"{"aheadMs":5000,"state":"clock_skew"}"#)
+    for status in [
+      HeartbeatStatus.neverSeen, .healthy(age: .seconds(1)), .stale(age: .seconds(200)),
+      .clockSkew(ahead: .seconds(9)),
+    ] {
       #expect(try decode(HeartbeatStatus.self, json(status)) == status)
     }
     #expect(throws: DecodingError.self) { try decode(HeartbeatStatus.self, #"{"state":"dead"}"#) }
@@ -100,7 +110,8 @@ struct HealthTests {
 
   @Test("a health value round-trips through JSON with its instant as ISO 8601")
   func healthJSON() throws {
-    let health = HealthPolicy.standard.health(of: try beat(0, memory: 5_000_000), at: base.addingTimeInterval(30))
+    let health = HealthPolicy.standard.health(
+      of: try beat(0, memory: 5_000_000), at: base.addingTimeInterval(30))
     let text = try json(health)
     #expect(text.contains(#""checkedAt":"2026-03-08T09:00:30Z""#))
     #expect(try decode(HeartbeatHealth.self, text) == health)
@@ -117,7 +128,8 @@ struct HealthTests {
         return field
       }
     }
-    #expect(field { () throws(GapDetectionError) in try HealthPolicy(staleAfter: .zero) } == "staleAfter")
+    #expect(
+      field { () throws(GapDetectionError) in try HealthPolicy(staleAfter: .zero) } == "staleAfter")
     #expect(
       field { () throws(GapDetectionError) in
         try HealthPolicy(staleAfter: .seconds(120), gapAfter: .seconds(60))
@@ -128,7 +140,10 @@ struct HealthTests {
     #expect(
       field { () throws(GapDetectionError) in try HealthPolicy(alertAfter: .nanoseconds(1)) }
         == "alertAfter")
-    #expect(field { () throws(GapDetectionError) in try HealthPolicy() } == nil)
+    #expect(
+      field { () throws(GapDetectionError) in
+        try HealthPolicy(staleAfter: .seconds(1), gapAfter: .seconds(1))
+      } == nil)
   }
 
   @Test("memory thresholds must be ordered")
@@ -139,6 +154,8 @@ struct HealthTests {
     #expect(throws: GapDetectionError.self) {
       try MemoryPolicy(limitBytes: 10, warningBytes: 5, criticalBytes: 11)
     }
-    #expect(throws: Never.self) { try MemoryPolicy(limitBytes: 10, warningBytes: 5, criticalBytes: 10) }
+    #expect(throws: Never.self) {
+      try MemoryPolicy(limitBytes: 10, warningBytes: 5, criticalBytes: 10)
+    }
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
 import SharedStore
-import Testing
 import TestSupport
+import Testing
 
 /// The recorder keeps the latest heartbeat and a bounded history in a compact binary ring.
 @Suite("Heartbeat recorder")
@@ -37,7 +37,9 @@ struct HeartbeatRecorderTests {
     #expect(try json(bare) == #"{"at":"2026-03-08T10:30:00Z","source":"app"}"#)
   }
 
-  @Test("nothing recorded reads as no latest heartbeat and an empty history", arguments: Backend.allCases)
+  @Test(
+    "nothing recorded reads as no latest heartbeat and an empty history",
+    arguments: Backend.allCases)
   func emptyRecorder(backend: Backend) throws {
     let (store, directory) = try store(backend)
     defer { withExtendedLifetime(directory) {} }
@@ -69,7 +71,9 @@ struct HeartbeatRecorderTests {
     #expect(try store.keys() == ["stk.heartbeats.monitor"])
   }
 
-  @Test("the same heartbeat recorded twice is stored once and writes nothing", arguments: Backend.allCases)
+  @Test(
+    "the same heartbeat recorded twice is stored once and writes nothing",
+    arguments: Backend.allCases)
   func duplicateIsStoredOnce(backend: Backend) throws {
     let (store, directory) = try store(backend)
     defer { withExtendedLifetime(directory) {} }
@@ -107,7 +111,8 @@ struct HeartbeatRecorderTests {
     try resized.record(at: start.addingTimeInterval(10))
     let history = try resized.history()
     let kept = min(capacity, 7)
-    #expect(history.heartbeats.map(\.at) == (11 - kept..<11).map { start.addingTimeInterval(Double($0)) })
+    #expect(
+      history.heartbeats.map(\.at) == (11 - kept..<11).map { start.addingTimeInterval(Double($0)) })
     #expect(history.evictedCount == UInt64(11 - kept))
     #expect(history.capacity == capacity)
   }
@@ -197,7 +202,9 @@ struct HeartbeatRecorderTests {
     }
   }
 
-  @Test("source names use a safe alphabet", arguments: ["", "a b", "../x", "é", String(repeating: "a", count: 41)])
+  @Test(
+    "source names use a safe alphabet",
+    arguments: ["", "a b", "../x", "é", String(repeating: "a", count: 41)])
   func invalidSourceNames(name: String) {
     #expect(throws: GapDetectionError.self) { try HeartbeatSource(name) }
     #expect(HeartbeatSource(rawValue: name) == nil)

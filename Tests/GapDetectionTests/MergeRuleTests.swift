@@ -148,9 +148,10 @@ struct MergeRuleTests {
     #expect(merger.currentPulseTime == .seconds(180))
   }
 
-  @Test("the adaptive pulse time equals a reference that recomputes the median every time")
+  @Test("the adaptive pulse time and its merges equal a reference that sorts every time")
   func adaptiveMatchesReference() throws {
     var random = SeededGenerator(seed: 0xADA9)
+    var merges = 0
     for round in 0..<30 {
       let sampleCount = Int.random(in: 1...20, using: &random)
       let policy = try AdaptivePulseTime(
@@ -161,30 +162,45 @@ struct MergeRuleTests {
       var merger = try HeartbeatMerger<Int>(pulseTime: .adaptive(policy))
       var samples: [Int64] = []
       var previous: Int64?
+      var open: (start: Int64, end: Int64)?
       var time: Int64 = 1_772_960_400_000
       for step in 0..<300 {
-        let expected: Int64
+        let pulse: Int64
         if samples.count < policy.minimumSamples {
-          expected = Int64(policy.initial.components.seconds * 1000)
+          pulse = Int64(policy.initial.components.seconds * 1000)
         } else {
           let window = samples.suffix(sampleCount).sorted()
           let median = window[(window.count - 1) / 2]
-          expected = min(max(median * Int64(policy.percentOfMedian) / 100, 1_000), 400_000)
+          pulse = min(max(median * Int64(policy.percentOfMedian) / 100, 1_000), 400_000)
         }
-        #expect(merger.currentPulseTime == .milliseconds(expected), "round \(round), step \(step)")
+        #expect(merger.currentPulseTime == .milliseconds(pulse), "round \(round), step \(step)")
         time += Int64.random(in: -2_000...90_000, using: &random)
-        _ = try merger.add(at: Date(timeIntervalSince1970: Double(time) / 1000), data: step % 3)
+        let duration = Int64.random(in: 0...3, using: &random) * 1_000
+        let closed = try merger.add(
+          at: Date(timeIntervalSince1970: Double(time) / 1000), duration: .milliseconds(duration),
+          data: 0)
+        if let current = open, time >= current.start, time <= current.end + pulse {
+          open = (current.start, max(current.end, time + duration))
+          #expect(closed == nil, "round \(round), step \(step): the reference merges")
+          merges += 1
+        } else {
+          #expect(
+            closed != nil || open == nil, "round \(round), step \(step): the reference splits")
+          open = (time, time + duration)
+        }
         if let previous, time > previous { samples.append(time - previous) }
         previous = time
       }
     }
+    #expect(merges > 1_000)
   }
 
   @Test("a tracker's heartbeats merge into alive intervals per source")
   func heartbeatsMergePerSource() throws {
     let beats =
       try heartbeats(from: base, to: base.addingTimeInterval(300), every: 30)
-      + heartbeats(from: base.addingTimeInterval(1000), to: base.addingTimeInterval(1100), every: 50)
+      + heartbeats(
+        from: base.addingTimeInterval(1000), to: base.addingTimeInterval(1100), every: 50)
     let merged = try HeartbeatMerger.merge(beats, pulseTime: .fixed(.seconds(60)))
     #expect(merged.map(\.data) == [.monitorExtension, .monitorExtension])
     #expect(merged.map(\.heartbeatCount) == [11, 3])

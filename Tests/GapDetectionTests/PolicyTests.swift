@@ -11,7 +11,8 @@ struct PolicyTests {
   func report(silence: TimeInterval, windows: [DateInterval]? = nil) throws -> GapReport {
     let beats =
       try heartbeats(from: t0, to: t0.addingTimeInterval(600), every: 30)
-      + heartbeats(from: t0.addingTimeInterval(600 + silence), to: t0.addingTimeInterval(7200), every: 30)
+      + heartbeats(
+        from: t0.addingTimeInterval(600 + silence), to: t0.addingTimeInterval(7200), every: 30)
     let detector = GapDetector(
       boundary: DayBoundary(timeZone: try zone("UTC")),
       expectation: windows.map(TrackingExpectation.intervals) ?? .always)
@@ -36,9 +37,12 @@ struct PolicyTests {
   func alertPerWindow() throws {
     let one = [DateInterval(start: t0, duration: 7200)]
     let split = [
-      DateInterval(start: t0, duration: 1100), DateInterval(start: t0.addingTimeInterval(1101), duration: 6000),
+      DateInterval(start: t0, duration: 1100),
+      DateInterval(start: t0.addingTimeInterval(1101), duration: 6000),
     ]
-    #expect(TrackerDownAlert.evaluate(try report(silence: 1000, windows: one), policy: .standard).count == 1)
+    #expect(
+      TrackerDownAlert.evaluate(try report(silence: 1000, windows: one), policy: .standard).count
+        == 1)
     let report = try report(silence: 1000, windows: split)
     #expect(report.gaps(.trackerDown).map(\.duration) == [.seconds(500), .seconds(499)])
     #expect(TrackerDownAlert.evaluate(report, policy: .standard).isEmpty)
@@ -46,11 +50,13 @@ struct PolicyTests {
 
   @Test("an alert's JSON form is the documented one")
   func alertJSON() throws {
-    let alert = try #require(TrackerDownAlert.evaluate(try report(silence: 900), policy: .standard).first)
+    let alert = try #require(
+      TrackerDownAlert.evaluate(try report(silence: 900), policy: .standard).first)
     let text = try json(alert)
     #expect(
       text
-        == #"{"thresholdMs":900000,"trackerDownMs":900000,"windowEnd":"2026-03-08T11:00:00Z","windowStart":"2026-03-08T09:00:00Z"}"#)
+        == #"{"thresholdMs":900000,"trackerDownMs":900000,"windowEnd":"2026-03-08T11:00:00Z","windowStart":"2026-03-08T09:00:00Z"}"#
+    )
     #expect(try decode(TrackerDownAlert.self, text) == alert)
   }
 
@@ -75,7 +81,9 @@ struct PolicyTests {
     #expect(try json(RestartPolicy.standard) == text)
     #expect(try decode(RestartPolicy.self, text) == .standard)
     #expect(throws: GapDetectionError.self) {
-      try RestartPolicy(foreground: .zero, background: .seconds(1), afterRecentEvent: .seconds(1), recentEventWindow: .zero)
+      try RestartPolicy(
+        foreground: .zero, background: .seconds(1), afterRecentEvent: .seconds(1),
+        recentEventWindow: .zero)
     }
   }
 
@@ -96,9 +104,14 @@ struct PolicyTests {
     }
     var entries = try (0..<200).map { try entry($0, $0 != 7) }
     entries.append(try entry(7, false))  // the same entry twice counts once
-    let sessions = (0..<20).map { DateInterval(start: t0.addingTimeInterval(Double($0) * 3600), duration: 600) }
-    let alerts = [t0.addingTimeInterval(100), t0.addingTimeInterval(200), t0.addingTimeInterval(1800)]
-    let rates = HealthRates(window: window, checks: checks, diagnostics: entries, sessions: sessions, alerts: alerts)
+    let sessions = (0..<20).map {
+      DateInterval(start: t0.addingTimeInterval(Double($0) * 3600), duration: 600)
+    }
+    let alerts = [
+      t0.addingTimeInterval(100), t0.addingTimeInterval(200), t0.addingTimeInterval(1800),
+    ]
+    let rates = HealthRates(
+      window: window, checks: checks, diagnostics: entries, sessions: sessions, alerts: alerts)
     #expect(rates.staleChecks == (try Rate(count: 2, total: 100)))
     #expect(rates.failures == (try Rate(count: 1, total: 200)))
     #expect(rates.alertedSessions == (try Rate(count: 1, total: 20)))

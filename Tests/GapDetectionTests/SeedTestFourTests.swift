@@ -3,8 +3,10 @@ import GapDetection
 import Testing
 import UsageModel
 
-/// Seed 000's manual "Test 4", both ways: 3 minutes of usage, 15 minutes without, 3 minutes of
-/// usage. Only the heartbeats tell a dead tracker from a person who put the phone down.
+/// Seed 000's manual "Test 4", both ways.
+///
+/// 3 minutes of usage, 15 minutes without, 3 minutes of usage: only the heartbeats tell a dead
+/// tracker from a person who put the phone down.
 @Suite("Seed 000 Test 4")
 struct SeedTestFourTests {
   struct Scenario {

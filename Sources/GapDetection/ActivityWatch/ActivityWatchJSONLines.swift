@@ -28,7 +28,8 @@ public enum ActivityWatchJSONLines {
   ///   - maximumReportedErrors: How many malformed lines to list; all are counted.
   /// - Returns: The events and the malformed lines.
   /// - Complexity: O(*n*) in the length of the text.
-  public static func read(_ data: Data, maximumReportedErrors: Int = 1000) -> ActivityWatchReadResult
+  public static func read(_ data: Data, maximumReportedErrors: Int = 1000)
+    -> ActivityWatchReadResult
   {
     var collector = EventCollector(maximumReportedErrors: maximumReportedErrors)
     data.withUnsafeBytes { bytes in

@@ -46,7 +46,9 @@ public struct DiagnosticAction: Sendable, Hashable, Comparable, Codable, CustomS
 
   private static func isValid(_ value: String) -> Bool {
     (1...64).contains(value.utf8.count)
-      && value.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+      && value.utf8.allSatisfy {
+        (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F
+      }
   }
 
   /// Whether `lhs`'s name sorts before `rhs`'s.

@@ -75,7 +75,12 @@ private struct TimelineRenderer {
         ("patternUnits", "userSpaceOnUse"), ("patternTransform", "rotate(45)"),
       ])
     svg.element("rect", [("width", "8"), ("height", "8"), ("fill", "#fbfcfd")])
-    svg.element("line", [("x1", "0"), ("y1", "0"), ("x2", "0"), ("y2", "8"), ("stroke", "#dde2e8"), ("stroke-width", "3")])
+    svg.element(
+      "line",
+      [
+        ("x1", "0"), ("y1", "0"), ("x2", "0"), ("y2", "8"), ("stroke", "#dde2e8"),
+        ("stroke-width", "3"),
+      ])
     svg.close("pattern")
     svg.close("defs")
     svg.element(
@@ -155,7 +160,8 @@ private struct TimelineRenderer {
     case .healthy(let age): return "alive, heartbeat \(DiagnosticsReport.relativeTime(age))"
     case .stale(let age): return "stale, heartbeat \(DiagnosticsReport.relativeTime(age))"
     case .neverSeen: return "never seen"
-    case .clockSkew(let ahead): return "clock skew, heartbeat \(DiagnosticsReport.relativeTime(.zero - ahead))"
+    case .clockSkew(let ahead):
+      return "clock skew, heartbeat \(DiagnosticsReport.relativeTime(.zero - ahead))"
     }
   }
 
@@ -244,7 +250,8 @@ private struct TimelineRenderer {
         svg.element(
           "title",
           text: "\(category.displayName) \(clock.time(block.startInstant))–"
-            + "\(clock.time(block.endInstant)) (\(ReadableText.duration(block.endInstant - block.startInstant)))")
+            + "\(clock.time(block.endInstant)) (\(ReadableText.duration(block.endInstant - block.startInstant)))"
+        )
         svg.close("rect")
       }
       svg.close("g")
@@ -359,7 +366,9 @@ private struct TimelineRenderer {
 
   private func writeGapList(_ svg: inout SVGWriter, gaps: [Gap], top: Double) {
     if gaps.isEmpty {
-      label(&svg, "No gaps: the tracker was alive whenever tracking was expected.", x: 28, y: top, size: 13)
+      label(
+        &svg, "No gaps: the tracker was alive whenever tracking was expected.", x: 28, y: top,
+        size: 13)
       return
     }
     for (index, gap) in gaps.enumerated() {

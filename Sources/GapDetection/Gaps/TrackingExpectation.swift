@@ -122,7 +122,6 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
     case intervals
   }
 
-
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.

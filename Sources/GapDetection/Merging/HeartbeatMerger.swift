@@ -83,11 +83,9 @@ public struct HeartbeatMerger<Data: Equatable> {
   /// The rule, on validated milliseconds.
   @inline(__always)
   mutating func add(start: Int64, duration: Int64, data: Data) -> ActivityInterval<Data>? {
-    let pulse = estimator.current
+    let withinPulse = open.map { start - $0.endInstant }.map(estimator.allows(gap:)) ?? false
     estimator.observe(start: start)
-    if let last = open, start >= last.startInstant, start <= last.endInstant + pulse,
-      last.data == data
-    {
+    if withinPulse, let last = open, start >= last.startInstant, last.data == data {
       open = ActivityInterval(
         start: last.startInstant, end: max(last.endInstant, start + duration), data: last.data,
         heartbeatCount: last.heartbeatCount + 1)

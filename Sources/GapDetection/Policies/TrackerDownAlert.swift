@@ -42,7 +42,8 @@ public struct TrackerDownAlert: Sendable, Hashable, Codable {
       let down = report.gaps.reduce(Int64(0)) { total, gap in
         guard gap.classification == .trackerDown else { return total }
         return total
-          + max(0, min(gap.endInstant, window.upperBound) - max(gap.startInstant, window.lowerBound))
+          + max(
+            0, min(gap.endInstant, window.upperBound) - max(gap.startInstant, window.lowerBound))
       }
       guard down >= policy.alertAfterMs else { return nil }
       return TrackerDownAlert(

@@ -95,18 +95,32 @@ struct EventLineParser {
 
   private static func key(_ scanner: inout JSONScanner) throws(JSONFailure) -> Key {
     let start = scanner.index
-    let name = try scanner.decodedString()
-    switch name.count {
-    case 9 where name.elementsEqual("timestamp".utf8): return .timestamp
-    case 8 where name.elementsEqual("duration".utf8): return .duration
-    case 4 where name.elementsEqual("data".utf8): return .data
-    case 2 where name.elementsEqual("id".utf8): return .id
-    default:
-      scanner.index = start
-      throw JSONFailure(
-        reason: "unknown field \(String(decoding: name, as: UTF8.self).debugDescription); "
-          + "an event has timestamp, duration, data and optionally id")
+    let (content, escaped) = try scanner.scanString()
+    if !escaped, let key = known(UnsafeRawBufferPointer(rebasing: scanner.bytes[content])) {
+      return key
     }
+    scanner.index = start
+    let name = try scanner.decodedString()
+    if let key = name.withUnsafeBytes(known) { return key }
+    scanner.index = start
+    throw JSONFailure(
+      reason: "unknown field \(String(decoding: name, as: UTF8.self).debugDescription); "
+        + "an event has timestamp, duration, data and optionally id")
+  }
+
+  private static func known(_ name: UnsafeRawBufferPointer) -> Key? {
+    switch name.count {
+    case 9 where equal(name, "timestamp"): return .timestamp
+    case 8 where equal(name, "duration"): return .duration
+    case 4 where equal(name, "data"): return .data
+    case 2 where equal(name, "id"): return .id
+    default: return nil
+    }
+  }
+
+  private static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+    guard bytes.count == text.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+    return memcmp(base, text.utf8Start, bytes.count) == 0
   }
 
   // MARK: - Timestamp
@@ -185,7 +199,9 @@ struct EventLineParser {
     }
     let date = String(decoding: UnsafeRawBufferPointer(rebasing: text[0..<10]), as: UTF8.self)
     guard date.utf8.count == 10,
-      date.utf8.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || JSONScanner.isDigit($0.element) })
+      date.utf8.enumerated().allSatisfy({
+        $0.offset == 4 || $0.offset == 7 || JSONScanner.isDigit($0.element)
+      })
     else { throw Self.timestampFailure(text, "expected yyyy-MM-dd") }
     switch ISO8601Instant.parse(date + "T00:00:00Z") {
     case .success(let midnight):

@@ -89,7 +89,8 @@ extension JSONScanner {
       output.append(contentsOf: "null".utf8)
     default:
       let range = try scanNumber()
-      output.append(contentsOf: Self.canonicalNumber(String(decoding: bytes[range], as: UTF8.self)).utf8)
+      output.append(
+        contentsOf: Self.canonicalNumber(String(decoding: bytes[range], as: UTF8.self)).utf8)
     }
   }
 
@@ -136,7 +137,8 @@ extension JSONScanner {
   }
 
   private func hex4(at position: Int) -> UInt32 {
-    (0..<4).reduce(0) { value, offset in value << 4 | (Self.hexValue(bytes[position + offset]) ?? 0) }
+    (0..<4).reduce(0) { value, offset in value << 4 | (Self.hexValue(bytes[position + offset]) ?? 0)
+    }
   }
 
   static func appendWTF8(_ scalar: UInt32, to output: inout [UInt8]) {

@@ -41,8 +41,11 @@ struct JSONScanner {
 
   func failure(_ reason: String) -> JSONFailure {
     if let byte = peek() {
-      let shown = (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x"
-        + String(byte, radix: 16)
+      let shown =
+        (0x21...0x7E).contains(byte)
+        ? "'\(Character(Unicode.Scalar(byte)))'"
+        : "byte 0x"
+          + String(byte, radix: 16)
       return JSONFailure(reason: "\(reason) at column \(index + 1), found \(shown)")
     }
     return JSONFailure(reason: "\(reason) at column \(index + 1), found the end of the line")
@@ -115,8 +118,9 @@ struct JSONScanner {
     index += count
   }
 
-  /// Scans a string; returns the range of its content (between the quotes) and whether it
-  /// contains escapes. Validates escapes, control characters and UTF-8.
+  /// Scans a string, validating its escapes, control characters and UTF-8.
+  ///
+  /// Returns the range of its content (between the quotes) and whether it contains escapes.
   mutating func scanString() throws(JSONFailure) -> (content: Range<Int>, escaped: Bool) {
     try expect(UInt8(ascii: "\""), "'\"'")
     let start = index

@@ -8,8 +8,10 @@ import Darwin
 @preconcurrency import Musl
 #endif
 
-/// Reads a file line by line through one reusable buffer, so that memory stays constant however
-/// long the file is. A line is handed out without its `\n` (and without a `\r` before it).
+/// Reads a file line by line through one reusable buffer.
+///
+/// Memory stays constant however long the file is. A line is handed out without its `\n` (and
+/// without a `\r` before it).
 final class LineReader {
   private let descriptor: Int32
   private let path: String
@@ -46,7 +48,8 @@ final class LineReader {
       {
         let lineEnd = base.distance(to: newline)
         lineNumber += 1
-        try body(Self.trimmed(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd])), lineNumber)
+        try body(
+          Self.trimmed(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd])), lineNumber)
         start = lineEnd + 1
         continue
       }

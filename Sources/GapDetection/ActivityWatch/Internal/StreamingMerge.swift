@@ -34,9 +34,9 @@ struct StreamingMerge {
     }
     let data = UnsafeRawBufferPointer(rebasing: line[parsed.data])
     summary.heartbeatsRead += 1
-    let pulse = estimator.current
+    let withinPulse = isOpen && estimator.allows(gap: parsed.timestamp - openEnd)
     estimator.observe(start: parsed.timestamp)
-    if isOpen, parsed.timestamp >= openStart, parsed.timestamp <= openEnd + pulse {
+    if withinPulse, parsed.timestamp >= openStart {
       switch sameData(data) {
       case .success(true):
         openEnd = max(openEnd, parsed.timestamp + parsed.duration)
@@ -68,7 +68,12 @@ struct StreamingMerge {
   }
 
   private mutating func sameData(_ data: UnsafeRawBufferPointer) -> Result<Bool, JSONFailure> {
-    if data.count == openData.count, openData.withUnsafeBytes({ $0.elementsEqual(data) }) {
+    let identical = openData.withUnsafeBytes { open in
+      guard open.count == data.count else { return false }
+      guard let left = open.baseAddress, let right = data.baseAddress else { return true }
+      return memcmp(left, right, data.count) == 0
+    }
+    if identical {
       return .success(true)
     }
     do throws(JSONFailure) {

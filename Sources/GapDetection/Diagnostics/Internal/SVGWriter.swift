@@ -13,9 +13,12 @@ struct SVGWriter {
   }
 
   /// Writes an empty element, or one with escaped text content.
-  mutating func element(_ name: String, _ attributes: [(String, String)] = [], text content: String? = nil) {
+  mutating func element(
+    _ name: String, _ attributes: [(String, String)] = [], text content: String? = nil
+  ) {
     if let content {
-      text += "<" + name + Self.attributes(attributes) + ">" + Self.escape(content) + "</" + name
+      text +=
+        "<" + name + Self.attributes(attributes) + ">" + Self.escape(content) + "</" + name
         + ">\n"
     } else {
       text += "<" + name + Self.attributes(attributes) + "/>\n"

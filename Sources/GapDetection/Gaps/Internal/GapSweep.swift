@@ -195,7 +195,9 @@ struct GapSweep {
   private func attachEvidence(
     to gaps: [(classification: GapClass, start: Int64, end: Int64)]
   ) -> [Gap] {
-    let sorted = evidence.sorted { ($0.startInstant, $0.endInstant) < ($1.startInstant, $1.endInstant) }
+    let sorted = evidence.sorted {
+      ($0.startInstant, $0.endInstant) < ($1.startInstant, $1.endInstant)
+    }
     var first = 0
     return gaps.map { gap in
       while first < sorted.count, sorted[first].endInstant <= gap.start { first += 1 }

@@ -1,20 +1,25 @@
-/// The running pulse time of a ``PulseTime``: constant when fixed; for an adaptive one, a
-/// sliding window of recent intervals kept both in arrival order (to evict the oldest) and
-/// sorted (to read the median in O(1)).
+/// The running pulse time of a ``PulseTime``: constant when fixed; for an adaptive one, a ring
+/// of the recent intervals.
+///
+/// The merge asks only whether a gap is within the pulse time, and that needs no sorting: for
+/// `floor < gap <= ceiling`, `gap <= median × percent / 100` holds exactly when at most
+/// `(n - 1) / 2` of the `n` samples are below `⌈gap × 100 / percent⌉`, which one branch-free
+/// pass over at most 256 samples counts. The pulse time itself is computed only when asked.
 struct PulseEstimator: Sendable {
   /// 365 days in milliseconds, the longest pulse time.
   static let maximumMs: Int64 = 365 * 86_400_000
 
-  /// The pulse time for the next heartbeat, in milliseconds.
-  private(set) var current: Int64
   private let isAdaptive: Bool
+  /// The fixed pulse time, or the adaptive one's initial value.
+  private let constant: Int64
   private let percent: Int64
   private let floor: Int64
   private let ceiling: Int64
   private let capacity: Int
   private let minimumSamples: Int
-  private var arrival: [Int64] = []
-  private var sorted: [Int64] = []
+  /// The samples in arrival order, a ring whose oldest is at `oldest` once `filled == capacity`.
+  private var samples: [Int64] = []
+  private var filled = 0
   private var oldest = 0
   private var previousStart: Int64?
 
@@ -22,24 +27,45 @@ struct PulseEstimator: Sendable {
   init(_ pulseTime: PulseTime) {
     switch pulseTime {
     case .fixed(let duration):
-      current = duration.millisecondsClamped
+      constant = duration.millisecondsClamped
       isAdaptive = false
       percent = 100
-      floor = current
-      ceiling = current
+      floor = constant
+      ceiling = constant
       capacity = 0
       minimumSamples = 1
     case .adaptive(let adaptive):
-      current = adaptive.initialMs
+      constant = adaptive.initialMs
       isAdaptive = true
       percent = Int64(adaptive.percentOfMedian)
       floor = adaptive.floorMs
       ceiling = adaptive.ceilingMs
       capacity = adaptive.sampleCount
       minimumSamples = adaptive.minimumSamples
-      arrival.reserveCapacity(capacity)
-      sorted.reserveCapacity(capacity)
+      samples = Array(repeating: 0, count: capacity)
     }
+  }
+
+  /// The pulse time for the next heartbeat, in milliseconds.
+  var current: Int64 {
+    guard isAdaptive, filled >= minimumSamples else { return constant }
+    let sorted = samples.prefix(filled).sorted()
+    return min(max(sorted[(filled - 1) / 2] * percent / 100, floor), ceiling)
+  }
+
+  /// Whether `gap` (a heartbeat's start minus the open interval's end) is within the pulse time.
+  @inline(__always)
+  func allows(gap: Int64) -> Bool {
+    guard isAdaptive, filled >= minimumSamples else { return gap <= constant }
+    if gap <= floor { return true }
+    if gap > ceiling { return false }
+    let threshold = (gap * 100 + percent - 1) / percent
+    let below = samples.withUnsafeBufferPointer { buffer in
+      var count = 0
+      for index in 0..<filled { count &+= buffer[index] < threshold ? 1 : 0 }
+      return count
+    }
+    return below <= (filled - 1) / 2
   }
 
   /// Samples the interval from the previous heartbeat's start to `start`.
@@ -48,55 +74,16 @@ struct PulseEstimator: Sendable {
     guard isAdaptive else { return }
     defer { previousStart = start }
     guard let previous = previousStart, start > previous else { return }
-    record(start - previous)
-  }
-
-  private mutating func record(_ interval: Int64) {
-    if arrival.count < capacity {
-      arrival.append(interval)
-      var index = sorted.count
-      sorted.append(interval)
-      while index > 0, sorted[index - 1] > interval {
-        sorted[index] = sorted[index - 1]
-        index -= 1
-      }
-      sorted[index] = interval
+    // Samples above the ceiling only ever yield the ceiling; capping them at ceiling + 1 keeps
+    // every answer the same and bounds median × percent (no overflow).
+    let interval = min(start - previous, ceiling + 1)
+    if filled < capacity {
+      samples[filled] = interval
+      filled += 1
     } else {
-      let evicted = arrival[oldest]
-      arrival[oldest] = interval
+      samples[oldest] = interval
       oldest = oldest + 1 == capacity ? 0 : oldest + 1
-      sorted.withUnsafeMutableBufferPointer { values in
-        var index = Self.lowerBound(of: evicted, in: values)
-        if interval >= evicted {
-          while index + 1 < values.count, values[index + 1] < interval {
-            values[index] = values[index + 1]
-            index += 1
-          }
-        } else {
-          while index > 0, values[index - 1] > interval {
-            values[index] = values[index - 1]
-            index -= 1
-          }
-        }
-        values[index] = interval
-      }
     }
-    guard sorted.count >= minimumSamples else { return }
-    let median = sorted[(sorted.count - 1) / 2]
-    // median × percent / 100, rounded down, without overflowing for any interval.
-    current = min(max(median / 100 * percent + median % 100 * percent / 100, floor), ceiling)
-  }
-
-  private static func lowerBound(of value: Int64, in values: UnsafeMutableBufferPointer<Int64>)
-    -> Int
-  {
-    var low = 0
-    var high = values.count
-    while low < high {
-      let middle = (low + high) / 2
-      if values[middle] < value { low = middle + 1 } else { high = middle }
-    }
-    return low
   }
 }
 
