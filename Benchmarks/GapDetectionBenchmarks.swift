@@ -108,6 +108,12 @@ enum GapDetectionBenchmarks {
       }
       peaks[name] = peak
       rows.append((measurement, name))
+      // For comparing with ActivityWatch's own merge by hand (Documentation/Performance.md).
+      if let keep = ProcessInfo.processInfo.environment["STK_GAPDETECTION_KEEP_INPUT"] {
+        let kept = keep + "." + name.replacingOccurrences(of: " ", with: "-") + ".merged.jsonl"
+        try? FileManager.default.removeItem(atPath: kept)
+        try FileManager.default.copyItem(at: output, to: URL(fileURLWithPath: kept))
+      }
     }
     let budget = Measurement(
       name: "budget: 2 s per million lines",

@@ -2,12 +2,12 @@ import Foundation
 import SharedStore
 import UsageModel
 
-/// The extension's diagnostic entries in a ``BoundedLog``: the last 100, shared by the app.
+/// The extension's diagnostic entries in a `BoundedLog`: the last 100, shared by the app.
 ///
 /// Appends are atomic across processes. A log that does not decode throws instead of starting
 /// afresh (seed 000's `try?` silently replaced a damaged log with an empty one). Appending an
 /// entry whose ``DiagnosticEntry/id`` is already in the log changes nothing, so a retried append
-/// is counted once. The stored value is a ``BoundedLog``'s, so a `BoundedLog<DiagnosticEntry>`
+/// is counted once. The stored value is a `BoundedLog`'s, so a `BoundedLog<DiagnosticEntry>`
 /// on the same key reads it too.
 ///
 /// ```swift

@@ -27,7 +27,7 @@ import UsageModel
 ///
 /// Consecutive instants of one class form one gap, carrying every piece of evidence that
 /// overlaps it; so overlapping evidence is merged, and gaps never overlap. Gaps and windows may
-/// span midnight; the daily accounting splits them at the ``DayBoundary``, so that tracked,
+/// span midnight; the daily accounting splits them at the `DayBoundary`, so that tracked,
 /// idle and unknown add up exactly to each window piece of each day, on 23- and 25-hour days
 /// alike.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import SharedStore
 
-/// Keeps the latest heartbeat and a bounded history of one source in a ``SharedStore``.
+/// Keeps the latest heartbeat and a bounded history of one source in a `SharedStore`.
 ///
 /// The monitor extension records a heartbeat every ~30 seconds; the app reads ``latest()`` to
 /// judge health and ``history()`` to find gaps. The history is a fixed-size binary ring under one

@@ -61,26 +61,33 @@ struct GapSweep {
     }
     for (previous, next) in zip(union, union.dropFirst())
     where next.lowerBound - previous.upperBound > usageGapAfter {
-      clip(previous.upperBound, next.lowerBound) { low, high in
+      Self.clip(previous.upperBound, next.lowerBound, to: windows) { low, high in
         evidence.append(GapEvidence(kind: .usageSilence, start: low, end: high))
       }
     }
     for span in union {
-      clip(span.lowerBound, span.upperBound) { low, high in coverage.append(low...high) }
+      Self.clip(span.lowerBound, span.upperBound, to: windows) { low, high in
+        coverage.append(low...high)
+      }
     }
   }
 
   mutating func addMissedSequences(_ missed: [MissedSequence]) {
     for hole in missed {
-      clip(hole.afterInstant, hole.beforeInstant) { low, high in
+      Self.clip(hole.afterInstant, hole.beforeInstant, to: windows) { low, high in
         evidence.append(
           GapEvidence(kind: .missedSequence, start: low, end: high, missedNumbers: hole.numbers))
       }
     }
   }
 
-  /// Calls `body` with each non-empty piece of `[low, high]` inside a window.
-  private func clip(_ low: Int64, _ high: Int64, _ body: (Int64, Int64) -> Void) {
+  /// Calls `body` with each non-empty piece of `[low, high]` inside one of `windows`.
+  ///
+  /// Static, so that a body appending to this sweep's arrays does not share them with a copy of
+  /// the sweep (which would copy them at every append).
+  private static func clip(
+    _ low: Int64, _ high: Int64, to windows: [ClosedRange<Int64>], _ body: (Int64, Int64) -> Void
+  ) {
     var index = windows.partitionPoint { $0.upperBound > low }
     while index < windows.count, windows[index].lowerBound < high {
       let pieceLow = max(low, windows[index].lowerBound)
