@@ -57,6 +57,8 @@ struct DiagnosticsTests {
     try log.append(try entry(instant("2026-03-08T14:59:59Z"), success: false, id: 4))
     let failures = try log.failures(on: LocalDay(parsing: "2026-03-08"), boundary: tokyo)
     #expect(failures.map { String($0.id.uuidString.suffix(1)) } == ["2", "4"])
+    let today = try log.todaysFailures(now: instant("2026-03-08T12:00:00+09:00"), boundary: tokyo)
+    #expect(today == failures)
   }
 
   @Test("a damaged log throws instead of starting afresh")

@@ -106,6 +106,26 @@ public struct DiagnosticLog: Sendable {
     Self.failures(in: try entries(), on: day, boundary: boundary)
   }
 
+  /// The failed entries of the local day that contains `now`.
+  ///
+  /// - Parameters:
+  ///   - now: An instant of the day, usually the current one.
+  ///   - boundary: Where local days begin.
+  /// - Returns: That day's failures, oldest first.
+  /// - Throws: ``GapDetectionError/store(_:)``, or
+  ///   ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out of range.
+  public func todaysFailures(now: Date, boundary: DayBoundary) throws(GapDetectionError)
+    -> [DiagnosticEntry]
+  {
+    let day: LocalDay
+    do {
+      day = try boundary.day(containing: now)
+    } catch {
+      throw .invalidValue(field: "now", value: "\(now)", requirement: error.description)
+    }
+    return try failures(on: day, boundary: boundary)
+  }
+
   /// The failed entries among `entries` that fall on `day`.
   ///
   /// - Parameters:

@@ -15,21 +15,8 @@ public enum PulseTime: Sendable, Hashable, Codable {
   /// The longest pulse time accepted: 365 days.
   public static let maximum: Duration = .seconds(365 * 86_400)
 
-  /// A fixed pulse time, validated.
-  ///
-  /// - Parameter duration: Zero or more, whole milliseconds, at most ``maximum``.
-  /// - Returns: `.fixed(duration)`.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)``.
-  public static func validatedFixed(_ duration: Duration) throws(GapDetectionError) -> PulseTime {
-    let pulse = PulseTime.fixed(duration)
-    try pulse.validate()
-    return pulse
-  }
-
   /// Checks that the durations are whole milliseconds within 0...``maximum``.
-  ///
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)``.
-  public func validate() throws(GapDetectionError) {
+  func validate() throws(GapDetectionError) {
     switch self {
     case .fixed(let duration):
       let amount = try TimeValues.amount(duration, field: "pulseTime")
