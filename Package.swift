@@ -68,7 +68,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GapDetectionTests",
-      dependencies: ["GapDetection", "UsageModel", "SharedStore", "TestSupport"]
+      dependencies: ["GapDetection", "UsageModel", "SharedStore", "TestSupport"],
+      // ActivityWatch's own output on fixed inputs, so that the comparison needs no Python.
+      resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),
   ],

@@ -12,6 +12,7 @@ let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
   UsageModelBenchmarks.suite,
   SequenceTrackingBenchmarks.suite,
+  GapDetectionBenchmarks.suite,
 ]
 
 @MainActor func usage() -> String {

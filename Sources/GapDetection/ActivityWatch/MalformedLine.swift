@@ -1,0 +1,25 @@
+/// A line of a JSON Lines file that is not an ActivityWatch event, and why.
+///
+/// Readers report every malformed line instead of skipping it silently; the line takes no part
+/// in a merge.
+///
+/// JSON form: `{"lineNumber": 12, "reason": "missing field \"duration\""}`.
+public struct MalformedLine: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The line's number, counting from 1.
+  public let lineNumber: Int
+  /// What is wrong with it.
+  public let reason: String
+
+  /// Creates a report.
+  ///
+  /// - Parameters:
+  ///   - lineNumber: The line's number, counting from 1.
+  ///   - reason: What is wrong with it.
+  public init(lineNumber: Int, reason: String) {
+    self.lineNumber = lineNumber
+    self.reason = reason
+  }
+
+  /// `line 12: missing field "duration"`.
+  public var description: String { "line \(lineNumber): \(reason)" }
+}

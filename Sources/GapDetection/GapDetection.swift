@@ -1,1 +1,0 @@
-// GapDetection has no public API yet; its capability lands with its own issue.

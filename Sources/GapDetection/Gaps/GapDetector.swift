@@ -1,0 +1,151 @@
+import Foundation
+import UsageModel
+
+/// Finds the gaps in tracking and tells a dead tracker from a person who put the phone down.
+///
+/// Three kinds of evidence are gathered inside the windows in which tracking was expected
+/// (``TrackingExpectation``), between the start of the period and `now`:
+///
+/// 1. **Heartbeat silence**: within each window, the window's start, every heartbeat and the
+///    window's end (or `now`) are points of life; a pause between two consecutive points longer
+///    than ``HealthPolicy/gapAfter`` is a silence. A tracker that starts its heartbeats when its
+///    monitoring interval starts therefore has ``HealthPolicy/gapAfter`` of grace at the start.
+/// 2. **Usage silence**: between consecutive usage records (their union, over all apps), a pause
+///    longer than ``HealthPolicy/usageGapAfter``.
+/// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
+///    (``MissedSequence``).
+///
+/// Every instant of a window then falls in exactly one state, by precedence:
+///
+/// | covered by | class | accounted as |
+/// |---|---|---|
+/// | a usage record | — (no gap) | tracked |
+/// | heartbeat silence | ``GapClass/trackerDown`` | unknown |
+/// | a missed-sequence stretch | ``GapClass/notificationLoss`` | unknown |
+/// | usage silence | ``GapClass/idle`` | idle |
+/// | nothing | — (no gap) | idle |
+///
+/// Consecutive instants of one class form one gap, carrying every piece of evidence that
+/// overlaps it; so overlapping evidence is merged, and gaps never overlap. Gaps and windows may
+/// span midnight; the daily accounting splits them at the `DayBoundary`, so that tracked,
+/// idle and unknown add up exactly to each window piece of each day, on 23- and 25-hour days
+/// alike.
+///
+/// ```swift
+/// let detector = GapDetector(boundary: DayBoundary(timeZone: zone))
+/// let report = detector.report(
+///   for: today, now: now, heartbeats: try recorder.history().heartbeats, usage: records)
+/// for gap in report.gaps(.trackerDown) { print(gap.start, gap.duration) }
+/// ```
+public struct GapDetector: Sendable {
+  /// The thresholds: ``HealthPolicy/gapAfter`` and ``HealthPolicy/usageGapAfter``.
+  public let policy: HealthPolicy
+  /// When tracking was expected.
+  public let expectation: TrackingExpectation
+  /// Where local days begin, for the daily accounting.
+  public let boundary: DayBoundary
+
+  /// Creates a detector.
+  ///
+  /// - Parameters:
+  ///   - boundary: Where local days begin.
+  ///   - expectation: When tracking was expected; always unless you choose otherwise.
+  ///   - policy: The thresholds; ``HealthPolicy/standard`` unless you choose otherwise.
+  public init(
+    boundary: DayBoundary, expectation: TrackingExpectation = .always,
+    policy: HealthPolicy = .standard
+  ) {
+    self.boundary = boundary
+    self.expectation = expectation
+    self.policy = policy
+  }
+
+  /// Analyses one local day up to `now`.
+  ///
+  /// - Parameters:
+  ///   - day: The local day.
+  ///   - now: The instant of the analysis; the day is cut there.
+  ///   - heartbeats: The tracker's heartbeats, in any order; pass those of the day and of the
+  ///     ``HealthPolicy/gapAfter`` before it.
+  ///   - usage: The usage records, in any order.
+  ///   - missedSequences: Lost notification numbers and when.
+  /// - Returns: The gaps and the day's accounting.
+  /// - Complexity: O(*n* log *n*) in the number of heartbeats, records and pieces of evidence;
+  ///   O(*n*) when the heartbeats are already sorted.
+  public func report(
+    for day: LocalDay, now: Date, heartbeats: [Heartbeat], usage: [UsageRecord],
+    missedSequences: [MissedSequence] = []
+  ) -> GapReport {
+    report(
+      period: boundary.interval(of: day), now: now, heartbeats: heartbeats, usage: usage,
+      missedSequences: missedSequences)
+  }
+
+  /// Analyses a period up to `now`, with an accounting for each local day it touches.
+  ///
+  /// - Parameters:
+  ///   - period: The period; it is cut at `now`.
+  ///   - now: The instant of the analysis.
+  ///   - heartbeats: The tracker's heartbeats, in any order.
+  ///   - usage: The usage records, in any order.
+  ///   - missedSequences: Lost notification numbers and when.
+  /// - Returns: The gaps and the accounting.
+  /// - Complexity: O(*n* log *n*) in the number of heartbeats, records and pieces of evidence;
+  ///   O(*n*) when the heartbeats are already sorted.
+  public func report(
+    period: DateInterval, now: Date, heartbeats: [Heartbeat], usage: [UsageRecord],
+    missedSequences: [MissedSequence] = []
+  ) -> GapReport {
+    let (start, requestedEnd) = TimeValues.bounds(of: period)
+    let nowInstant = TimeValues.clampedInstant(now)
+    let end = max(start, min(requestedEnd, nowInstant))
+    var sweep = GapSweep(
+      start: start, end: end, windows: expectation.windows(from: start, to: end),
+      gapAfter: policy.gapAfterMs, usageGapAfter: policy.usageGapAfterMs)
+    sweep.addHeartbeats(heartbeats)
+    sweep.addUsage(usage)
+    sweep.addMissedSequences(missedSequences)
+    let (gaps, pieces) = sweep.run(dayStarts: dayStarts(from: start, to: end))
+    let ongoing = end == nowInstant
+    return GapReport(
+      start: start, end: end, evaluatedAt: nowInstant, windows: sweep.windows,
+      gaps: gaps.map { gap in
+        Gap(
+          classification: gap.classification, start: gap.startInstant, end: gap.endInstant,
+          evidence: gap.evidence, isOngoing: ongoing && gap.endInstant == end)
+      },
+      days: pieces)
+  }
+
+  /// The local days that share time with `[start, end)` and the instant each starts.
+  private func dayStarts(from start: Int64, to end: Int64) -> [(LocalDay, Int64)] {
+    let first: LocalDay
+    do {
+      first = try boundary.day(containing: Milliseconds.date(start))
+    } catch {
+      // Instants are clamped to the supported range, whose days all exist.
+      preconditionFailure("no local day for a supported instant: \(error)")
+    }
+    var days: [(LocalDay, Int64)] = []
+    var day = first
+    var dayStart = TimeValues.bounds(of: boundary.interval(of: day)).start
+    repeat {
+      days.append((day, dayStart))
+      guard day < LocalDay.last else { break }
+      day = day.advanced(by: 1)
+      dayStart = TimeValues.bounds(of: boundary.interval(of: day)).start
+    } while dayStart < end
+    return days
+  }
+}
+
+extension LocalDay {
+  /// 9999-12-31, the last supported day.
+  fileprivate static var last: LocalDay {
+    do {
+      return try LocalDay(dayNumber: LocalDay.supportedDayNumbers.upperBound)
+    } catch {
+      preconditionFailure("the last supported day exists: \(error)")
+    }
+  }
+}

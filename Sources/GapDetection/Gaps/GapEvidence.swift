@@ -1,0 +1,97 @@
+import Foundation
+import UsageModel
+
+/// One observation that points to a gap, within the time tracking was expected.
+///
+/// JSON form: `{"kind": "heartbeat_silence", "start": "2026-03-08T10:03:00Z", "end":
+/// "2026-03-08T10:18:00Z"}`; a missed sequence adds `"missedFirst": 6, "missedLast": 8`.
+public struct GapEvidence: Sendable, Hashable, Codable {
+  /// The kinds of evidence.
+  public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// No heartbeat for longer than ``HealthPolicy/gapAfter``.
+    case heartbeatSilence = "heartbeat_silence"
+    /// No usage between two consecutive records for longer than
+    /// ``HealthPolicy/usageGapAfter``.
+    case usageSilence = "usage_silence"
+    /// Notification sequence numbers that never arrived.
+    case missedSequence = "missed_sequence"
+
+    /// A name to show a person: "heartbeat silence", "usage silence", "missed notifications".
+    public var displayName: String {
+      switch self {
+      case .heartbeatSilence: return "heartbeat silence"
+      case .usageSilence: return "usage silence"
+      case .missedSequence: return "missed notifications"
+      }
+    }
+  }
+
+  /// What was observed.
+  public let kind: Kind
+  /// For ``Kind/missedSequence``, the numbers that never arrived.
+  public let missedNumbers: ClosedRange<UInt64>?
+  let startInstant: Int64
+  let endInstant: Int64
+
+  init(kind: Kind, start: Int64, end: Int64, missedNumbers: ClosedRange<UInt64>? = nil) {
+    self.kind = kind
+    startInstant = start
+    endInstant = end
+    self.missedNumbers = missedNumbers
+  }
+
+  /// Where the observation starts (clipped to the window in which tracking was expected).
+  public var start: Date { Milliseconds.date(startInstant) }
+  /// Where it ends (clipped likewise).
+  public var end: Date { Milliseconds.date(endInstant) }
+  /// How long it lasts.
+  public var duration: Duration { .milliseconds(endInstant - startInstant) }
+
+  private enum CodingKeys: String, CodingKey {
+    case kind
+    case start
+    case end
+    case missedFirst
+    case missedLast
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let kind = try container.decode(Kind.self, forKey: .kind)
+    let start = try container.decodeInstant(forKey: .start)
+    let end = try container.decodeInstant(forKey: .end)
+    let first = try container.decodeIfPresent(UInt64.self, forKey: .missedFirst)
+    let last = try container.decodeIfPresent(UInt64.self, forKey: .missedLast)
+    guard end >= start else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .end, in: container, debugDescription: "end is before start")
+    }
+    var numbers: ClosedRange<UInt64>?
+    switch (kind, first, last) {
+    case (.missedSequence, let first?, let last?) where first <= last: numbers = first...last
+    case (.missedSequence, _, _):
+      throw DecodingError.dataCorruptedError(
+        forKey: .missedFirst, in: container,
+        debugDescription: "missed_sequence evidence needs missedFirst <= missedLast")
+    default: numbers = nil
+    }
+    self.init(kind: kind, start: start, end: end, missedNumbers: numbers)
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(kind, forKey: .kind)
+    try container.encodeInstant(startInstant, forKey: .start)
+    try container.encodeInstant(endInstant, forKey: .end)
+    try container.encodeIfPresent(missedNumbers?.lowerBound, forKey: .missedFirst)
+    try container.encodeIfPresent(missedNumbers?.upperBound, forKey: .missedLast)
+  }
+}

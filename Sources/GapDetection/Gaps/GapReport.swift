@@ -1,0 +1,137 @@
+import Foundation
+import UsageModel
+
+/// The gaps of a period and how its expected tracking time was spent, day by day.
+///
+/// Made by ``GapDetector``. ``gaps`` is sorted and non-overlapping; ``days`` splits every
+/// window of expected tracking at local day boundaries into tracked, idle and unknown time that
+/// add up exactly.
+///
+/// JSON form: `{"start": "2026-03-08T00:00:00Z", "end": "2026-03-08T10:21:00Z",
+/// "evaluatedAt": "2026-03-08T10:21:00Z", "windows": [{"start": …, "end": …}, …], "gaps": [Gap,
+/// …], "days": [DayAccounting, …]}`.
+public struct GapReport: Sendable, Hashable, Codable {
+  /// The gaps, sorted by start, never overlapping.
+  public let gaps: [Gap]
+  /// The accounting of each local day the period touches.
+  public let days: [DayAccounting]
+  let startInstant: Int64
+  let endInstant: Int64
+  let evaluatedInstant: Int64
+  let windowBounds: [ClosedRange<Int64>]
+
+  init(
+    start: Int64, end: Int64, evaluatedAt: Int64, windows: [ClosedRange<Int64>], gaps: [Gap],
+    days: [DayAccounting]
+  ) {
+    startInstant = start
+    endInstant = end
+    evaluatedInstant = evaluatedAt
+    windowBounds = windows
+    self.gaps = gaps
+    self.days = days
+  }
+
+  /// The period analysed, ending no later than ``evaluatedAt``.
+  public var period: DateInterval { TimeValues.interval(startInstant, endInstant) }
+  /// The instant of the analysis (`now`).
+  public var evaluatedAt: Date { Milliseconds.date(evaluatedInstant) }
+  /// The windows of expected tracking within the period, sorted and disjoint.
+  public var windows: [DateInterval] {
+    windowBounds.map { TimeValues.interval($0.lowerBound, $0.upperBound) }
+  }
+
+  /// Expected tracking time in the period.
+  public var expected: Duration { .milliseconds(sum(\.lengthMs)) }
+  /// Time covered by usage records.
+  public var tracked: Duration { .milliseconds(sum(\.trackedMs)) }
+  /// Time the tracker was alive and saw no usage.
+  public var idle: Duration { .milliseconds(sum(\.idleMs)) }
+  /// Time in which usage may have been lost.
+  public var unknown: Duration { .milliseconds(sum(\.unknownMs)) }
+
+  /// The gaps of one class.
+  ///
+  /// - Parameter classification: The class.
+  /// - Returns: Those gaps, in order.
+  public func gaps(_ classification: GapClass) -> [Gap] {
+    gaps.filter { $0.classification == classification }
+  }
+
+  /// The time of `classification` gaps that lies within `interval`.
+  ///
+  /// - Parameters:
+  ///   - classification: The class, ``GapClass/trackerDown`` for the alert policy.
+  ///   - interval: The interval, for example one window.
+  /// - Returns: The overlap, exactly.
+  /// - Complexity: O(*g*) in the number of gaps.
+  public func time(of classification: GapClass, in interval: DateInterval) -> Duration {
+    let (low, high) = TimeValues.bounds(of: interval)
+    return .milliseconds(
+      gaps.reduce(Int64(0)) { total, gap in
+        guard gap.classification == classification else { return total }
+        return total + max(0, min(gap.endInstant, high) - max(gap.startInstant, low))
+      })
+  }
+
+  // MARK: - Codable
+
+  private enum CodingKeys: String, CodingKey {
+    case start
+    case end
+    case evaluatedAt
+    case windows
+    case gaps
+    case days
+  }
+
+  private enum WindowKeys: String, CodingKey {
+    case start
+    case end
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    var list = try container.nestedUnkeyedContainer(forKey: .windows)
+    var windows: [ClosedRange<Int64>] = []
+    while !list.isAtEnd {
+      let window = try list.nestedContainer(keyedBy: WindowKeys.self)
+      let start = try window.decodeInstant(forKey: .start)
+      let end = try window.decodeInstant(forKey: .end)
+      guard end >= start else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .end, in: window, debugDescription: "end is before start")
+      }
+      windows.append(start...end)
+    }
+    self.init(
+      start: try container.decodeInstant(forKey: .start),
+      end: try container.decodeInstant(forKey: .end),
+      evaluatedAt: try container.decodeInstant(forKey: .evaluatedAt), windows: windows,
+      gaps: try container.decode([Gap].self, forKey: .gaps),
+      days: try container.decode([DayAccounting].self, forKey: .days))
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeInstant(startInstant, forKey: .start)
+    try container.encodeInstant(endInstant, forKey: .end)
+    try container.encodeInstant(evaluatedInstant, forKey: .evaluatedAt)
+    var list = container.nestedUnkeyedContainer(forKey: .windows)
+    for window in windowBounds {
+      var form = list.nestedContainer(keyedBy: WindowKeys.self)
+      try form.encodeInstant(window.lowerBound, forKey: .start)
+      try form.encodeInstant(window.upperBound, forKey: .end)
+    }
+    try container.encode(gaps, forKey: .gaps)
+    try container.encode(days, forKey: .days)
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import UsageModel
+
+/// Sequence numbers that never arrived, and the stretch of time in which they were lost.
+///
+/// When the app received number 5 at 10:00 and then number 9 at 10:20, numbers 6...8 were
+/// posted and lost between the two: `MissedSequence(numbers: 6...8, after: 10:00, before:
+/// 10:20)`. ``GapDetector`` turns the stretch into evidence of a gap.
+///
+/// JSON form: `{"first": 6, "last": 8, "after": "2026-03-08T10:00:00Z", "before":
+/// "2026-03-08T10:20:00Z"}`.
+public struct MissedSequence: Sendable, Hashable, Codable {
+  /// The numbers that never arrived.
+  public let numbers: ClosedRange<UInt64>
+  let afterInstant: Int64
+  let beforeInstant: Int64
+
+  /// Creates a missed range.
+  ///
+  /// - Parameters:
+  ///   - numbers: The numbers that never arrived.
+  ///   - after: When the last number before them was received.
+  ///   - before: When the first number after them was received; not before `after`.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out of
+  ///   range or `before` earlier than `after`.
+  public init(numbers: ClosedRange<UInt64>, after: Date, before: Date) throws(GapDetectionError) {
+    let afterInstant = try TimeValues.instant(after, field: "after")
+    let beforeInstant = try TimeValues.instant(before, field: "before")
+    guard beforeInstant >= afterInstant else {
+      throw .invalidValue(field: "before", value: "\(before)", requirement: "not before \(after)")
+    }
+    self.init(numbers: numbers, after: afterInstant, before: beforeInstant)
+  }
+
+  init(numbers: ClosedRange<UInt64>, after: Int64, before: Int64) {
+    self.numbers = numbers
+    afterInstant = after
+    beforeInstant = before
+  }
+
+  /// When the last number before the missing ones was received.
+  public var after: Date { Milliseconds.date(afterInstant) }
+  /// When the first number after the missing ones was received.
+  public var before: Date { Milliseconds.date(beforeInstant) }
+  /// How many numbers were lost.
+  public var count: UInt64 { numbers.upperBound - numbers.lowerBound + 1 }
+
+  /// Finds the numbers missing between consecutive sightings.
+  ///
+  /// Sightings are taken in order of time (equal instants in the order given). A number more
+  /// than one above its predecessor leaves a hole; a number equal to or below it is a duplicate
+  /// or a counter reset and loses nothing (SequenceTracking tells the two apart).
+  ///
+  /// - Parameter sightings: What the app received.
+  /// - Returns: The holes, in order of time.
+  /// - Complexity: O(*n* log *n*).
+  public static func find(in sightings: [SequenceSighting]) -> [MissedSequence] {
+    let ordered = sightings.enumerated().sorted { left, right in
+      (left.element.instant, left.offset) < (right.element.instant, right.offset)
+    }.map(\.element)
+    var missed: [MissedSequence] = []
+    for (previous, next) in zip(ordered, ordered.dropFirst())
+    where next.value > previous.value && next.value - previous.value > 1 {
+      missed.append(
+        MissedSequence(
+          numbers: (previous.value + 1)...(next.value - 1), after: previous.instant,
+          before: next.instant))
+    }
+    return missed
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case first
+    case last
+    case after
+    case before
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let first = try container.decode(UInt64.self, forKey: .first)
+    let last = try container.decode(UInt64.self, forKey: .last)
+    let after = try container.decodeInstant(forKey: .after)
+    let before = try container.decodeInstant(forKey: .before)
+    guard first <= last, after <= before else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .last, in: container, debugDescription: "needs first <= last and after <= before")
+    }
+    self.init(numbers: first...last, after: after, before: before)
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(numbers.lowerBound, forKey: .first)
+    try container.encode(numbers.upperBound, forKey: .last)
+    try container.encodeInstant(afterInstant, forKey: .after)
+    try container.encodeInstant(beforeInstant, forKey: .before)
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import UsageModel
+
+/// Merges heartbeats into activity intervals by ActivityWatch's rule, with a fixed or an
+/// adaptive pulse time.
+///
+/// **The rule** (ActivityWatch's `heartbeat_merge`). Heartbeats are taken in the order given.
+/// A heartbeat `h` (a start, a duration, data) extends the open interval `last` when
+///
+/// - its data equals `last.data`, and
+/// - `last.start <= h.start <= last.end + pulseTime`, both bounds inclusive;
+///
+/// the interval's end becomes `max(last.end, h.start + h.duration)`. Otherwise `last` is closed
+/// and `h` opens a new interval.
+///
+/// **Edge cases**, each tested:
+/// - a heartbeat exactly at `last.end + pulseTime` merges; one millisecond later starts anew;
+/// - a heartbeat at the same start as `last` with equal data merges (a duplicate adds nothing;
+///   a longer one extends the end);
+/// - a heartbeat that ends before `last.end` never shortens the interval;
+/// - a heartbeat dated before `last.start` (out of order) starts a new interval — sort first if
+///   your heartbeats can arrive out of order;
+/// - different data always starts a new interval, even at the same instant;
+/// - with a zero pulse time, only heartbeats that touch or overlap the interval merge.
+///
+/// ActivityWatch refuses to merge into an interval of negative duration; durations here are
+/// never negative, so that case cannot arise.
+///
+/// ```swift
+/// var merger = HeartbeatMerger<String>(pulseTime: .fixed(.seconds(30)))
+/// for beat in beats {
+///   if let closed = try merger.add(at: beat.time, data: beat.app) { show(closed) }
+/// }
+/// if let last = merger.finish() { show(last) }
+/// ```
+///
+/// Streaming: memory is constant — the open interval and, for an adaptive pulse time, its
+/// window of recent intervals.
+public struct HeartbeatMerger<Data: Equatable> {
+  /// The pulse time in force.
+  public let pulseTime: PulseTime
+  private var estimator: PulseEstimator
+  private var open: ActivityInterval<Data>?
+
+  /// Creates a merger.
+  ///
+  /// - Parameter pulseTime: A fixed or adaptive pulse time.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for a pulse time
+  ///   that is negative, not whole milliseconds or longer than ``PulseTime/maximum``.
+  public init(pulseTime: PulseTime) throws(GapDetectionError) {
+    try pulseTime.validate()
+    self.pulseTime = pulseTime
+    estimator = PulseEstimator(pulseTime)
+  }
+
+  /// The pulse time the next heartbeat will be judged with.
+  public var currentPulseTime: Duration { .milliseconds(estimator.current) }
+
+  /// The interval still open, which the next heartbeat may extend.
+  public var openInterval: ActivityInterval<Data>? { open }
+
+  /// Adds the next heartbeat.
+  ///
+  /// - Parameters:
+  ///   - start: When the heartbeat starts; rounded to the millisecond.
+  ///   - duration: How long it lasts; zero for a plain heartbeat.
+  ///   - data: What it reports; compared with `==`.
+  /// - Returns: The interval this heartbeat closed, when it started a new one.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out
+  ///   of range or a negative duration; the merger is then unchanged.
+  public mutating func add(
+    at start: Date, duration: Duration = .zero, data: Data
+  ) throws(GapDetectionError) -> ActivityInterval<Data>? {
+    let startInstant = try TimeValues.instant(start, field: "start")
+    let amount = try TimeValues.amount(duration, field: "duration")
+    guard amount <= Milliseconds.latest - startInstant else {
+      throw .invalidValue(
+        field: "duration", value: "\(duration)", requirement: "ending by 9999-12-29")
+    }
+    return add(start: startInstant, duration: amount, data: data)
+  }
+
+  /// The rule, on validated milliseconds.
+  @inline(__always)
+  mutating func add(start: Int64, duration: Int64, data: Data) -> ActivityInterval<Data>? {
+    let withinPulse = open.map { start - $0.endInstant }.map(estimator.allows(gap:)) ?? false
+    estimator.observe(start: start)
+    if withinPulse, let last = open, start >= last.startInstant, last.data == data {
+      open = ActivityInterval(
+        start: last.startInstant, end: max(last.endInstant, start + duration), data: last.data,
+        heartbeatCount: last.heartbeatCount + 1)
+      return nil
+    }
+    let closed = open
+    open = ActivityInterval(start: start, end: start + duration, data: data, heartbeatCount: 1)
+    return closed
+  }
+
+  /// Closes and returns the open interval; the merger then starts afresh (its pulse-time
+  /// window is kept).
+  ///
+  /// - Returns: The last interval, or `nil` when no heartbeat was added since the last call.
+  public mutating func finish() -> ActivityInterval<Data>? {
+    defer { open = nil }
+    return open
+  }
+}
+
+extension HeartbeatMerger: Sendable where Data: Sendable {}
+
+extension HeartbeatMerger where Data == HeartbeatSource {
+  /// Merges a tracker's heartbeats into the intervals during which it was alive, per source.
+  ///
+  /// Heartbeats count as instants (zero duration) whose data is their source. They are merged
+  /// in the order given: pass them sorted by instant (``GapDetector`` sorts for you).
+  ///
+  /// - Parameters:
+  ///   - heartbeats: The heartbeats, in order.
+  ///   - pulseTime: A fixed or adaptive pulse time.
+  /// - Returns: The intervals in the order they were closed.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an invalid
+  ///   pulse time.
+  /// - Complexity: O(*n*) for a fixed pulse time; O(*n* · *k*) at worst for an adaptive one
+  ///   over *k* samples, O(*n*) when the cadence is steady.
+  public static func merge(
+    _ heartbeats: [Heartbeat], pulseTime: PulseTime
+  ) throws(GapDetectionError) -> [ActivityInterval<HeartbeatSource>] {
+    var merger = try HeartbeatMerger(pulseTime: pulseTime)
+    var intervals: [ActivityInterval<HeartbeatSource>] = []
+    for heartbeat in heartbeats {
+      if let closed = merger.add(start: heartbeat.instant, duration: 0, data: heartbeat.source) {
+        intervals.append(closed)
+      }
+    }
+    if let last = merger.finish() { intervals.append(last) }
+    return intervals
+  }
+}

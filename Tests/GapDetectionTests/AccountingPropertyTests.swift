@@ -1,0 +1,204 @@
+import Foundation
+import GapDetection
+import Testing
+import UsageModel
+
+/// The detector against a reference that classifies every second one by one.
+@Suite("Gap accounting property")
+struct AccountingPropertyTests {
+  /// A random scenario on whole seconds, so that a per-second reference is exact.
+  struct Scenario {
+    var start: Int64
+    var length: Int64
+    var now: Int64
+    var windows: [ClosedRange<Int64>]?
+    var beats: [Int64]
+    var records: [ClosedRange<Int64>]
+    var missed: [ClosedRange<Int64>]
+
+    init(seed: UInt64) {
+      var random = SeededGenerator(seed: seed)
+      let start = 1_772_928_000 + Int64.random(in: 0...80_000, using: &random)
+      let length = Int64.random(in: 600...20_000, using: &random)
+      self.start = start
+      self.length = length
+      now = start + Int64.random(in: length / 2...length + 600, using: &random)
+      windows = nil
+      if Bool.random(using: &random) {
+        windows = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+          let low = start + Int64.random(in: -600...length, using: &random)
+          return low...(low + Int64.random(in: 0...8_000, using: &random))
+        }
+      }
+      var beats: [Int64] = []
+      var time = start - Int64.random(in: 0...900, using: &random)
+      while time < start + length + 600 {
+        beats.append(time)
+        time +=
+          Int.random(in: 0..<12, using: &random) == 0
+          ? Int64.random(in: 200...2_000, using: &random) : Int64.random(in: 5...60, using: &random)
+      }
+      beats.shuffle(using: &random)
+      self.beats = beats
+      records = (0..<Int.random(in: 0...10, using: &random)).map { _ in
+        let low = start + Int64.random(in: -1_000...length, using: &random)
+        return low...(low + Int64.random(in: 0...1_500, using: &random))
+      }
+      missed = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+        let low = start + Int64.random(in: 0...length, using: &random)
+        return low...(low + Int64.random(in: 0...1_200, using: &random))
+      }
+    }
+
+    var end: Int64 { min(start + length, now) }
+  }
+
+  /// What the reference finds: per-second classes folded into gaps, and totals per UTC day.
+  struct Expected: Equatable {
+    var gaps: [[Int64]]
+    var days: [[Int64]]
+  }
+
+  static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+  static func union(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
+    var merged: [ClosedRange<Int64>] = []
+    for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = merged.last, range.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    return merged
+  }
+
+  /// Classes: 0 tracked, 1 tracker down, 2 notification loss, 3 idle gap, 4 idle, -1 outside.
+  static func reference(_ scenario: Scenario) -> Expected {
+    let start = scenario.start
+    let end = scenario.end
+    guard end > start else { return Expected(gaps: [], days: []) }
+    let windows = union(scenario.windows ?? [start...end]).compactMap {
+      window -> ClosedRange<Int64>? in
+      let low = max(window.lowerBound, start)
+      let high = min(window.upperBound, end)
+      return high > low ? low...high : nil
+    }
+    let count = Int(end - start)
+    var inWindow = [Bool](repeating: false, count: count)
+    var silent = inWindow
+    var covered = inWindow
+    var quiet = inWindow
+    var lost = inWindow
+    func mark(_ flags: inout [Bool], _ low: Int64, _ high: Int64) {
+      var second = max(low, start)
+      while second < min(high, end) {
+        flags[Int(second - start)] = true
+        second += 1
+      }
+    }
+    let beats = scenario.beats.sorted()
+    for window in windows {
+      mark(&inWindow, window.lowerBound, window.upperBound)
+      let points =
+        [window.lowerBound] + beats.filter { window.contains($0) } + [window.upperBound]
+      for (previous, next) in zip(points, points.dropFirst()) where next - previous > 300 {
+        mark(&silent, previous, next)
+      }
+    }
+    let records = union(scenario.records)
+    for record in records { mark(&covered, record.lowerBound, record.upperBound) }
+    for (previous, next) in zip(records, records.dropFirst())
+    where next.lowerBound - previous.upperBound > 600 {
+      mark(&quiet, previous.upperBound, next.lowerBound)
+    }
+    for hole in scenario.missed { mark(&lost, hole.lowerBound, hole.upperBound) }
+
+    var gaps: [[Int64]] = []
+    var days: [Int64: [Int64]] = [:]
+    for index in 0..<count where inWindow[index] {
+      let second = start + Int64(index)
+      let kind: Int64 =
+        covered[index] ? 0 : silent[index] ? 1 : lost[index] ? 2 : quiet[index] ? 3 : 4
+      let day = second - ((second % 86_400) + 86_400) % 86_400
+      var totals = days[day] ?? [0, 0, 0]
+      totals[kind == 0 ? 0 : kind == 1 || kind == 2 ? 2 : 1] += 1
+      days[day] = totals
+      guard (1...3).contains(kind) else { continue }
+      if let last = gaps.last, last[0] == kind, last[2] == second {
+        gaps[gaps.count - 1][2] = second + 1
+      } else {
+        gaps.append([kind, second, second + 1])
+      }
+    }
+    return Expected(gaps: gaps, days: days.keys.sorted().map { [$0] + (days[$0] ?? []) })
+  }
+
+  static func observed(_ scenario: Scenario) throws -> Expected {
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    let expectation =
+      scenario.windows.map { windows in
+        TrackingExpectation.intervals(
+          windows.map { DateInterval(start: date($0.lowerBound), end: date($0.upperBound)) })
+      } ?? .always
+    let detector = GapDetector(boundary: DayBoundary(timeZone: utc), expectation: expectation)
+    let app = try AppID("com.example.app")
+    let report = detector.report(
+      period: DateInterval(start: date(scenario.start), duration: TimeInterval(scenario.length)),
+      now: date(scenario.now),
+      heartbeats: try scenario.beats.map { try Heartbeat(at: date($0), source: .monitorExtension) },
+      usage: try scenario.records.map {
+        try UsageRecord(
+          app: app, start: date($0.lowerBound), end: date($0.upperBound), source: .heartbeat)
+      },
+      missedSequences: try scenario.missed.map {
+        try MissedSequence(numbers: 1...1, after: date($0.lowerBound), before: date($0.upperBound))
+      })
+    func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded()) }
+    func whole(_ duration: Duration) -> Int64 { duration.components.seconds }
+    let kinds: [GapClass: Int64] = [.trackerDown: 1, .notificationLoss: 2, .idle: 3]
+    for day in report.days {
+      for window in day.windows {
+        #expect(window.tracked + window.idle + window.unknown == window.length)
+      }
+    }
+    return Expected(
+      gaps: report.gaps.map {
+        [kinds[$0.classification] ?? 0, seconds($0.start), seconds($0.end)]
+      },
+      days: report.days.filter { !$0.windows.isEmpty }.map { day in
+        [
+          seconds(day.windows[0].start) - ((seconds(day.windows[0].start) % 86_400) + 86_400)
+            % 86_400,
+          whole(day.tracked), whole(day.idle), whole(day.unknown),
+        ]
+      })
+  }
+
+  @Test("gaps and the daily accounting equal a second-by-second reference", arguments: 0..<8)
+  func matchesReference(batch: Int) throws {
+    var kinds = Set<Int64>()
+    for seed in 0..<40 {
+      let scenario = Scenario(seed: UInt64(batch * 1000 + seed))
+      let expected = Self.reference(scenario)
+      let observed = try Self.observed(scenario)
+      #expect(observed == expected, "seed \(batch * 1000 + seed)")
+      if observed != expected { return }
+      kinds.formUnion(expected.gaps.map { $0[0] })
+    }
+    #expect(kinds == [1, 2, 3], "the scenarios exercise every class of gap")
+  }
+
+  @Test("the control: a reference that ignores heartbeat silence disagrees")
+  func controlCatchesABrokenRule() throws {
+    var disagreements = 0
+    for seed in 0..<40 {
+      var scenario = Scenario(seed: UInt64(seed))
+      let observed = try Self.observed(scenario)
+      scenario.beats = Array(
+        stride(from: scenario.start - 600, to: scenario.start + scenario.length + 600, by: 30))
+      if Self.reference(scenario) != observed { disagreements += 1 }
+    }
+    #expect(disagreements > 10)
+  }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import GapDetection
+import Testing
+
+/// Reading and writing ActivityWatch's event form, strictly and line by line.
+@Suite("ActivityWatch event form")
+struct ActivityWatchTests {
+  @Test("an event line reads exactly, with the fraction truncated to the millisecond")
+  func readsEventLine() throws {
+    let event = try ActivityWatchEvent(
+      jsonLine:
+        #" {"id": 3, "timestamp": "2026-03-08T07:00:00.1239996+01:00", "duration": 2.5, "data": {"app": "Mail"}} "#
+    )
+    #expect(event.timestamp == (try instant("2026-03-08T06:00:00.123Z")))
+    #expect(event.duration == .milliseconds(2500))
+    #expect(event.data == ActivityWatchData(["app": "Mail"]))
+    #expect(
+      event.jsonLine
+        == #"{"timestamp":"2026-03-08T06:00:00.123+00:00","duration":2.5,"data":{"app": "Mail"}}"#)
+  }
+
+  @Test(
+    "durations are exact decimal seconds rounded to the millisecond",
+    arguments: [
+      ("0", 0), ("0.0", 0), ("-0", 0), ("1", 1000), ("2.5", 2500), ("0.0005", 1), ("0.0004999", 0),
+      ("25e-1", 2500), ("1E3", 1_000_000), ("0.001", 1), ("30.000000000000000000001", 30_000),
+      ("12345.6789", 12_345_679),
+    ] as [(String, Int64)])
+  func durations(text: String, milliseconds: Int64) throws {
+    let event = try ActivityWatchEvent(
+      jsonLine: #"{"timestamp":"2026-03-08T06:00:00Z","duration":"# + text + #","data":{}}"#)
+    #expect(event.duration == .milliseconds(milliseconds))
+  }
+
+  @Test(
+    "a written duration reads back as the same number of seconds",
+    arguments: [0, 1, 10, 100, 999, 1000, 1001, 40_000, 123_456_789] as [Int64])
+  func writtenDurations(milliseconds: Int64) throws {
+    let event = try ActivityWatchEvent(
+      timestamp: Date(timeIntervalSince1970: 0), duration: .milliseconds(milliseconds), data: .empty
+    )
+    let line = event.jsonLine
+    #expect(try ActivityWatchEvent(jsonLine: line) == event)
+    let seconds = try #require(line.split(separator: ",").dropFirst().first)
+    #expect(seconds.contains("."), "written as a float, as ActivityWatch writes it: \(line)")
+  }
+
+  static let malformed: [(String, String)] = [
+    ("", "expected '{'"),
+    ("   ", "expected '{'"),
+    ("[1, 2]", "expected '{'"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1}"#, "missing field \"data\""),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "data": {}}"#, "missing field \"duration\""),
+    (#"{"duration": 1, "data": {}}"#, "missing field \"timestamp\""),
+    (#"{"timestamp": "2026-03-08T06:00:00", "duration": 1, "data": {}}"#, "missing UTC offset"),
+    (#"{"timestamp": "2026-02-30T06:00:00Z", "duration": 1, "data": {}}"#, "no such date"),
+    (
+      #"{"timestamp": "2026-03-08 06:00:00Z", "duration": 1, "data": {}}"#, "expected yyyy-MM-ddTHH"
+    ),
+    (#"{"timestamp": "2026-03-08T24:00:00Z", "duration": 1, "data": {}}"#, "no such time"),
+    (#"{"timestamp": 5, "duration": 1, "data": {}}"#, "must be a string"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": -1, "data": {}}"#, "negative"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": "1", "data": {}}"#, "must be a number"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 01, "data": {}}"#, "expected ',' or '}'"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": []}"#, "must be an object"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {"a": tru}}"#, "expected true"),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {"a": "\x"}}"#,
+      "invalid escape"
+    ),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}, "extra": 1}"#,
+      "unknown field \"extra\""
+    ),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "duration": 2, "data": {}}"#,
+      "duplicate field \"duration\""
+    ),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}} x"#, "unexpected text"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}"#, "expected ',' or '}'"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1e400, "data": {}}"#, "too long"),
+  ]
+
+  @Test("each malformed line is reported with its line number and the others are read")
+  func malformedLinesAreReported() throws {
+    let good = #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}}"#
+    var lines: [String] = []
+    var expected: [(Int, String)] = []
+    for (line, reason) in Self.malformed {
+      lines.append(good)
+      lines.append(line)
+      expected.append((lines.count, reason))
+    }
+    let result = ActivityWatchJSONLines.read(Data((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(result.events.count == Self.malformed.count)
+    #expect(result.linesRead == lines.count)
+    #expect(result.malformedLineCount == Self.malformed.count)
+    #expect(result.malformedLines.map(\.lineNumber) == expected.map(\.0))
+    for (reported, (number, reason)) in zip(result.malformedLines, expected) {
+      #expect(reported.reason.contains(reason), "line \(number): \(reported.reason)")
+    }
+  }
+
+  @Test("invalid UTF-8 inside a string is malformed")
+  func invalidUTF8() {
+    var bytes = Array(#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {"a": ""#.utf8)
+    bytes += [0xC3, 0x28] + Array(#""}}"#.utf8)
+    let result = ActivityWatchJSONLines.read(Data(bytes))
+    #expect(result.malformedLines.first?.reason.contains("UTF-8") == true)
+  }
+
+  @Test("CRLF line ends are accepted and a final line break is not a line")
+  func lineEnds() {
+    let line = #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}}"#
+    let result = ActivityWatchJSONLines.read(Data((line + "\r\n" + line + "\r\n").utf8))
+    #expect(result.events.count == 2)
+    #expect(result.linesRead == 2)
+    #expect(result.malformedLineCount == 0)
+  }
+
+  @Test("only the first malformed lines are listed, all are counted")
+  func reportLimit() {
+    let text = String(repeating: "nonsense\n", count: 50)
+    let result = ActivityWatchJSONLines.read(Data(text.utf8), maximumReportedErrors: 10)
+    #expect(result.malformedLines.map(\.lineNumber) == Array(1...10))
+    #expect(result.malformedLineCount == 50)
+  }
+
+  @Test(
+    "data compare as Python compares decoded JSON",
+    arguments: [
+      (#"{"a": 1, "b": "x"}"#, #"{"b":"x","a":1}"#, true),
+      (#"{"a": "Saf\u0061ri"}"#, #"{"a": "Safari"}"#, true),
+      (#"{"a": "\ud83d\ude00"}"#, #"{"a": "😀"}"#, true),
+      (#"{"a": 1}"#, #"{"a": 1.0}"#, true),
+      (#"{"a": 1}"#, #"{"a": 1e0}"#, true),
+      (#"{"a": true}"#, #"{"a": 1}"#, true),
+      (#"{"a": false}"#, #"{"a": 0.0}"#, true),
+      (#"{"a": 0.1}"#, #"{"a": 0.10000000000000001}"#, true),
+      (#"{"a": -0.0}"#, #"{"a": 0}"#, true),
+      (#"{"a": 1, "a": 2}"#, #"{"a": 2}"#, true),
+      (#"{"a": 10000000000000000001}"#, #"{"a": 1e19}"#, false),
+      (#"{"a": [1, 2]}"#, #"{"a": [2, 1]}"#, false),
+      (#"{"a": null}"#, #"{}"#, false),
+      (#"{"a": "1"}"#, #"{"a": 1}"#, false),
+      (#"{"a": {"b": 1}}"#, #"{"a": {"b": 1, "c": 2}}"#, false),
+    ] as [(String, String, Bool)])
+  func dataEquality(left: String, right: String, equal: Bool) throws {
+    let lhs = try ActivityWatchData(json: left)
+    let rhs = try ActivityWatchData(json: right)
+    #expect((lhs == rhs) == equal)
+    if equal { #expect(lhs.hashValue == rhs.hashValue) }
+  }
+
+  @Test("data must be one valid object")
+  func invalidData() {
+    for text in ["[]", "{", #"{"a"}"#, #"{"a": 1} {}"#, #"{"a": NaN}"#] {
+      #expect(throws: GapDetectionError.self, "\(text)") { try ActivityWatchData(json: text) }
+    }
+  }
+
+  @Test("encoded events read back equal, in order")
+  func encodeRoundTrip() throws {
+    var random = SeededGenerator(seed: 77)
+    let events = try (0..<200).map { index in
+      try ActivityWatchEvent(
+        timestamp: Date(
+          timeIntervalSince1970: Double(
+            Int64.random(in: -1_000_000_000_000...4_000_000_000_000, using: &random)) / 1000),
+        duration: .milliseconds(Int64.random(in: 0...10_000_000, using: &random)),
+        data: ActivityWatchData(["app": "app\(index % 7)", "title": "t\"\\\n\(index)"]))
+    }
+    let read = ActivityWatchJSONLines.read(ActivityWatchJSONLines.encode(events))
+    #expect(read.malformedLines.isEmpty)
+    #expect(read.events == events)
+  }
+
+  @Test("a line longer than 16 MiB is an error, not a silent skip")
+  func lineTooLong() throws {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stk-long-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try Data(repeating: 0x20, count: ActivityWatchJSONLines.maximumLineLength + 10).write(to: url)
+    #expect(
+      throws: GapDetectionError.lineTooLong(
+        lineNumber: 1, limit: ActivityWatchJSONLines.maximumLineLength)
+    ) {
+      try ActivityWatchJSONLines.read(contentsOf: url)
+    }
+  }
+
+  @Test("a failed merge leaves an existing output untouched")
+  func failedMergeLeavesOutput() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stk-aw-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("out.jsonl")
+    try Data("previous".utf8).write(to: output)
+    let missing = directory.appendingPathComponent("missing.jsonl")
+    #expect(throws: GapDetectionError.self) {
+      try ActivityWatchJSONLines.merge(
+        contentsOf: missing, into: output, pulseTime: .fixed(.seconds(1)))
+    }
+    #expect(try Data(contentsOf: output) == Data("previous".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.jsonl"])
+  }
+
+  @Test("the file merge reports malformed lines and merges the rest")
+  func mergeReportsMalformedLines() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stk-aw-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.jsonl")
+    let output = directory.appendingPathComponent("out.jsonl")
+    let lines = [
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 0, "data": {"app": "a"}}"#,
+      "garbage",
+      #"{"timestamp": "2026-03-08T06:00:10Z", "duration": 0, "data": {"app": "a"}}"#,
+      #"{"timestamp": "2026-03-08T06:00:20Z", "duration": 0, "data": {"app": "b"}}"#,
+    ]
+    try Data(lines.joined(separator: "\n").utf8).write(to: input)
+    let summary = try ActivityWatchJSONLines.merge(
+      contentsOf: input, into: output, pulseTime: .fixed(.seconds(30)))
+    #expect(summary.linesRead == 4)
+    #expect(summary.heartbeatsRead == 3)
+    #expect(summary.eventsWritten == 2)
+    #expect(summary.malformedLines.map(\.lineNumber) == [2])
+    #expect(!summary.isClean)
+    let written = try String(contentsOf: output, encoding: .utf8)
+    #expect(
+      written
+        == #"{"timestamp":"2026-03-08T06:00:00+00:00","duration":10.0,"data":{"app": "a"}}"# + "\n"
+        + #"{"timestamp":"2026-03-08T06:00:20+00:00","duration":0.0,"data":{"app": "b"}}"# + "\n")
+  }
+
+  @Test("the control: one millisecond less pulse time no longer matches ActivityWatch")
+  func fixtureControl() throws {
+    let input = try ActivityWatchJSONLines.read(
+      contentsOf: fixtureURL("ActivityWatch/boundaries.input.jsonl"))
+    let expected = try ActivityWatchJSONLines.read(
+      contentsOf: fixtureURL("ActivityWatch/boundaries.pulse-30.expected.jsonl"))
+    let merged = try ActivityWatchEvent.merge(
+      input.events, pulseTime: .fixed(.milliseconds(29_999)))
+    #expect(merged != expected.events)
+  }
+}

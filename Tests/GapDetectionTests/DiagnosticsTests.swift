@@ -1,0 +1,326 @@
+import Foundation
+import GapDetection
+import SharedStore
+import Testing
+import UsageModel
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The diagnostic log, and the report as text, JSON and SVG.
+@Suite("Diagnostics")
+struct DiagnosticsTests {
+  func entry(_ at: Date, success: Bool, id: Int, description: String? = nil) throws
+    -> DiagnosticEntry
+  {
+    try DiagnosticEntry(
+      id: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", id))") ?? UUID(),
+      at: at, eventName: "stk:15m:com.duolingo", action: .recordUsage, success: success,
+      errorDescription: description, memoryBytes: 3_000_000)
+  }
+
+  @Test("an entry's JSON form is the documented one")
+  func entryJSON() throws {
+    let value = try entry(
+      instant("2026-03-08T10:30:00Z"), success: false, id: 1, description: "disk full")
+    let text =
+      #"{"action":"record_usage","at":"2026-03-08T10:30:00Z","errorDescription":"disk full","#
+      + #""eventName":"stk:15m:com.duolingo","id":"00000000-0000-0000-0000-000000000001","#
+      + #""memoryBytes":3000000,"success":false}"#
+    #expect(try json(value) == text)
+    #expect(try decode(DiagnosticEntry.self, text) == value)
+  }
+
+  @Test("the log keeps the last 100, counts evictions and reports a duplicate once")
+  func logKeepsLastHundred() throws {
+    let log = try DiagnosticLog(store: InMemoryStore())
+    let t0 = try instant("2026-03-08T10:00:00Z")
+    for index in 0..<130 {
+      try log.append(try entry(t0.addingTimeInterval(Double(index)), success: true, id: index))
+    }
+    try log.append(try entry(t0.addingTimeInterval(129), success: true, id: 129))
+    let (entries, evicted) = try log.snapshot()
+    #expect(entries.count == 100)
+    #expect(entries.first?.at == t0.addingTimeInterval(30))
+    #expect(evicted == 30)
+  }
+
+  @Test("today's failures follow the local day, not UTC")
+  func todaysFailures() throws {
+    let log = try DiagnosticLog(store: InMemoryStore())
+    let tokyo = DayBoundary(timeZone: try zone("Asia/Tokyo"))
+    // 23:59:59 on the 7th in Tokyo, then midnight on the 8th.
+    try log.append(try entry(instant("2026-03-07T14:59:59Z"), success: false, id: 1))
+    try log.append(try entry(instant("2026-03-07T15:00:00Z"), success: false, id: 2))
+    try log.append(try entry(instant("2026-03-08T03:00:00Z"), success: true, id: 3))
+    try log.append(try entry(instant("2026-03-08T14:59:59Z"), success: false, id: 4))
+    let failures = try log.failures(on: LocalDay(parsing: "2026-03-08"), boundary: tokyo)
+    #expect(failures.map { String($0.id.uuidString.suffix(1)) } == ["2", "4"])
+    let today = try log.todaysFailures(now: instant("2026-03-08T12:00:00+09:00"), boundary: tokyo)
+    #expect(today == failures)
+  }
+
+  @Test("a damaged log throws instead of starting afresh")
+  func damagedLogThrows() throws {
+    let store = InMemoryStore()
+    try store.write(Data("{oops".utf8), for: DiagnosticLog.defaultKey)
+    let log = try DiagnosticLog(store: store)
+    #expect(throws: GapDetectionError.self) { try log.entries() }
+    #expect(throws: GapDetectionError.self) {
+      try log.append(try entry(Date(timeIntervalSince1970: 0), success: true, id: 1))
+    }
+    #expect(try store.read(DiagnosticLog.defaultKey) == Data("{oops".utf8))
+  }
+
+  @Test(
+    "relative times read as seed 000's",
+    arguments: [
+      (0, "0s ago"), (45_999, "45s ago"), (60_000, "1m ago"), (3_599_999, "59m ago"),
+      (7_200_000, "2h ago"), (-5_000, "in 5s"),
+    ] as [(Int64, String)])
+  func relativeTimes(milliseconds: Int64, text: String) {
+    #expect(DiagnosticsReport.relativeTime(.milliseconds(milliseconds)) == text)
+  }
+
+  // MARK: - The example day
+
+  /// Seed 000's Test 4 day in Paris, with the tracker dead for 15 minutes, a notification
+  /// loss, two categories of usage and one failed entry.
+  static func exampleReport() throws -> DiagnosticsReport {
+    let paris = try zone("Europe/Paris")
+    let boundary = DayBoundary(timeZone: paris)
+    let day = try LocalDay(parsing: "2026-03-08")
+    let at = { (text: String) in try instant("2026-03-08T" + text + "+01:00") }
+    let beats =
+      try heartbeats(from: at("10:00:00"), to: at("10:03:00"), every: 30)
+      + heartbeats(from: at("10:18:00"), to: at("10:21:00"), every: 30)
+    let usage = [
+      try UsageRecord(
+        app: AppID("com.duolingo"), category: .education, start: at("10:00:00"),
+        end: at("10:03:00"), source: .thresholdEvent),
+      try UsageRecord(
+        app: AppID("com.duolingo"), category: .education, start: at("10:18:00"),
+        end: at("10:21:00"), source: .thresholdEvent),
+    ]
+    let diagnostics = [
+      try DiagnosticEntry(
+        id: UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID(), at: at("10:02:00"),
+        eventName: "stk:15m:com.duolingo", action: .postNotification, success: false,
+        errorDescription: "notification center unavailable", memoryBytes: 3_355_443)
+    ]
+    let detector = GapDetector(
+      boundary: boundary,
+      expectation: .intervals([DateInterval(start: try at("10:00:00"), end: try at("10:30:00"))]))
+    return DiagnosticsReport(
+      day: day, now: try at("10:21:30"), detector: detector,
+      heartbeats: try beats.map {
+        try Heartbeat(at: $0.at, source: .monitorExtension, memoryBytes: 3_355_443)
+      },
+      usage: usage, diagnostics: diagnostics)
+  }
+
+  @Test("the text report reads as seed 000's diagnostics export")
+  func textReport() throws {
+    let expected = """
+      Tracking Diagnostics
+      Generated: 2026-03-08 10:21:30 (Europe/Paris, UTC+01:00)
+
+      === EXTENSION HEALTH ===
+      Status: Healthy
+      Last Heartbeat: 30s ago
+      Memory Usage: 3.2 MB (normal)
+
+      === TRACKING ON 2026-03-08 ===
+      Expected: 21m 30s · Tracked: 6m 00s · Idle: 30s · Unknown: 15m 00s
+      ALERT: tracker down for 15m 00s between 10:00 and 10:21
+
+      === DATA GAPS ===
+      15m 00s gap: 10:03 - 10:18 (tracker down: heartbeat silence, usage silence)
+
+      === ERROR LOG ===
+      Failures today: 1
+      [2026-03-08 10:02:00] post_notification: notification center unavailable
+
+      """
+    #expect(try Self.exampleReport().text == expected)
+  }
+
+  @Test("the JSON report round-trips")
+  func jsonReport() throws {
+    let report = try Self.exampleReport()
+    let data = try report.json()
+    #expect(try JSONDecoder().decode(DiagnosticsReport.self, from: data) == report)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains(#""generatedAt" : "2026-03-08T09:21:30Z""#))
+  }
+
+  /// Counts elements and checks well-formedness with Foundation's XML parser.
+  final class SVGCounter: NSObject, XMLParserDelegate {
+    var gapIDs: [String] = []
+    var gapClasses: [String] = []
+    var texts: [String] = []
+    var hourLabels: [String] = []
+    var elements = 0
+    private var isHour = false
+    private var inText = false
+
+    func parser(
+      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+      qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
+      elements += 1
+      if let id = attributes["id"], id.hasPrefix("gap-") { gapIDs.append(id) }
+      if let classes = attributes["class"], classes.split(separator: " ").contains("gap") {
+        gapClasses.append(classes)
+      }
+      inText = elementName == "text"
+      isHour = attributes["class"] == "hour"
+      if inText { texts.append("") }
+      if isHour { hourLabels.append("") }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+      if inText { texts[texts.count - 1] += string }
+      if isHour { hourLabels[hourLabels.count - 1] += string }
+    }
+
+    func parser(
+      _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+      qualifiedName: String?
+    ) {
+      inText = false
+      isHour = false
+    }
+  }
+
+  func parse(_ svg: String) throws -> SVGCounter {
+    let parser = XMLParser(data: Data(svg.utf8))
+    let counter = SVGCounter()
+    parser.delegate = counter
+    #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
+    return counter
+  }
+
+  @Test("the SVG is well-formed XML with one element per gap")
+  func svgIsWellFormed() throws {
+    let report = try Self.exampleReport()
+    let counter = try parse(report.svg)
+    #expect(counter.gapIDs == report.gaps.gaps.indices.map { "gap-\($0 + 1)" })
+    #expect(
+      counter.gapClasses
+        == report.gaps.gaps.map {
+          "gap gap-" + $0.classification.rawValue.replacingOccurrences(of: "_", with: "-")
+        })
+    #expect(counter.gapClasses.count == 1)
+    #expect(counter.texts.contains("Education"))
+    #expect(counter.texts.contains("now 10:21"))
+  }
+
+  @Test(
+    "the SVG's hour axis follows the wall clock on days with a clock change",
+    arguments: [
+      ("Europe/Paris", "2026-03-29", 23), ("Europe/Paris", "2026-10-25", 25),
+      ("Europe/Paris", "2026-05-14", 24), ("Asia/Kolkata", "2026-05-14", 24),
+    ])
+  func hourAxis(identifier: String, dayText: String, hours: Int) throws {
+    let boundary = DayBoundary(timeZone: try zone(identifier))
+    let day = try LocalDay(parsing: dayText)
+    let interval = boundary.interval(of: day)
+    var random = SeededGenerator(seed: 5)
+    var beats: [Heartbeat] = []
+    var time = interval.start
+    while time < interval.end {
+      beats.append(try Heartbeat(at: time, source: .monitorExtension))
+      time = time.addingTimeInterval(Int.random(in: 0..<40, using: &random) == 0 ? 900 : 30)
+    }
+    let report = DiagnosticsReport(
+      day: day, now: interval.end, detector: GapDetector(boundary: boundary), heartbeats: beats,
+      usage: [])
+    let counter = try parse(report.svg)
+    let hourLabels = counter.hourLabels
+    #expect(hourLabels.count == hours)
+    #expect(counter.gapIDs.count == report.gaps.gaps.count)
+    #expect(counter.gapIDs.count > 3)
+    if hours == 25 { #expect(hourLabels.contains("02′")) }
+    if hours == 23 { #expect(!hourLabels.contains("02")) }
+  }
+
+  @Test("text in the SVG is escaped")
+  func svgEscapes() throws {
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let day = try LocalDay(parsing: "2026-03-08")
+    let report = DiagnosticsReport(
+      title: #"Tom & Jerry's <"phone">"#, day: day, now: boundary.interval(of: day).end,
+      detector: GapDetector(boundary: boundary), heartbeats: [], usage: [])
+    let counter = try parse(report.svg)
+    #expect(counter.texts.first?.hasPrefix(#"Tom & Jerry's <"phone">"#) == true)
+  }
+
+  /// `Documentation/gap-report-example.svg`, relative to this file.
+  static var exampleURL: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Documentation/gap-report-example.svg")
+  }
+
+  /// A richer day for the documentation: a 25-hour day in Paris with a school window, usage in
+  /// three categories, a dead tracker and a notification loss.
+  static func documentationReport() throws -> DiagnosticsReport {
+    let paris = try zone("Europe/Paris")
+    let boundary = DayBoundary(timeZone: paris)
+    let day = try LocalDay(parsing: "2026-10-25")
+    let at = { (text: String) in try instant("2026-10-25T" + text + "+01:00") }
+    var random = SeededGenerator(seed: 2026)
+    var beats: [Heartbeat] = []
+    var time = try at("07:00:00")
+    let dead = try at("13:10:00")...at("13:52:00")
+    while time < (try at("21:30:00")) {
+      if !dead.contains(time) {
+        beats.append(try Heartbeat(at: time, source: .monitorExtension, memoryBytes: 3_500_000))
+      }
+      time = time.addingTimeInterval(Double(Int.random(in: 24_000...36_000, using: &random)) / 1000)
+    }
+    let apps: [(String, UsageModel.Category, String, String)] = [
+      ("com.duolingo", .education, "07:40", "08:05"),
+      ("com.instagram", .socialMedia, "08:05", "08:20"),
+      ("com.duolingo", .education, "12:30", "13:10"),
+      ("com.youtube", .entertainment, "13:52", "14:30"),
+      ("com.instagram", .socialMedia, "16:45", "17:20"),
+      ("com.duolingo", .education, "18:00", "18:35"),
+      ("com.youtube", .entertainment, "19:30", "20:40"),
+      ("com.instagram", .socialMedia, "20:40", "21:05"),
+    ]
+    let usage = try apps.map { app, category, start, end in
+      try UsageRecord(
+        app: AppID(app), category: category, start: at(start + ":00"), end: at(end + ":00"),
+        source: .thresholdEvent)
+    }
+    let school = try DailyWindow(start: TimeOfDay(hour: 7), end: TimeOfDay(hour: 22))
+    let detector = GapDetector(boundary: boundary, expectation: .daily(school, in: paris))
+    return DiagnosticsReport(
+      day: day, now: try at("21:30:00"), detector: detector, heartbeats: beats, usage: usage,
+      missedSequences: [
+        try MissedSequence(numbers: 41...43, after: at("17:20:00"), before: at("17:58:00"))
+      ],
+      diagnostics: [
+        try DiagnosticEntry(
+          id: UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID(),
+          at: at("13:09:40"),
+          eventName: "stk:15m:com.youtube", action: .memoryWarning, success: false,
+          errorDescription: "high memory pressure, minimal path used", memoryBytes: 5_900_000)
+      ])
+  }
+
+  @Test("the documentation's example SVG is what the renderer draws")
+  func documentationExample() throws {
+    let svg = try Self.documentationReport().svg
+    _ = try parse(svg)
+    if ProcessInfo.processInfo.environment["STK_WRITE_GAP_EXAMPLE"] == "1" {
+      try svg.write(to: Self.exampleURL, atomically: true, encoding: .utf8)
+    }
+    let committed = try String(contentsOf: Self.exampleURL, encoding: .utf8)
+    #expect(
+      committed == svg,
+      "Documentation/gap-report-example.svg is stale; rerun the tests with STK_WRITE_GAP_EXAMPLE=1")
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GapDetection
+import Testing
+import UsageModel
+
+/// The alert threshold, seed 000's restart intervals and its success metrics.
+@Suite("Policies")
+struct PolicyTests {
+  let t0 = Date(timeIntervalSince1970: 1_772_960_400)
+
+  func report(silence: TimeInterval, windows: [DateInterval]? = nil) throws -> GapReport {
+    let beats =
+      try heartbeats(from: t0, to: t0.addingTimeInterval(600), every: 30)
+      + heartbeats(
+        from: t0.addingTimeInterval(600 + silence), to: t0.addingTimeInterval(7200), every: 30)
+    let detector = GapDetector(
+      boundary: DayBoundary(timeZone: try zone("UTC")),
+      expectation: windows.map(TrackingExpectation.intervals) ?? .always)
+    return detector.report(
+      period: DateInterval(start: t0, duration: 7200), now: t0.addingTimeInterval(7200),
+      heartbeats: beats, usage: [])
+  }
+
+  @Test(
+    "tracker-down time that reaches 15 minutes alerts; a millisecond less does not",
+    arguments: [(900.0, true), (899.999, false), (2000, true), (301, false)])
+  func alertThreshold(silence: TimeInterval, alerts: Bool) throws {
+    let found = TrackerDownAlert.evaluate(try report(silence: silence), policy: .standard)
+    #expect(found.isEmpty == !alerts)
+    if alerts {
+      #expect(found.first?.trackerDown == .milliseconds(Int64((silence * 1000).rounded())))
+      #expect(found.first?.threshold == .seconds(900))
+    }
+  }
+
+  @Test("the threshold applies per window: a silence split by a window boundary does not alert")
+  func alertPerWindow() throws {
+    let one = [DateInterval(start: t0, duration: 7200)]
+    let split = [
+      DateInterval(start: t0, duration: 1100),
+      DateInterval(start: t0.addingTimeInterval(1101), duration: 6000),
+    ]
+    #expect(
+      TrackerDownAlert.evaluate(try report(silence: 1000, windows: one), policy: .standard).count
+        == 1)
+    let report = try report(silence: 1000, windows: split)
+    #expect(report.gaps(.trackerDown).map(\.duration) == [.seconds(500), .seconds(499)])
+    #expect(TrackerDownAlert.evaluate(report, policy: .standard).isEmpty)
+  }
+
+  @Test("an alert's JSON form is the documented one")
+  func alertJSON() throws {
+    let alert = try #require(
+      TrackerDownAlert.evaluate(try report(silence: 900), policy: .standard).first)
+    let text = try json(alert)
+    #expect(
+      text
+        == #"{"thresholdMs":900000,"trackerDownMs":900000,"windowEnd":"2026-03-08T11:00:00Z","windowStart":"2026-03-08T09:00:00Z"}"#
+    )
+    #expect(try decode(TrackerDownAlert.self, text) == alert)
+  }
+
+  @Test(
+    "the restart interval follows seed 000's phase 4",
+    arguments: [
+      (AppState.active, nil, 60), (.inactive, nil, 300), (.background, nil, 300),
+      (.active, 29.999, 30), (.background, 29.999, 30), (.background, 30, 300),
+      (.active, 30, 60), (.background, 0, 30), (.background, -3600, 30),
+    ] as [(AppState, TimeInterval?, Int64)])
+  func restartInterval(state: AppState, eventAge: TimeInterval?, seconds: Int64) {
+    let now = t0
+    let interval = RestartPolicy.standard.interval(
+      appState: state, lastEventAt: eventAge.map { now.addingTimeInterval(-$0) }, now: now)
+    #expect(interval == .seconds(seconds))
+  }
+
+  @Test("a restart policy's JSON form is the documented one and validates")
+  func restartJSON() throws {
+    let text =
+      #"{"afterRecentEventMs":30000,"backgroundMs":300000,"foregroundMs":60000,"recentEventWindowMs":30000}"#
+    #expect(try json(RestartPolicy.standard) == text)
+    #expect(try decode(RestartPolicy.self, text) == .standard)
+    #expect(throws: GapDetectionError.self) {
+      try RestartPolicy(
+        foreground: .zero, background: .seconds(1), afterRecentEvent: .seconds(1),
+        recentEventWindow: .zero)
+    }
+  }
+
+  @Test("health rates count within the window and compare exactly with seed 000's targets")
+  func healthRates() throws {
+    let window = DateInterval(start: t0, duration: 86_400)
+    let policy = HealthPolicy.standard
+    let beat = try Heartbeat(at: t0, source: .monitorExtension)
+    var checks = (0..<98).map { policy.health(of: beat, at: t0.addingTimeInterval(Double($0))) }
+    checks.append(policy.health(of: beat, at: t0.addingTimeInterval(500)))
+    checks.append(policy.health(of: nil, at: t0.addingTimeInterval(600)))
+    checks.append(policy.health(of: beat, at: t0.addingTimeInterval(-86_400)))  // outside
+    let entry = { (index: Int, success: Bool) in
+      try DiagnosticEntry(
+        id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", index)) ?? UUID(),
+        at: self.t0.addingTimeInterval(Double(index)), eventName: "e", action: .recordUsage,
+        success: success)
+    }
+    var entries = try (0..<200).map { try entry($0, $0 != 7) }
+    entries.append(try entry(7, false))  // the same entry twice counts once
+    let sessions = (0..<20).map {
+      DateInterval(start: t0.addingTimeInterval(Double($0) * 3600), duration: 600)
+    }
+    let alerts = [
+      t0.addingTimeInterval(100), t0.addingTimeInterval(200), t0.addingTimeInterval(1800),
+    ]
+    let rates = HealthRates(
+      window: window, checks: checks, diagnostics: entries, sessions: sessions, alerts: alerts)
+    #expect(rates.staleChecks == (try Rate(count: 2, total: 100)))
+    #expect(rates.failures == (try Rate(count: 1, total: 200)))
+    #expect(rates.alertedSessions == (try Rate(count: 1, total: 20)))
+    #expect(!rates.staleChecks.isBelow(percent: 2), "2 of 100 is not below 2 %")
+    #expect(rates.failures.isBelow(percent: 1))
+    #expect(!rates.meets(.seed000))
+    #expect(rates.staleChecks.description == "2/100 (2.0%)")
+    #expect(try decode(HealthRates.self, json(rates)) == rates)
+  }
+}

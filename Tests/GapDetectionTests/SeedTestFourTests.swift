@@ -1,0 +1,76 @@
+import Foundation
+import GapDetection
+import Testing
+import UsageModel
+
+/// Seed 000's manual "Test 4", both ways.
+///
+/// 3 minutes of usage, 15 minutes without, 3 minutes of usage: only the heartbeats tell a dead
+/// tracker from a person who put the phone down.
+@Suite("Seed 000 Test 4")
+struct SeedTestFourTests {
+  struct Scenario {
+    let detector: GapDetector
+    let start: Date
+    let now: Date
+    let usage: [UsageRecord]
+
+    init() throws {
+      let paris = try zone("Europe/Paris")
+      detector = GapDetector(boundary: DayBoundary(timeZone: paris))
+      start = try instant("2026-03-08T10:00:00+01:00")
+      now = start.addingTimeInterval(21 * 60)
+      let app = try AppID("com.duolingo.app")
+      usage = [
+        try UsageRecord(
+          app: app, category: .education, start: start, duration: minutes(3),
+          source: .thresholdEvent),
+        try UsageRecord(
+          app: app, category: .education, start: start.addingTimeInterval(18 * 60),
+          duration: minutes(3), source: .thresholdEvent),
+      ]
+    }
+
+    func report(heartbeats: [Heartbeat]) -> GapReport {
+      detector.report(
+        period: DateInterval(start: start, end: now), now: now, heartbeats: heartbeats,
+        usage: usage)
+    }
+  }
+
+  @Test("with heartbeats every 30 s the 15 minutes are idle and raise no alert")
+  func heartbeatsAliveMeansIdle() throws {
+    let scenario = try Scenario()
+    let beats = try heartbeats(from: scenario.start, to: scenario.now, every: 30)
+    let report = scenario.report(heartbeats: beats)
+    #expect(report.gaps.map(\.classification) == [.idle])
+    let gap = try #require(report.gaps.first)
+    #expect(gap.start == scenario.start.addingTimeInterval(3 * 60))
+    #expect(gap.duration == minutes(15))
+    #expect(gap.evidence.map(\.kind) == [.usageSilence])
+    #expect(report.tracked == minutes(6))
+    #expect(report.idle == minutes(15))
+    #expect(report.unknown == .zero)
+    #expect(TrackerDownAlert.evaluate(report, policy: .standard).isEmpty)
+  }
+
+  @Test("with heartbeats silent it is a 15-minute tracker-down gap and raises the alert")
+  func heartbeatsSilentMeansTrackerDown() throws {
+    let scenario = try Scenario()
+    let beats =
+      try heartbeats(from: scenario.start, to: scenario.start.addingTimeInterval(180), every: 30)
+      + heartbeats(
+        from: scenario.start.addingTimeInterval(18 * 60), to: scenario.now, every: 30)
+    let report = scenario.report(heartbeats: beats)
+    #expect(report.gaps.map(\.classification) == [.trackerDown])
+    let gap = try #require(report.gaps.first)
+    #expect(gap.start == scenario.start.addingTimeInterval(3 * 60))
+    #expect(gap.duration == minutes(15))
+    #expect(Set(gap.evidence.map(\.kind)) == [.heartbeatSilence, .usageSilence])
+    #expect(report.unknown == minutes(15))
+    #expect(report.idle == .zero)
+    let alerts = TrackerDownAlert.evaluate(report, policy: .standard)
+    #expect(alerts.count == 1)
+    #expect(alerts.first?.trackerDown == minutes(15))
+  }
+}
