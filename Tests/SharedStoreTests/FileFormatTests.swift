@@ -7,8 +7,8 @@ import Testing
 struct FileFormatTests {
   @Test("CRC-32C of \"123456789\" is the standard check value 0xE3069283")
   func crc32cCheckValue() {
-    #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
-    #expect(CRC32C.checksum([UInt8]()) == 0)
+    #expect(CRC32C.checksum(ofBytes: Array("123456789".utf8)) == 0xE306_9283)
+    #expect(CRC32C.checksum(ofBytes: [UInt8]()) == 0)
   }
 
   @Test(
@@ -16,7 +16,7 @@ struct FileFormatTests {
     arguments: [0, 1, 7, 8, 9, 63, 64, 65, 1000])
   func crc32cContinues(split: Int) {
     let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
-    let whole = CRC32C.checksum(bytes)
+    let whole = CRC32C.checksum(ofBytes: bytes)
     let first = bytes[..<split].withUnsafeBytes { CRC32C.checksum($0) }
     let both = bytes[split...].withUnsafeBytes { CRC32C.checksum($0, continuing: first) }
     #expect(both == whole)
@@ -34,7 +34,7 @@ struct FileFormatTests {
     }
     for length in 0...100 {
       let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
-      #expect(CRC32C.checksum(bytes) == reference(bytes), "length \(length)")
+      #expect(CRC32C.checksum(ofBytes: bytes) == reference(bytes), "length \(length)")
     }
   }
 
@@ -47,9 +47,9 @@ struct FileFormatTests {
     #expect(Array(file[4..<8]) == [0x01, 0x00, 0xFE, 0xFF])
     #expect(Array(file[8..<16]) == [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01])
     #expect(Array(file[16..<24]) == [5, 0, 0, 0, 0, 0, 0, 0])
-    let payloadCRC = CRC32C.checksum(Array(payload))
+    let payloadCRC = CRC32C.checksum(ofBytes: Array(payload))
     #expect(Array(file[24..<28]) == withUnsafeBytes(of: payloadCRC.littleEndian) { Array($0) })
-    let headerCRC = CRC32C.checksum(Array(file[0..<28]))
+    let headerCRC = CRC32C.checksum(ofBytes: Array(file[0..<28]))
     #expect(Array(file[28..<32]) == withUnsafeBytes(of: headerCRC.littleEndian) { Array($0) })
     #expect(file.suffix(5) == payload)
   }

@@ -38,11 +38,13 @@ package enum CRC32C {
     return ~state
   }
 
-  /// Returns the CRC-32C of a byte sequence held in contiguous storage.
+  /// Returns the CRC-32C of a byte sequence, copying it into contiguous storage first.
+  ///
+  /// A separate label keeps raw buffers — the hot path — from resolving to this copying overload.
   ///
   /// - Parameter bytes: The bytes to checksum.
   /// - Returns: The checksum.
-  package static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+  package static func checksum(ofBytes bytes: some Sequence<UInt8>) -> UInt32 {
     Array(bytes).withUnsafeBytes { checksum($0) }
   }
 
