@@ -3,9 +3,10 @@ import ScreenTimeKit
 
 /// The whole pipeline on the sample day: the extension records usage and notifies, most
 /// notifications are lost, the app catches up anyway, and budgets, alerts, pace and rewards are
-/// computed from what it applied.
+/// computed from what it applied; last, the day's quiet stretches are told apart.
 struct Pipeline {
   let directory: URL
+  let svgPath: String?
 
   func run() throws {
     // Two processes, one app-group folder: each opens its own store on it.
@@ -58,6 +59,7 @@ struct Pipeline {
       """)
 
     try report(applied, store: appStore)
+    try TrackerHealth(directory: directory).run(usage: applied, svgPath: svgPath)
   }
 
   /// The sample day's threshold events: every 5 minutes of use, per app, cumulative over the

@@ -9,13 +9,14 @@ import ScreenTimeKit
 // pipeline on a sample day.
 
 let usage = """
-  usage: screen-time-demo [--directory DIR]
+  usage: screen-time-demo [--directory DIR] [--svg FILE]
 
   Runs ScreenTimeKit on built-in sample data and prints what happens.
 
   options:
     --directory DIR   where to keep the demo's shared store (default: a fresh temporary folder,
                       removed afterwards)
+    --svg FILE        also write the sample day's tracking timeline as an SVG image
     --help            show this help
   """
 
@@ -23,24 +24,33 @@ struct DemoError: Error, CustomStringConvertible {
   var description: String
 }
 
-func parseDirectory(_ arguments: [String]) throws -> URL? {
-  var arguments = arguments[...]
+/// What the command line asked for.
+struct Options {
   var directory: URL?
-  while let argument = arguments.popFirst() {
-    switch argument {
-    case "--help", "-h":
-      print(usage)
-      exit(0)
-    case "--directory":
-      guard let path = arguments.popFirst() else {
-        throw DemoError(description: "--directory needs a path")
+  var svgPath: String?
+
+  init(_ arguments: [String]) throws {
+    var arguments = arguments[...]
+    while let argument = arguments.popFirst() {
+      switch argument {
+      case "--help", "-h":
+        print(usage)
+        exit(0)
+      case "--directory":
+        guard let path = arguments.popFirst() else {
+          throw DemoError(description: "--directory needs a path")
+        }
+        directory = URL(fileURLWithPath: path, isDirectory: true)
+      case "--svg":
+        guard let path = arguments.popFirst() else {
+          throw DemoError(description: "--svg needs a file path")
+        }
+        svgPath = path
+      default:
+        throw DemoError(description: "unknown argument '\(argument)'")
       }
-      directory = URL(fileURLWithPath: path, isDirectory: true)
-    default:
-      throw DemoError(description: "unknown argument '\(argument)'")
     }
   }
-  return directory
 }
 
 /// One line of the extension's diagnostics log.
@@ -89,7 +99,8 @@ func sharedStoreTour(in directory: URL) throws {
 }
 
 do {
-  let requested = try parseDirectory(Array(CommandLine.arguments.dropFirst()))
+  let options = try Options(Array(CommandLine.arguments.dropFirst()))
+  let requested = options.directory
   let directory =
     requested
     ?? FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -97,7 +108,10 @@ do {
   defer { if requested == nil { try? FileManager.default.removeItem(at: directory) } }
   try sharedStoreTour(in: directory)
   print()
-  try Pipeline(directory: directory.appendingPathComponent("pipeline", isDirectory: true)).run()
+  try Pipeline(
+    directory: directory.appendingPathComponent("pipeline", isDirectory: true),
+    svgPath: options.svgPath
+  ).run()
 } catch {
   FileHandle.standardError.write(Data("screen-time-demo: \(error)\n\n\(usage)\n".utf8))
   exit(1)
