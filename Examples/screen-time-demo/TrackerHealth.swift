@@ -1,8 +1,10 @@
 import Foundation
 import ScreenTimeKit
 
-/// Part 6 of the pipeline: is the tracking extension alive, and were the quiet stretches of the
-/// day a dead tracker or a person who put the phone down?
+/// Part 6 of the pipeline: whether the tracker is alive, and what the day's quiet stretches were.
+///
+/// A dead extension loses usage; a person who put the phone down loses nothing. Heartbeats tell
+/// them apart.
 struct TrackerHealth {
   let directory: URL
 
