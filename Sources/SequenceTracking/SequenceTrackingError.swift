@@ -3,12 +3,28 @@ import SharedStore
 /// Everything that can go wrong while numbering, publishing or draining, with the context needed
 /// to act on it.
 ///
-/// An operation that throws changes nothing: a failed ``SequenceCounter/next()`` hands out no
+/// An operation that throws changes nothing — a failed ``SequenceCounter/next()`` hands out no
 /// number, a failed ``SequencedOutbox/publish(_:then:)`` publishes nothing and does not notify, a
-/// failed drain applies nothing and leaves the cursor where it was.
+/// failed drain applies nothing and leaves the cursor where it was — with one exception, said in
+/// its name: ``notDurable(committed:key:path:errno:)``. After it the change *was* made; do not
+/// repeat the operation.
 public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The underlying store failed; the store's error says which key and why.
+  /// The underlying store failed; the store's error says which key and why. Nothing was changed.
+  ///
+  /// The store's `SharedStoreError/notDurable(key:path:errno:)` is never reported here but as
+  /// ``notDurable(committed:key:path:errno:)``, which says what was changed.
   case store(SharedStoreError)
+
+  /// The operation took effect — `committed` says what it did — but the store could not flush
+  /// the directory of `key` afterwards (`errno`), so the change may not survive a power cut.
+  ///
+  /// This is the only error after which something changed. A publish that throws it has stored
+  /// its entries *and* called its notify closure, since readers can already see them; a
+  /// ``SequenceCounter/next()`` has handed out its number; a drain or a skip has applied its
+  /// entries and moved the cursor. Do not retry: a retried publish would store the entry twice.
+  /// Carry on with what `committed` reports, and treat the store as failing (a full disk, a
+  /// failing device).
+  case notDurable(committed: CommittedChange, key: String, path: String, errno: Int32)
 
   /// A counter or outbox has handed out `UInt64.max` in its epoch and cannot hand out another.
   ///
@@ -40,8 +56,11 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
   /// The stored payload of `number` does not decode as `type`.
   ///
   /// The drain stops before that entry and nothing is applied. If the entry can never be read
-  /// (it was written by a newer producer), move past it deliberately with
-  /// ``OutboxCursor/init(after:)``.
+  /// (it was written by a newer producer), move past it deliberately: an ``OutboxConsumer``
+  /// with ``OutboxConsumer/skip(through:_:)``, which applies the entries before it and passes
+  /// over it in one atomic write; a consumer that keeps its own cursor with
+  /// ``SequencedOutbox/drain(after:passingOver:)``, which returns the entries before it and a
+  /// cursor after it. Either way no other entry is passed over.
   case payloadDecoding(key: String, number: SequenceNumber, type: String, description: String)
 
   /// A sentence a person can act on.
@@ -49,6 +68,10 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
     switch self {
     case .store(let error):
       return error.description
+    case .notDurable(let committed, let key, let path, let code):
+      return
+        "On key '\(key)', \(committed). "
+        + SharedStoreError.notDurable(key: key, path: path, errno: code).description
     case .exhausted(let key):
       return
         "The numbering on key '\(key)' has reached its largest value; "
@@ -72,7 +95,7 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
     case .payloadDecoding(let key, let number, let type, let description):
       return
         "Entry \(number) of the outbox on key '\(key)' does not decode as \(type): "
-        + "\(description). Nothing was applied."
+        + "\(description). Nothing was applied; skip the entry deliberately to move past it."
     }
   }
 }

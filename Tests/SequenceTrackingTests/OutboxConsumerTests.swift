@@ -50,7 +50,8 @@ struct OutboxConsumerTests {
     let (_, consumer) = try Self.setUp(store)
     try consumer.drain { state, entry in state.values.append(entry.payload) }
     let expected =
-      #"{"cursor":{"last":{"epoch":"000000000000000a","value":1}},"revision":1,"#
+      #"{"cursor":{"checksum":3058990603,"last":{"epoch":"000000000000000a","value":1}},"#
+      + #""revision":1,"#
       + #""state":{"values":[7]}}"#
     #expect(String(decoding: try #require(try store.read("consumer")), as: UTF8.self) == expected)
   }

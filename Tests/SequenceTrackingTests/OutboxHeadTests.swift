@@ -75,6 +75,22 @@ struct OutboxHeadTests {
     #expect(OutboxCursor.start.description == "at start")
   }
 
+  @Test("a drained cursor's JSON form adds the CRC-32C of its entry's stored line")
+  func drainedCursorJSONForm() throws {
+    let store = InMemoryStore()
+    try store.write(
+      Data((#"{"epoch":"000000000000000a","format":1,"head":42,"oldest":42}"# + "\n42\n").utf8),
+      for: "outbox")
+    let cursor = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
+      .drain(after: .start).cursor
+    #expect(cursor.checksum == CRC32C.checksum(ofBytes: Array("42".utf8)))
+    let json = #"{"checksum":779959755,"last":{"epoch":"000000000000000a","value":42}}"#
+    #expect(try storedJSON(cursor) == json)
+    #expect(try decode(OutboxCursor.self, json) == cursor)
+    #expect(cursor != OutboxCursor(after: number(42)), "the checksum is part of the cursor")
+    #expect(throws: DecodingError.self) { try decode(OutboxCursor.self, #"{"checksum":1}"#) }
+  }
+
   @Test("an entry's JSON form is its number and its payload")
   func entryJSONForm() throws {
     let entry = SequencedEntry(number: number(3), payload: Event(app: "a", seconds: 60))

@@ -11,30 +11,52 @@ struct SequenceTrackerPersistenceTests {
   @Test("the tracker's JSON form is stable")
   func trackerJSONForm() throws {
     var tracker = SequenceTracker()
+    for value: UInt64 in [1, 2, 3, 7] { tracker.observe(number(value, .b)) }
     for value: UInt64 in [1, 2, 5, 5, 9, 4] { tracker.observe(number(value)) }
+    tracker.observe(number(3, .b))
     let json =
-      #"{"counts":{"duplicates":1,"givenUp":0,"received":5,"recovered":1,"resets":0},"#
+      #"{"counts":{"duplicates":1,"givenUp":3,"received":9,"recovered":1,"resets":1,"stale":1},"#
       + #""run":{"epoch":"000000000000000a","floor":1,"highest":9,"#
-      + #""outstanding":[{"first":3,"last":3},{"first":6,"last":8}]}}"#
+      + #""outstanding":[{"first":3,"last":3},{"first":6,"last":8}],"#
+      + #""retired":["000000000000000b"]}}"#
     #expect(try storedJSON(tracker) == json)
     #expect(try decode(SequenceTracker.self, json) == tracker)
   }
 
   @Test("a tracker that has observed nothing encodes without a run")
   func emptyTrackerJSONForm() throws {
-    let json = #"{"counts":{"duplicates":0,"givenUp":0,"received":0,"recovered":0,"resets":0}}"#
+    let json =
+      #"{"counts":{"duplicates":0,"givenUp":0,"received":0,"recovered":0,"resets":0,"stale":0}}"#
     #expect(try storedJSON(SequenceTracker()) == json)
     #expect(try decode(SequenceTracker.self, json) == SequenceTracker())
+  }
+
+  @Test("a tracker stored before stale counts and retired epochs existed still decodes")
+  func trackerWithoutStaleOrRetiredDecodes() throws {
+    let json =
+      #"{"counts":{"duplicates":1,"givenUp":0,"received":5,"recovered":1,"resets":0},"#
+      + #""run":{"epoch":"000000000000000a","floor":1,"highest":9,"#
+      + #""outstanding":[{"first":3,"last":3},{"first":6,"last":8}]}}"#
+    var tracker = try decode(SequenceTracker.self, json)
+    #expect(tracker.retiredEpochs == [])
+    #expect(
+      tracker.statistics
+        == SequenceStatistics(received: 5, missed: 4, recovered: 1, duplicates: 1))
+    #expect(tracker.observe(number(3)) == .lateArrival(number(3)))
   }
 
   @Test("statistics encode every count but not the derived delivery rate")
   func statisticsJSONForm() throws {
     let statistics = SequenceStatistics(
-      received: 7, missed: 2, recovered: 1, duplicates: 1, resets: 0, givenUp: 0)
+      received: 7, missed: 2, recovered: 1, duplicates: 1, resets: 0, givenUp: 0, stale: 3)
     let json =
-      #"{"duplicates":1,"givenUp":0,"missed":2,"received":7,"recovered":1,"resets":0}"#
+      #"{"duplicates":1,"givenUp":0,"missed":2,"received":7,"recovered":1,"resets":0,"stale":3}"#
     #expect(try storedJSON(statistics) == json)
     #expect(try decode(SequenceStatistics.self, json) == statistics)
+    let earlier = #"{"duplicates":1,"givenUp":0,"missed":2,"received":7,"recovered":1,"resets":0}"#
+    #expect(
+      try decode(SequenceStatistics.self, earlier)
+        == SequenceStatistics(received: 7, missed: 2, recovered: 1, duplicates: 1))
   }
 
   static let invalidRuns: [String] = [
@@ -45,6 +67,10 @@ struct SequenceTrackerPersistenceTests {
     #""floor":1,"highest":9,"outstanding":[{"first":2,"last":4},{"first":4,"last":5}]"#,
     #""floor":3,"highest":9,"outstanding":[{"first":2,"last":4}]"#,
     #""floor":1,"highest":9,"outstanding":[{"first":8,"last":9}]"#,
+    #""floor":1,"highest":9,"outstanding":[],"retired":["000000000000000a"]"#,
+    #""floor":1,"highest":9,"outstanding":[],"retired":["000000000000000b","000000000000000b"]"#,
+    #""floor":1,"highest":9,"outstanding":[],"retired":["#
+      + (1...5).map { #""000000000000000\#($0)""# }.joined(separator: ",") + "]",
   ]
 
   @Test("a stored run that breaks the tracker's rules does not decode", arguments: invalidRuns)

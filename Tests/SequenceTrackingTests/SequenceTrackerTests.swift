@@ -95,28 +95,78 @@ struct SequenceTrackerTests {
     #expect(tracker.observe(number(2, .b)) == .inOrder(number(2, .b)))
   }
 
-  @Test("a late number of the old epoch after a reset is another reset, never a duplicate")
-  func oldEpochAfterResetIsReset() {
+  @Test("a late message of the epoch before a reset is stale and does not switch back")
+  func lateMessageOfRetiredEpochIsStale() {
     var tracker = SequenceTracker()
-    tracker.observe(number(1, .a))
-    tracker.observe(number(1, .b))
-    let observation = tracker.observe(number(2, .a))
+    for value: UInt64 in 1...10 { tracker.observe(number(value)) }
     #expect(
-      observation == .reset(number(2, .a), reason: .epochChanged(from: .b), missing: range(1...1)))
+      tracker.observe(number(1, .b))
+        == .reset(number(1, .b), reason: .epochChanged(from: .a), missing: nil))
+    #expect(tracker.observe(number(7)) == .stale(number(7)))
+    #expect(tracker.observe(number(11)) == .stale(number(11)), "even above the old highest")
+    #expect(tracker.observe(number(2, .b)) == .inOrder(number(2, .b)))
+    #expect(tracker.retiredEpochs == [.a])
+    #expect(tracker.statistics == SequenceStatistics(received: 12, resets: 1, stale: 2))
   }
 
-  @Test("a message number below the run's first number is a reset by going backwards")
-  func messageBelowFloorResets() {
+  @Test("only the last four epochs left are remembered; an older one is a new run again")
+  func retiredEpochsAreBounded() {
+    let epochs = (0xC...0xF).map { SequenceEpoch(rawValue: $0) }
+    var tracker = SequenceTracker()
+    tracker.observe(number(1))
+    for epoch in [SequenceEpoch.b] + epochs { tracker.observe(number(1, epoch)) }
+    #expect(tracker.retiredEpochs == [epochs[2], epochs[1], epochs[0], .b])
+    #expect(tracker.observe(number(3, .b)) == .stale(number(3, .b)))
+    #expect(
+      tracker.observe(number(3))
+        == .reset(number(3), reason: .epochChanged(from: epochs[3]), missing: range(1...2)))
+    #expect(tracker.retiredEpochs == [epochs[3], epochs[2], epochs[1], epochs[0]])
+  }
+
+  @Test("a message just below the first one observed is stale and does not restart the run")
+  func reorderedMessageBelowFirstIsStale() {
+    var tracker = SequenceTracker()
+    tracker.observe(number(5))
+    #expect(tracker.observe(number(4)) == .stale(number(4)))
+    #expect(tracker.observe(number(6)) == .inOrder(number(6)), "5 arrived, so nothing is missed")
+    #expect(tracker.statistics == SequenceStatistics(received: 2, stale: 1))
+  }
+
+  @Test("a message below the run's lowest value is stale; it neither resets nor counts")
+  func messageBelowFloorIsStale() {
     var tracker = SequenceTracker()
     tracker.observe(number(10))
     tracker.observe(number(12))
+    #expect(tracker.observe(number(4)) == .stale(number(4)))
+    #expect(tracker.latest == number(12))
+    #expect(tracker.outstanding == [range(11...11)])
+    #expect(tracker.observe(number(11)) == .lateArrival(number(11)))
     #expect(
-      tracker.observe(number(4))
-        == .reset(number(4), reason: .wentBackwards(from: 12), missing: nil))
-    #expect(tracker.latest == number(4))
-    #expect(tracker.outstanding.isEmpty)
-    #expect(tracker.observe(number(5)) == .inOrder(number(5)))
-    #expect(tracker.statistics == SequenceStatistics(received: 4, resets: 1, givenUp: 1))
+      tracker.statistics == SequenceStatistics(received: 3, recovered: 1, stale: 1))
+  }
+
+  @Test("after a head went back, a message below the head it restarted from is stale")
+  func messageBelowRestartedHeadIsStale() {
+    var tracker = SequenceTracker()
+    tracker.observeHead(number(9))
+    #expect(
+      tracker.observeHead(number(6))
+        == .reset(number(6), reason: .wentBackwards(from: 9), missing: nil))
+    #expect(tracker.observe(number(5)) == .stale(number(5)))
+    #expect(tracker.observe(number(6)) == .duplicate(number(6)))
+    #expect(tracker.observe(number(7)) == .inOrder(number(7)))
+  }
+
+  @Test("a head of a retired epoch is a reset: the producer is numbering in it again")
+  func headOfRetiredEpochResets() {
+    var tracker = SequenceTracker()
+    tracker.observeHead(number(4))
+    tracker.observeHead(number(2, .b))
+    #expect(tracker.retiredEpochs == [.a])
+    #expect(
+      tracker.observeHead(number(5))
+        == .reset(number(5), reason: .epochChanged(from: .b), missing: range(1...4)))
+    #expect(tracker.retiredEpochs == [.b])
   }
 
   @Test("a head equal to the highest is a duplicate, above it in order or skipped")

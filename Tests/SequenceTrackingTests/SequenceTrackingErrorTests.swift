@@ -6,6 +6,28 @@ import Testing
 struct SequenceTrackingErrorTests {
   static let errors: [(SequenceTrackingError, [String])] = [
     (.store(.invalidKey(key: "a/b", reason: .disallowedCharacter("/", offset: 1))), ["a/b"]),
+    (
+      .notDurable(committed: .published(range(5...6)), key: "outbox", path: "/d", errno: 5),
+      [
+        "'outbox'", "entries 5...6@000000000000000a were published and notified", "'/d'",
+        "errno 5", "Do not retry",
+      ]
+    ),
+    (
+      .notDurable(committed: .issued(number(9)), key: "sequence", path: "/d", errno: 5),
+      ["number 9@000000000000000a was handed out", "Do not retry"]
+    ),
+    (
+      .notDurable(
+        committed: .drained(
+          applied: range(2...3), lost: range(1...1), reset: .rewritten(at: 1),
+          cursor: OutboxCursor(after: number(3))),
+        key: "consumer", path: "/d", errno: 5),
+      [
+        "entries 2...3@000000000000000a were applied", "1@000000000000000a reported lost",
+        "entry 1 was rewritten", "moved after 3@000000000000000a",
+      ]
+    ),
     (.exhausted(key: "sequence"), ["'sequence'", "remove the key"]),
     (.invalidCapacity(key: "outbox", capacity: 0), ["'outbox'", "at least 1", "not 0"]),
     (.sameKeyAsOutbox(key: "outbox"), ["'outbox'", "choose another key"]),
@@ -17,7 +39,7 @@ struct SequenceTrackingErrorTests {
     (.payloadEncoding(key: "outbox", type: "Double", description: "NaN"), ["Double", "NaN"]),
     (
       .payloadDecoding(key: "outbox", number: number(7), type: "Int", description: "not a number"),
-      ["7@000000000000000a", "Int", "not a number", "Nothing was applied"]
+      ["7@000000000000000a", "Int", "not a number", "Nothing was applied", "skip"]
     ),
   ]
 

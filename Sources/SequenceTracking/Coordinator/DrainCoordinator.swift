@@ -6,7 +6,9 @@
 /// ``decide(_:head:cursor:)``; the coordinator owns no timer and reads no clock. The decision
 /// depends on the head and the cursor only — a drain is needed exactly when there is something
 /// after the cursor — and the trigger is recorded, so that ``statistics`` shows how often the
-/// poll caught what notifications missed.
+/// poll caught what notifications missed. (An outbox rolled back and rewritten exactly up to the
+/// cursor looks up to date; the drain after the next publish reports it as
+/// ``SequenceResetReason/rewritten(at:)``.)
 ///
 /// ```swift
 /// var coordinator = DrainCoordinator()

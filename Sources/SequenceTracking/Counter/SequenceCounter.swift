@@ -52,20 +52,23 @@ public struct SequenceCounter: Sendable {
   ///   of a fresh epoch when the key was absent.
   /// - Throws: ``SequenceTrackingError/store(_:)`` when the store fails or the stored value does
   ///   not decode (it is never replaced behind your back), and
-  ///   ``SequenceTrackingError/exhausted(key:)`` when the epoch has no value left. Either way no
-  ///   number was handed out.
+  ///   ``SequenceTrackingError/exhausted(key:)`` when the epoch has no value left; either way no
+  ///   number was handed out. ``SequenceTrackingError/notDurable(committed:key:path:errno:)``
+  ///   when the number *was* handed out (``CommittedChange/issued(_:)`` names it) but the store
+  ///   could not flush it: use that number, and do not call `next()` again for it.
   public func next() throws(SequenceTrackingError) -> SequenceNumber {
-    try SequenceTrackingError.collecting {
+    try SequenceTrackingError.collecting { committed in
       try store.update(storeKey) { record throws(SequenceTrackingError) -> SequenceNumber in
-        guard let current = record else {
+        let advanced: CounterRecord
+        if let current = record {
+          guard current.last < .max else { throw .exhausted(key: key) }
+          advanced = CounterRecord(epoch: current.epoch, last: current.last + 1)
+        } else {
           var generator = SystemRandomNumberGenerator()
-          let fresh = CounterRecord(epoch: .random(using: &generator), last: 1)
-          record = fresh
-          return fresh.number
+          advanced = CounterRecord(epoch: .random(using: &generator), last: 1)
         }
-        guard current.last < .max else { throw .exhausted(key: key) }
-        let advanced = CounterRecord(epoch: current.epoch, last: current.last + 1)
         record = advanced
+        committed = .issued(advanced.number)
         return advanced.number
       }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 /// The stored bytes of a ``SequencedOutbox``, layout version 1: JSON lines.
 ///
@@ -42,6 +43,25 @@ struct OutboxLayout {
   /// The payload bytes of `value`, which must lie in `header.oldest...header.head`.
   func payload(of value: UInt64) -> Data {
     bytes[lines[Int(value - header.oldest)]]
+  }
+
+  /// Whether the outbox holds an entry under `value`.
+  func holds(_ value: UInt64) -> Bool {
+    (header.oldest...header.head).contains(value)
+  }
+
+  /// The CRC-32C of the stored line of `value`, without its line feed, which must lie in
+  /// `header.oldest...header.head`; what an ``OutboxCursor`` keeps of its last entry.
+  ///
+  /// - Complexity: O(*m*) in the length of the line.
+  func checksum(of value: UInt64) -> UInt32 {
+    payload(of: value).withUnsafeBytes { CRC32C.checksum($0) }
+  }
+
+  /// A cursor just after `value`, with the checksum of its line.
+  func cursor(after value: UInt64) -> OutboxCursor {
+    OutboxCursor(
+      after: SequenceNumber(epoch: header.epoch, value: value), checksum: checksum(of: value))
   }
 
   // MARK: - Reading

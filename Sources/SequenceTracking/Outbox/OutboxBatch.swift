@@ -17,6 +17,9 @@ public struct OutboxBatch<Payload> {
   ///   within its epoch (for example a restored backup). The entries it still holds are ones the
   ///   consumer already applied, so none are delivered, and ``cursor`` moves back to the head so
   ///   that the next publish is delivered.
+  /// - ``SequenceResetReason/rewritten(at:)``: the outbox went back below the cursor within its
+  ///   epoch and was written past it again, so the entry under the cursor's number is not the one
+  ///   applied. ``entries`` starts at that number; the entries below it are not delivered again.
   public let reset: SequenceResetReason?
   /// The cursor to persist once every entry is applied.
   public let cursor: OutboxCursor

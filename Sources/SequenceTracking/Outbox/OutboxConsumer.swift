@@ -22,7 +22,15 @@ import SharedStore
 /// Anything `apply` does outside the state (a network call, a write elsewhere) may be repeated
 /// if the process dies before the record is written; make such effects idempotent by keying
 /// them on ``SequencedEntry/number``. Within one epoch the guarantee holds as long as the
-/// producer's store is not rolled back; after a reset, ``OutboxBatch/reset`` says what happened.
+/// producer's store is not rolled back; a drain reports a rollback as a reset
+/// (``SequenceResetReason/wentBackwards(from:)`` while the outbox is still below the cursor,
+/// ``SequenceResetReason/rewritten(at:)`` once it was written past it again), and after any
+/// reset ``OutboxBatch/reset`` says what happened.
+///
+/// **When a drain cannot go on.** An entry that never decodes stops every drain at it, with
+/// nothing applied; ``skip(through:_:)`` passes over it deliberately. A drain that throws
+/// ``SequenceTrackingError/notDurable(committed:key:path:errno:)`` *has* applied its batch: the
+/// store could only not flush it.
 ///
 /// **Concurrency.** Two drains of the same record, from threads or processes, exclude each other
 /// through the store; the second sees the first one's cursor and applies only what is left. A
@@ -36,8 +44,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   public let outbox: SequencedOutbox<Payload>
   /// The store key holding the consumer's ``OutboxConsumerRecord``.
   public let key: String
-  private let store: any SharedStore
-  private let storeKey: StoreKey<OutboxConsumerRecord<State>>
+  let store: any SharedStore
+  let storeKey: StoreKey<OutboxConsumerRecord<State>>
 
   /// Creates a consumer whose record lives on `key` of `store`.
   ///
@@ -75,68 +83,66 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// When there is nothing after the cursor, it returns an empty batch without locking or
   /// writing anything. When other drains keep writing the record between this one's reads and
   /// its update, it reads again, up to 16 times, and then returns an empty batch at the stored
-  /// cursor: those drains are applying the entries. When `apply` throws, nothing is written: the state and the cursor stay as
-  /// they were, and the same entries are delivered by the next drain.
+  /// cursor: those drains are applying the entries. When `apply` throws, nothing is written: the
+  /// state and the cursor stay as they were, and the same entries are delivered by the next
+  /// drain.
   ///
   /// - Parameter apply: Applies one entry to the state. It must not use the record's store.
   /// - Returns: The batch that was applied, with what was lost or reset.
   /// - Throws: ``SequenceTrackingError`` from the outbox or the store, or whatever `apply`
-  ///   throws; either way nothing was applied.
+  ///   throws; nothing was applied — except after
+  ///   ``SequenceTrackingError/notDurable(committed:key:path:errno:)``: then the batch *was*
+  ///   applied and the cursor stored (``CommittedChange/drained(applied:lost:reset:cursor:)``
+  ///   says which entries, and what was lost or reset), only not flushed to disk. Do not apply
+  ///   those entries again elsewhere; the next drain goes on after them.
+  ///   `payloadDecoding` names an entry that does not decode; see ``skip(through:_:)``.
   /// - Complexity: O(*n*) in the outbox's stored size, plus one decode and one `apply` per entry.
   @discardableResult
   public func drain(
     _ apply: (inout State, SequencedEntry<Payload>) throws -> Void
   ) throws -> OutboxBatch<Payload> {
-    var attempts = 0
-    while true {
-      attempts += 1
-      // The record first, then the outbox: the outbox is then at least as new as anything the
-      // stored cursor was derived from. Under the lock, an unchanged revision proves that no
-      // other drain wrote since, so the plan made there is not based on a stale outbox.
-      let stored = try record()
-      let layout = try outbox.snapshot()
-      let idle = DeliveryPlan(cursor: stored.cursor, header: layout?.header)
-      if idle.values == nil, idle.cursor == stored.cursor { return idle.batch([]) }
-      let applied = try commit(layout, ifRevisionIs: stored.revision, applying: apply)
-      if let applied { return applied }
-      // Another drain wrote in between and made progress. Read both again; if drains keep
-      // racing this one, they are applying the entries, and there is nothing left to report.
-      guard attempts < Self.maximumAttempts else {
-        let current = try record()
-        return OutboxBatch(
-          entries: [], lost: nil, reset: nil, cursor: current.cursor,
-          head: layout.map { SequenceNumber(epoch: $0.header.epoch, value: $0.header.head) })
-      }
-    }
+    try consume(passingOver: nil, applying: apply)
   }
 
-  /// How often a drain reads again after losing a race with another drain.
-  static var maximumAttempts: Int { 16 }
-
-  /// Applies the plan for `layout` under the record's lock, unless the record is no longer at
-  /// `revision`; returns `nil` in that case, having written nothing.
-  private func commit(
-    _ layout: OutboxLayout?,
-    ifRevisionIs revision: UInt64,
-    applying apply: (inout State, SequencedEntry<Payload>) throws -> Void
-  ) throws -> OutboxBatch<Payload>? {
-    let outboxKey = outbox.key
-    do {
-      return try store.update(storeKey) { record -> OutboxBatch<Payload>? in
-        guard record.revision == revision else { return nil }
-        let plan = DeliveryPlan(cursor: record.cursor, header: layout?.header)
-        guard let layout else { return plan.batch([]) }
-        let entries = try plan.entries(from: layout, as: Payload.self, key: outboxKey)
-        for entry in entries {
-          try apply(&record.state, entry)
-        }
-        record.cursor = plan.cursor
-        record.revision = record.revision.addingSaturating(1)
-        return plan.batch(entries)
-      }
-    } catch let error as SharedStoreError {
-      throw SequenceTrackingError.store(error)
-    }
+  /// Applies the entries after the stored cursor and before `number`, passes over `number`
+  /// without applying it, and stores the cursor just after it, all in one atomic write: the way
+  /// past an entry that can never be decoded.
+  ///
+  /// Call it with the number a drain reported in
+  /// ``SequenceTrackingError/payloadDecoding(key:number:type:description:)``, and drain again
+  /// afterwards. No entry but `number` is passed over: the ones before it are applied, the ones
+  /// after it are left for the next drain.
+  ///
+  /// ```swift
+  /// do {
+  ///   try consumer.drain(apply)
+  /// } catch SequenceTrackingError.payloadDecoding(_, let number, _, let description) {
+  ///   log("passing over \(number): \(description)")
+  ///   try consumer.skip(through: number, apply)
+  ///   try consumer.drain(apply)
+  /// }
+  /// ```
+  ///
+  /// It is safe with concurrent drains and skips, from threads or processes: when `number` is
+  /// no longer among the entries after the stored cursor — another drain or skip passed it, the
+  /// outbox evicted it, or the outbox started a new epoch — nothing is written and the result is
+  /// an empty batch at the stored cursor.
+  ///
+  /// - Parameters:
+  ///   - number: The entry to pass over.
+  ///   - apply: Applies one of the entries before `number`. It must not use the record's store.
+  /// - Returns: The batch applied: the entries before `number`, what was lost or reset, and the
+  ///   cursor, just after `number` when it was passed over.
+  /// - Throws: Like ``drain(_:)``, including `payloadDecoding` for an entry before `number` (pass
+  ///   over that one first) and ``SequenceTrackingError/notDurable(committed:key:path:errno:)``
+  ///   when the skip was stored but not flushed.
+  /// - Complexity: Like ``drain(_:)``.
+  @discardableResult
+  public func skip(
+    through number: SequenceNumber,
+    _ apply: (inout State, SequencedEntry<Payload>) throws -> Void
+  ) throws -> OutboxBatch<Payload> {
+    try consume(passingOver: number, applying: apply)
   }
 
   /// Returns the stored cursor and state, or the initial ones when nothing was applied yet.

@@ -72,7 +72,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// Appends `payload` under the next number in one atomic write, then calls `notify`.
   ///
   /// `notify` runs only after the entry is stored and the store's lock is released, so a consumer
-  /// woken by it always finds the entry. It is not called when the publish throws.
+  /// woken by it always finds the entry. It runs exactly when the entry is stored: not when the
+  /// publish fails, and also when the store could not flush the stored entry (see below).
   ///
   /// - Parameters:
   ///   - payload: The entry to publish.
@@ -80,16 +81,18 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///     notification here.
   /// - Returns: The entry's number.
   /// - Throws: ``SequenceTrackingError`` — `payloadEncoding`, `store`, `corruptedOutbox`,
-  ///   `unsupportedOutboxFormat` or `exhausted`. Nothing is published.
+  ///   `unsupportedOutboxFormat` or `exhausted`, after which nothing is published and `notify`
+  ///   was not called; or ``SequenceTrackingError/notDurable(committed:key:path:errno:)``, after
+  ///   which the entry *is* published under the number ``CommittedChange/published(_:)`` names,
+  ///   `notify` was called, and the write may not survive a power cut. Do not publish it again.
   /// - Complexity: O(*n*) in the stored size of the outbox.
   @discardableResult
   public func publish(
     _ payload: Payload,
     then notify: (SequenceNumber) -> Void
   ) throws(SequenceTrackingError) -> SequenceNumber {
-    let assigned = try append([OutboxLayout.encodedPayload(payload, key: key)])
-    notify(assigned.last)
-    return assigned.last
+    let line = try OutboxLayout.encodedPayload(payload, key: key)
+    return try append([line]) { notify($0.last) }.last
   }
 
   /// Appends `payloads` under consecutive numbers in one atomic write, then calls `notify` once.
@@ -99,7 +102,9 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///     is not called.
   ///   - notify: Called once with the entries' numbers after they are stored.
   /// - Returns: The entries' numbers, or `nil` when `payloads` is empty.
-  /// - Throws: Like ``publish(_:then:)``; nothing is published.
+  /// - Throws: Like ``publish(_:then:)``: nothing is published and `notify` is not called, except
+  ///   after ``SequenceTrackingError/notDurable(committed:key:path:errno:)``, when every entry is
+  ///   published and `notify` was called.
   /// - Complexity: O(*n* + *k*) in the stored size and the *k* new entries.
   @discardableResult
   public func publish(
@@ -111,24 +116,37 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       lines.append(try OutboxLayout.encodedPayload(payload, key: key))
     }
     guard !lines.isEmpty else { return nil }
-    let assigned = try append(lines)
-    notify(assigned)
-    return assigned
+    return try append(lines, then: notify)
   }
 
-  private func append(_ lines: [Data]) throws(SequenceTrackingError) -> SequenceRange {
-    try SequenceTrackingError.collecting {
-      try store.update(key) { (data: inout Data?) throws(SequenceTrackingError) -> SequenceRange in
-        let (bytes, assigned) = try OutboxLayout.appending(
-          lines, to: data, capacity: capacity, key: key,
-          freshEpoch: {
-            var generator = SystemRandomNumberGenerator()
-            return SequenceEpoch.random(using: &generator)
-          })
-        data = bytes
-        return assigned
+  /// Appends `lines` in one store update and calls `notify` once they are stored — also when the
+  /// store could not flush them, since readers can already see them.
+  private func append(
+    _ lines: [Data],
+    then notify: (SequenceRange) -> Void
+  ) throws(SequenceTrackingError) -> SequenceRange {
+    let assigned: SequenceRange
+    do {
+      assigned = try SequenceTrackingError.collecting { committed in
+        try store.update(key) {
+          (data: inout Data?) throws(SequenceTrackingError) -> SequenceRange in
+          let (bytes, assigned) = try OutboxLayout.appending(
+            lines, to: data, capacity: capacity, key: key,
+            freshEpoch: {
+              var generator = SystemRandomNumberGenerator()
+              return SequenceEpoch.random(using: &generator)
+            })
+          data = bytes
+          committed = .published(assigned)
+          return assigned
+        }
       }
+    } catch {
+      if case .notDurable(.published(let stored), _, _, _) = error { notify(stored) }
+      throw error
     }
+    notify(assigned)
+    return assigned
   }
 
   // MARK: - Reading
@@ -180,8 +198,38 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     -> OutboxBatch<Payload>
   {
     let layout = try snapshot()
-    let plan = DeliveryPlan(cursor: cursor, header: layout?.header)
+    let plan = DeliveryPlan(cursor: cursor, layout: layout)
     guard let layout else { return plan.batch([]) }
+    return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
+  }
+
+  /// Returns the entries after `cursor` and before `number`, and a cursor just after `number`:
+  /// the way past an entry that can never be decoded, for a consumer that keeps its own cursor.
+  ///
+  /// Call it with the number of a ``SequenceTrackingError/payloadDecoding(key:number:type:description:)``
+  /// error. Apply the entries, then persist ``OutboxBatch/cursor``, as after
+  /// ``drain(after:)``: `number` is passed over and no other entry is. An ``OutboxConsumer``
+  /// does this in one atomic write with ``OutboxConsumer/skip(through:_:)``.
+  ///
+  /// - Parameters:
+  ///   - cursor: The consumer's cursor.
+  ///   - number: The entry to pass over.
+  /// - Returns: The batch up to `number`, with `number` not among its entries; or, when `number`
+  ///   is not among the entries after `cursor` (it was passed already, was evicted, or belongs to
+  ///   another epoch than the outbox's), an empty batch at `cursor`.
+  /// - Throws: Like ``drain(after:)``, including `payloadDecoding` for an entry before `number`.
+  /// - Complexity: Like ``drain(after:)``.
+  public func drain(after cursor: OutboxCursor, passingOver number: SequenceNumber)
+    throws(SequenceTrackingError) -> OutboxBatch<Payload>
+  {
+    let layout = try snapshot()
+    guard let layout,
+      let plan = DeliveryPlan(cursor: cursor, layout: layout).passingOver(number, in: layout)
+    else {
+      return OutboxBatch(
+        entries: [], lost: nil, reset: nil, cursor: cursor,
+        head: layout.map { SequenceNumber(epoch: $0.header.epoch, value: $0.header.head) })
+    }
     return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
   }
 

@@ -6,7 +6,7 @@
 /// switch tracker.observe(number) {
 /// case .first, .inOrder, .lateArrival: break
 /// case .skipped(_, let missing): log("missed \(missing.count): \(missing)")
-/// case .duplicate: break                          // nothing new: never count it twice
+/// case .duplicate, .stale: break                  // nothing new: never count it twice
 /// case .reset(_, let reason, _): log("producer restarted: \(reason)")
 /// }
 /// ```
@@ -25,19 +25,27 @@ public enum SequenceObservation: Sendable, Hashable {
   case duplicate(SequenceNumber)
   /// A number that was outstanding, arriving late: the hole it leaves is filled.
   case lateArrival(SequenceNumber)
+  /// A message from before the current run, arriving late: a number of an epoch the tracker
+  /// retired, or below the lowest value of the current run. It changes nothing but
+  /// ``SequenceStatistics/stale``.
+  ///
+  /// Only ``SequenceTracker/observe(_:)`` reports it; see ``SequenceTracker`` for when a number
+  /// is stale and when it is a reset.
+  case stale(SequenceNumber)
   /// The producer started a new run of numbering; the tracker starts again from this number.
   ///
   /// Numbers still outstanding from the old run are given up. When the epoch changed, the new run
-  /// began at 1, so `missing` holds the numbers of the new run before this one (if any); after
-  /// numbering went back within an epoch, where it restarted from is unknown and `missing` is
-  /// `nil`.
+  /// began at 1, so `missing` holds the numbers of the new run before this one (if any), and the
+  /// old epoch is retired. After a head went back within its epoch (only
+  /// ``SequenceTracker/observeHead(_:)`` reports that), where the producer restarted from is
+  /// unknown and `missing` is `nil`.
   case reset(SequenceNumber, reason: SequenceResetReason, missing: SequenceRange?)
 
   /// The observed number.
   public var number: SequenceNumber {
     switch self {
     case .first(let number), .inOrder(let number), .duplicate(let number),
-      .lateArrival(let number):
+      .lateArrival(let number), .stale(let number):
       return number
     case .skipped(let number, _), .reset(let number, _, _):
       return number

@@ -9,6 +9,7 @@ extension SequenceTracker: Codable {
     case floor
     case highest
     case outstanding
+    case retired
   }
 
   private struct ValueRange: Codable {
@@ -18,10 +19,14 @@ extension SequenceTracker: Codable {
 
   /// Creates a tracker from its JSON form (see ``SequenceTracker``).
   ///
+  /// A form without `stale` or `retired` (stored by an earlier version) decodes with a count of
+  /// 0 and no retired epoch.
+  ///
   /// - Parameter decoder: The decoder to read from.
   /// - Throws: `DecodingError` when a field is missing or the run breaks its rules (a floor above
-  ///   the highest value, outstanding ranges out of order, overlapping, adjacent or out of
-  ///   bounds, or more than ``outstandingRangeLimit`` of them).
+  ///   the highest value; outstanding ranges out of order, overlapping, adjacent or out of
+  ///   bounds, or more than ``outstandingRangeLimit`` of them; retired epochs repeated, equal to
+  ///   the current one, or more than ``retiredEpochLimit`` of them).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     counts = try container.decode(Counts.self, forKey: .counts)
@@ -37,7 +42,8 @@ extension SequenceTracker: Codable {
       epoch: try runContainer.decode(SequenceEpoch.self, forKey: .epoch),
       floor: try runContainer.decode(UInt64.self, forKey: .floor),
       highest: try runContainer.decode(UInt64.self, forKey: .highest),
-      outstanding: ranges.map { $0.first...$0.last })
+      outstanding: ranges.map { $0.first...$0.last },
+      retired: try runContainer.decodeIfPresent([SequenceEpoch].self, forKey: .retired) ?? [])
     if let violation = decoded.violation {
       throw DecodingError.dataCorruptedError(
         forKey: .run, in: container, debugDescription: "invalid tracker run: \(violation)")
@@ -60,5 +66,6 @@ extension SequenceTracker: Codable {
     try runContainer.encode(
       run.outstanding.map { ValueRange(first: $0.lowerBound, last: $0.upperBound) },
       forKey: .outstanding)
+    try runContainer.encode(run.retired, forKey: .retired)
   }
 }

@@ -11,6 +11,9 @@ extension SequenceTracker {
     /// The values not received, ascending, disjoint and never adjacent, all in
     /// `floor..<highest`.
     var outstanding: [ClosedRange<UInt64>] = []
+    /// The epochs left by resets, most recent first, distinct, without ``epoch``, at most
+    /// ``SequenceTracker/retiredEpochLimit``.
+    var retired: [SequenceEpoch] = []
 
     var missedCount: UInt64 {
       outstanding.reduce(0) { $0.addingSaturating(Self.count(of: $1)) }
@@ -67,16 +70,46 @@ extension SequenceTracker {
         }
         lowestAllowed = range.upperBound.addingSaturating(2)
       }
+      guard retired.count <= SequenceTracker.retiredEpochLimit else {
+        return "\(retired.count) retired epochs, more than the limit of "
+          + "\(SequenceTracker.retiredEpochLimit)"
+      }
+      guard Set(retired).count == retired.count, !retired.contains(epoch) else {
+        return "the retired epochs repeat one another or the current epoch"
+      }
       return nil
     }
   }
 
   /// The counts that cannot be derived from the run; they only ever grow.
-  struct Counts: Hashable, Sendable, Codable {
+  struct Counts: Hashable, Sendable {
     var duplicates: UInt64 = 0
     var givenUp: UInt64 = 0
     var received: UInt64 = 0
     var recovered: UInt64 = 0
     var resets: UInt64 = 0
+    var stale: UInt64 = 0
+  }
+}
+
+extension SequenceTracker.Counts: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case duplicates
+    case givenUp
+    case received
+    case recovered
+    case resets
+    case stale
+  }
+
+  /// Decodes the counts; `stale`, added later, defaults to 0.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    duplicates = try container.decode(UInt64.self, forKey: .duplicates)
+    givenUp = try container.decode(UInt64.self, forKey: .givenUp)
+    received = try container.decode(UInt64.self, forKey: .received)
+    recovered = try container.decode(UInt64.self, forKey: .recovered)
+    resets = try container.decode(UInt64.self, forKey: .resets)
+    stale = try container.decodeIfPresent(UInt64.self, forKey: .stale) ?? 0
   }
 }

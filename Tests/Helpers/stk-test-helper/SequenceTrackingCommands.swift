@@ -16,9 +16,11 @@ import TestSupport
 //                  --max-drains M [--poll-ms P] [--deadline-s T] [--durability M]
 //                  [--mode exactly-once|at-least-once] [--crash-at-drain N]
 //       Drains through an OutboxConsumer whose record R keeps every applied entry. Notifications
-//       are doorbell bytes; each is dropped with probability 1/2. Polls every P ms. Exits after M
-//       drains ("restart") or once the done file exists and the cursor is at the head
-//       ("finished"), printing one summary line. With --crash-at-drain N it exits during its Nth
+//       are doorbell bytes; each is dropped with probability 1/2. Polls every P ms, and on every
+//       pass once the done file exists. Exits after M drains ("restart") or once the done file
+//       exists and the cursor is at the head ("finished"), printing one summary line: drains,
+//       notifications dropped and arrived, entries applied by drains a notification woke,
+//       polls before the done file that found work. With --crash-at-drain N it exits during its Nth
 //       drain, printing "crashed": inside the apply step of an OutboxConsumer, or, in the
 //       at-least-once control, after applying to "R-state" and before saving "R-cursor".
 
@@ -213,8 +215,7 @@ struct OutboxConsumerProcess {
     var lastHead: OutboxHead?
     var ringsSeen = try Doorbell.rings(at: doorbellPath)
     var nextPoll = clock.now.advanced(by: pollInterval)
-    var drains = 0
-    var dropped: UInt64 = 0
+    var tally = Tally()
 
     while true {
       guard clock.now < deadline else { throw HelperError("the consumer ran out of time") }
@@ -223,7 +224,8 @@ struct OutboxConsumerProcess {
       let rings = try Doorbell.rings(at: doorbellPath)
       if rings > ringsSeen {
         let arrived = (ringsSeen..<rings).filter { _ in random.next() % 2 == 0 }.count
-        dropped += rings - ringsSeen - UInt64(arrived)
+        tally.dropped += Int(rings - ringsSeen) - arrived
+        tally.arrived += arrived
         ringsSeen = rings
         if arrived > 0 { trigger = .notification }
       }
@@ -238,26 +240,40 @@ struct OutboxConsumerProcess {
       lastHead = try outbox.head(reusing: lastHead)
       let decision = coordinator.decide(trigger, head: lastHead?.number, cursor: cursor)
       if decision.shouldDrain {
-        let batch = try drainOnce(crash: drains + 1 == crashAtDrain)
+        let batch = try drainOnce(crash: tally.drains + 1 == crashAtDrain)
         if let lost = batch.lost { throw HelperError("entries were lost: \(lost)") }
         if let reset = batch.reset { throw HelperError("unexpected reset: \(reset)") }
         cursor = batch.cursor
-        drains += 1
+        tally.drains += 1
+        if trigger == .notification { tally.appliedOnNotification += batch.entries.count }
+        if trigger == .poll, !finishing { tally.earlyPollsWithWork += 1 }
       } else if finishing {
-        emit(summary("finished", drains, dropped, coordinator.statistics))
+        emit(tally.summary("finished", coordinator.statistics))
         return
       }
-      if drains >= maximumDrains {
-        emit(summary("restart", drains, dropped, coordinator.statistics))
+      if tally.drains >= maximumDrains {
+        emit(tally.summary("restart", coordinator.statistics))
         return
       }
     }
   }
 
-  private func summary(
-    _ ending: String, _ drains: Int, _ dropped: UInt64, _ statistics: DrainStatistics
-  ) -> String {
-    "\(ending) drains=\(drains) dropped=\(dropped) notifications=\(statistics.notifications) "
-      + "polls=\(statistics.polls) pollsThatFoundWork=\(statistics.pollsThatFoundWork)"
+  /// What one run of the consumer saw and did.
+  struct Tally {
+    var drains = 0
+    /// Notifications dropped, and notifications that got through.
+    var dropped = 0
+    var arrived = 0
+    /// Entries applied by drains that a notification woke.
+    var appliedOnNotification = 0
+    /// Polls before the done file existed that found entries to drain.
+    var earlyPollsWithWork = 0
+
+    func summary(_ ending: String, _ statistics: DrainStatistics) -> String {
+      "\(ending) drains=\(drains) dropped=\(dropped) arrived=\(arrived) "
+        + "appliedOnNotification=\(appliedOnNotification) "
+        + "earlyPollsWithWork=\(earlyPollsWithWork) notifications=\(statistics.notifications) "
+        + "polls=\(statistics.polls) pollsThatFoundWork=\(statistics.pollsThatFoundWork)"
+    }
   }
 }

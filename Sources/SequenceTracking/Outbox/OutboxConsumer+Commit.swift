@@ -1,0 +1,90 @@
+import SharedStore
+
+extension OutboxConsumer {
+  /// How often a drain reads again after losing a race with another drain.
+  static var maximumAttempts: Int { 16 }
+
+  /// Drains, passing over `number` when it is given (``skip(through:_:)``).
+  func consume(
+    passingOver number: SequenceNumber?,
+    applying apply: (inout State, SequencedEntry<Payload>) throws -> Void
+  ) throws -> OutboxBatch<Payload> {
+    var attempts = 0
+    while true {
+      attempts += 1
+      // The record first, then the outbox: the outbox is then at least as new as anything the
+      // stored cursor was derived from. Under the lock, an unchanged revision proves that no
+      // other drain wrote since, so the plan made there is not based on a stale outbox.
+      let stored = try record()
+      let layout = try outbox.snapshot()
+      guard Self.plan(cursor: stored.cursor, layout: layout, passingOver: number) != nil else {
+        return Self.unchanged(stored.cursor, layout)
+      }
+      let applied = try commit(
+        layout, passingOver: number, ifRevisionIs: stored.revision, applying: apply)
+      if let applied { return applied }
+      // Another drain wrote in between and made progress. Read both again; if drains keep
+      // racing this one, they are applying the entries, and there is nothing left to report.
+      guard attempts < Self.maximumAttempts else {
+        return Self.unchanged(try record().cursor, layout)
+      }
+    }
+  }
+
+  /// The plan for a consumer at `cursor`, or `nil` when it would change nothing: nothing after
+  /// the cursor and no cursor to realign, or, for a skip, `number` not among the planned entries.
+  private static func plan(
+    cursor: OutboxCursor,
+    layout: OutboxLayout?,
+    passingOver number: SequenceNumber?
+  ) -> DeliveryPlan? {
+    let plan = DeliveryPlan(cursor: cursor, layout: layout)
+    if let number {
+      return layout.flatMap { plan.passingOver(number, in: $0) }
+    }
+    return plan.values == nil && plan.cursor == cursor ? nil : plan
+  }
+
+  /// An empty batch at `cursor`: nothing applied, nothing to report.
+  private static func unchanged(_ cursor: OutboxCursor, _ layout: OutboxLayout?)
+    -> OutboxBatch<Payload>
+  {
+    OutboxBatch(
+      entries: [], lost: nil, reset: nil, cursor: cursor,
+      head: layout.map { SequenceNumber(epoch: $0.header.epoch, value: $0.header.head) })
+  }
+
+  /// Applies the plan for `layout` under the record's lock, unless the record is no longer at
+  /// `revision`; returns `nil` in that case, having written nothing.
+  private func commit(
+    _ layout: OutboxLayout?,
+    passingOver number: SequenceNumber?,
+    ifRevisionIs revision: UInt64,
+    applying apply: (inout State, SequencedEntry<Payload>) throws -> Void
+  ) throws -> OutboxBatch<Payload>? {
+    let outboxKey = outbox.key
+    var committed: CommittedChange?
+    do {
+      return try store.update(storeKey) { record -> OutboxBatch<Payload>? in
+        // What the store writes if this body changes nothing: only an absent record is written
+        // (as its initial value).
+        committed = .drained(applied: nil, lost: nil, reset: nil, cursor: record.cursor)
+        guard record.revision == revision,
+          let plan = Self.plan(cursor: record.cursor, layout: layout, passingOver: number)
+        else { return nil }
+        let entries =
+          try layout.map { try plan.entries(from: $0, as: Payload.self, key: outboxKey) } ?? []
+        for entry in entries {
+          try apply(&record.state, entry)
+        }
+        record.cursor = plan.cursor
+        // Wrapping: only equality is compared, and it must keep changing at UInt64.max.
+        record.revision &+= 1
+        committed = plan.committed
+        return plan.batch(entries)
+      }
+    } catch let error as SharedStoreError {
+      throw SequenceTrackingError(error, committed: committed)
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import TestSupport
+import Testing
+
+@Suite("Committed but not flushed: reported as done, never repeated")
+struct NotDurableTests {
+  /// A durable file store whose next directory flush can be made to fail.
+  struct Fixture {
+    let directory: TemporaryDirectory
+    let fileSystem = DirectoryFlushFailure()
+    let store: FileStore
+
+    init() throws {
+      directory = try TemporaryDirectory(prefix: "stk-not-durable")
+      store = try FileStore(directory: directory.url, durability: .durable, fileSystem: fileSystem)
+    }
+
+    /// Runs `body`, which must throw `notDurable`, and returns what it reports as committed.
+    func committed(by body: () throws -> Void) throws -> CommittedChange {
+      fileSystem.failNextDirectoryFlush()
+      do {
+        try body()
+      } catch SequenceTrackingError.notDurable(let committed, _, let path, let code) {
+        #expect(path == directory.url.path && code == EIO)
+        return committed
+      }
+      throw ProcessFailure("the operation did not report notDurable")
+    }
+  }
+
+  @Test("control: the injected fault makes the store itself report a change in place")
+  func injectedFaultIsNotDurable() throws {
+    let fixture = try Fixture()
+    fixture.fileSystem.failNextDirectoryFlush()
+    #expect(
+      throws: SharedStoreError.notDurable(key: "k", path: fixture.directory.url.path, errno: EIO)
+    ) {
+      try fixture.store.write(Data("1".utf8), for: "k")
+    }
+    #expect(try fixture.store.read("k") == Data("1".utf8))
+  }
+
+  @Test("a publish whose flush fails has published the entry, notifies, and says which")
+  func unflushedPublishIsPublished() throws {
+    let fixture = try Fixture()
+    let outbox = try SequencedOutbox<Int>(store: fixture.store, key: "outbox", capacity: 10)
+    let first = try outbox.publish(1) { _ in }
+    var notified: [SequenceNumber] = []
+    let committed = try fixture.committed { try outbox.publish(2) { notified.append($0) } }
+    let second = SequenceNumber(epoch: first.epoch, value: 2)
+    #expect(committed == .published(SequenceRange(epoch: first.epoch, values: 2...2)))
+    #expect(notified == [second], "readers can see the entry, so they are woken")
+    // The caller does not retry, as the error says; the entry is there once.
+    try outbox.publish(3) { _ in }
+    #expect(try outbox.drain(after: .start).entries.map(\.payload) == [1, 2, 3])
+  }
+
+  @Test("a batch publish whose flush fails has published every entry and notified once")
+  func unflushedBatchPublishIsPublished() throws {
+    let fixture = try Fixture()
+    let outbox = try SequencedOutbox<Int>(store: fixture.store, key: "outbox", capacity: 10)
+    var notified: [SequenceRange] = []
+    let committed = try fixture.committed {
+      try outbox.publish(contentsOf: [1, 2, 3]) { notified.append($0) }
+    }
+    guard case .published(let range) = committed else {
+      Issue.record("\(committed)")
+      return
+    }
+    #expect(range.values == 1...3)
+    #expect(notified == [range])
+    #expect(try outbox.drain(after: .start).entries.map(\.payload) == [1, 2, 3])
+  }
+
+  @Test("a next() whose flush fails has handed out its number, which is never handed out again")
+  func unflushedNextIsIssued() throws {
+    let fixture = try Fixture()
+    let counter = try SequenceCounter(store: fixture.store, key: "counter")
+    let first = try counter.next()
+    let committed = try fixture.committed { _ = try counter.next() }
+    #expect(committed == .issued(SequenceNumber(epoch: first.epoch, value: 2)))
+    #expect(try counter.next() == SequenceNumber(epoch: first.epoch, value: 3))
+  }
+
+  @Test("a drain whose flush fails has applied its batch and stored its cursor")
+  func unflushedDrainIsApplied() throws {
+    let fixture = try Fixture()
+    let outbox = try SequencedOutbox<Int>(store: fixture.store, key: "outbox", capacity: 2)
+    let consumer = try OutboxConsumer(
+      outbox: outbox, store: fixture.store, key: "consumer", initialState: Applied())
+    for value in 1...3 { try outbox.publish(value) { _ in } }
+    let committed = try fixture.committed {
+      try consumer.drain { state, entry in state.values.append(entry.payload) }
+    }
+    let record = try consumer.record()
+    let epoch = try #require(record.cursor.last).epoch
+    #expect(
+      committed
+        == .drained(
+          applied: SequenceRange(epoch: epoch, values: 2...3),
+          lost: SequenceRange(epoch: epoch, values: 1...1), reset: nil, cursor: record.cursor))
+    #expect(record.state.values == [2, 3])
+    #expect(try consumer.drain { _, _ in Issue.record("applied already") }.entries.isEmpty)
+  }
+
+  @Test("a skip whose flush fails has applied the entries before and passed over the entry")
+  func unflushedSkipIsApplied() throws {
+    let fixture = try Fixture()
+    let (outbox, consumer) = try OutboxConsumerTests.setUp(fixture.store)
+    try outbox.publish(1) { _ in }
+    let bad = try OutboxRecoveryTests.publishUndecodable(to: fixture.store, key: "outbox")
+    let committed = try fixture.committed {
+      try consumer.skip(through: bad) { state, entry in state.values.append(entry.payload) }
+    }
+    let record = try consumer.record()
+    #expect(record.cursor.last == bad)
+    #expect(
+      committed
+        == .drained(
+          applied: SequenceRange(epoch: bad.epoch, values: 1...1), lost: nil, reset: nil,
+          cursor: record.cursor))
+    #expect(record.state.values == [1])
+  }
+}
