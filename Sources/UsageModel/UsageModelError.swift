@@ -19,7 +19,8 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case dayNumberOutOfRange(dayNumber: Int, range: ClosedRange<Int>)
   /// A month is outside 0001-01...9999-12.
   case invalidMonth(year: Int, month: Int)
-  /// An ISO week does not exist (week 53 of a 52-week year, or week 0).
+  /// An ISO week does not exist (week 53 of a 52-week year, or week 0), or it has a day outside
+  /// the supported days (9999-W52).
   case invalidISOWeek(year: Int, week: Int)
   /// A time of day is outside 00:00:00...23:59:59.
   case invalidTimeOfDay(hour: Int, minute: Int, second: Int)
@@ -80,7 +81,10 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
     case .invalidMonth(let year, let month):
       return "\(year)-\(month) is not a month; use a year in 1...9999 and a month in 1...12."
     case .invalidISOWeek(let year, let week):
-      return "ISO week \(week) of \(year) does not exist; that year has 52 or 53 weeks."
+      return
+        "ISO week \(week) of \(year) is not supported; a week-based year in 1...9999 has 52 or "
+        + "53 weeks, and every day of the week must lie in 0001-01-01...9999-12-31, so the last "
+        + "week is 9999-W51."
     case .invalidTimeOfDay(let hour, let minute, let second):
       return
         "\(hour):\(minute):\(second) is not a time of day; use hour 0...23, minute and second "
