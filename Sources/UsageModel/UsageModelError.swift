@@ -32,6 +32,8 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case unknownTimeZone(identifier: String)
   /// A day lies outside the days a ``DayBoundaryTable`` was built for.
   case dayOutsideTable(day: LocalDay, first: LocalDay, last: LocalDay)
+  /// A ``UsageReport`` was given two entries for the same day.
+  case duplicateDay(day: LocalDay)
 
   /// A record or window ends before it starts.
   case reversedInterval(start: Date, end: Date)
@@ -99,6 +101,8 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
       return "Unknown time zone \(identifier.debugDescription); use an IANA identifier."
     case .dayOutsideTable(let day, let first, let last):
       return "\(day) is outside the table's days \(first)...\(last); build a larger table."
+    case .duplicateDay(let day):
+      return "The report lists \(day) twice; merge the two entries into one per day."
     case .reversedInterval(let start, let end):
       return "The interval ends (\(end)) before it starts (\(start))."
     case .invalidDuration(let field, let value, let reason):

@@ -194,6 +194,67 @@ struct AggregationTests {
 
 @Suite("Aggregation result values")
 struct AggregationResultTests {
+  /// A `DailyUsage` JSON of a 24-hour UTC day with the given total.
+  static func dailyUsageJSON(_ day: String, next: String, totalMs: Int) -> String {
+    #"{"day":"\#(day)","start":"\#(day)T00:00:00Z","end":"\#(next)T00:00:00Z","totalMs":"#
+      + "\(totalMs)" + #","categories":[],"apps":[]}"#
+  }
+
+  @Test("a report finds every day whatever the order its days were given or decoded in")
+  func reportFindsEveryDayWhateverTheOrder() throws {
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let first = try day("2026-01-01")
+    let second = try day("2026-01-02")
+    let third = try day("2026-01-03")
+    let usages = try [third, first, second].map { day in
+      try DailyUsage(
+        day: day, interval: boundary.interval(of: day), total: .minutes(day.day), categories: [])
+    }
+    let report = try UsageReport(boundary: boundary, days: usages, uncategorizedApps: [])
+    #expect(report.days.map(\.day) == [first, second, third])
+    for day in [first, second, third] { #expect(report[day]?.total == .minutes(day.day)) }
+
+    let text =
+      #"{"boundary":{"timeZone":"UTC"},"uncategorizedApps":[],"days":["#
+      + Self.dailyUsageJSON("2026-01-03", next: "2026-01-04", totalMs: 180_000) + ","
+      + Self.dailyUsageJSON("2026-01-01", next: "2026-01-02", totalMs: 60_000) + ","
+      + Self.dailyUsageJSON("2026-01-02", next: "2026-01-03", totalMs: 120_000) + "]}"
+    let decoded = try decode(UsageReport.self, text)
+    #expect(decoded.days.map(\.day) == [first, second, third])
+    for day in [first, second, third] { #expect(decoded[day]?.total == .minutes(day.day)) }
+  }
+
+  @Test("a report holds one entry per day: a second entry for a day is an error")
+  func reportRejectsTwoEntriesForOneDay() throws {
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let first = try day("2026-01-01")
+    let usage = try DailyUsage(
+      day: first, interval: boundary.interval(of: first), total: .hours(1), categories: [])
+    let other = try DailyUsage(
+      day: first, interval: boundary.interval(of: first), total: .hours(2), categories: [])
+    #expect(throws: UsageModelError.duplicateDay(day: first)) {
+      try UsageReport(boundary: boundary, days: [usage, other], uncategorizedApps: [])
+    }
+    let text =
+      #"{"boundary":{"timeZone":"UTC"},"uncategorizedApps":[],"days":["#
+      + Self.dailyUsageJSON("2026-01-01", next: "2026-01-02", totalMs: 60_000) + ","
+      + Self.dailyUsageJSON("2026-01-01", next: "2026-01-02", totalMs: 120_000) + "]}"
+    #expect(throws: DecodingError.self) { try decode(UsageReport.self, text) }
+  }
+
+  @Test("a decoded day's total lies within the day's length")
+  func decodedDayTotalLiesWithinTheDay() throws {
+    let full = Self.dailyUsageJSON("2026-01-01", next: "2026-01-02", totalMs: 86_400_000)
+    #expect(try decode(DailyUsage.self, full).total == .hours(24))
+    let longer = Self.dailyUsageJSON("2026-01-01", next: "2026-01-02", totalMs: 86_400_001)
+    do {
+      _ = try decode(DailyUsage.self, longer)
+      Issue.record("a total longer than its day decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.codingPath.last?.stringValue == "totalMs")
+    }
+  }
+
   @Test("a day's usage can be built by hand, but not with a total longer than the day")
   func dailyUsageInitialiser() throws {
     let boundary = DayBoundary(timeZone: try zone("America/New_York"))

@@ -78,10 +78,11 @@ public struct DailyUsage: Sendable, Hashable, Codable {
     case categories
   }
 
-  /// Decodes the documented JSON form.
+  /// Decodes the documented JSON form, validating it as the initialiser does.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming a missing or invalid field.
+  /// - Throws: `DecodingError` naming a missing or invalid field, also for a total longer than
+  ///   the day.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     day = try container.decode(LocalDay.self, forKey: .day)
@@ -92,6 +93,11 @@ public struct DailyUsage: Sendable, Hashable, Codable {
         forKey: .end, in: container, debugDescription: "the day ends before it starts")
     }
     total = try container.decodeMilliseconds(forKey: .totalMs)
+    guard total <= Milliseconds.duration(endInstant - startInstant) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .totalMs, in: container,
+        debugDescription: "a day's total (\(total)) must lie within the day's length")
+    }
     categories = try container.decode([CategoryUsage].self, forKey: .categories)
   }
 

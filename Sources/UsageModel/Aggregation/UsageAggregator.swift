@@ -49,7 +49,7 @@ public struct UsageAggregator: Sendable {
     var index = RecordIndex(rules: rules)
     let (items, lastEnd) = index.items(of: records)
     guard let first = items.first else {
-      return UsageReport(boundary: boundary, days: [], uncategorizedApps: [])
+      return UsageReport(boundary: boundary, sortedDays: [], uncategorizedApps: [])
     }
     let table = DayBoundaryTable(
       boundary: boundary,

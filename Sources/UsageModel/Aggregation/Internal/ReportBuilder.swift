@@ -35,7 +35,7 @@ struct ReportBuilder {
           total: Milliseconds.duration(credit.amount), categories: categoryUsages))
     }
     return UsageReport(
-      boundary: table.boundary, days: days, uncategorizedApps: uncategorizedApps)
+      boundary: table.boundary, sortedDays: days, uncategorizedApps: uncategorizedApps)
   }
 
   /// The credits grouped by day index, in O(*n* + *d*).
