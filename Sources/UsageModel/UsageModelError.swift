@@ -32,8 +32,9 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case unknownTimeZone(identifier: String)
   /// A day lies outside the days a ``DayBoundaryTable`` was built for.
   case dayOutsideTable(day: LocalDay, first: LocalDay, last: LocalDay)
-  /// A ``UsageReport`` was given two entries for the same day.
-  case duplicateDay(day: LocalDay)
+  /// A list that holds one entry per key names a key twice: `field` is the list (`days` of a
+  /// ``UsageReport``, `categories` or `apps` of a ``DailyUsage``), `value` the repeated key.
+  case duplicateEntry(field: String, value: String)
 
   /// A record or window ends before it starts.
   case reversedInterval(start: Date, end: Date)
@@ -101,8 +102,8 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
       return "Unknown time zone \(identifier.debugDescription); use an IANA identifier."
     case .dayOutsideTable(let day, let first, let last):
       return "\(day) is outside the table's days \(first)...\(last); build a larger table."
-    case .duplicateDay(let day):
-      return "The report lists \(day) twice; merge the two entries into one per day."
+    case .duplicateEntry(let field, let value):
+      return "\(field) lists \(value) twice; merge the two entries into one."
     case .reversedInterval(let start, let end):
       return "The interval ends (\(end)) before it starts (\(start))."
     case .invalidDuration(let field, let value, let reason):

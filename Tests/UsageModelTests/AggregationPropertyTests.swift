@@ -35,9 +35,11 @@ struct AggregationPropertyTests {
     let explicit: [UsageModel.Category?] = [nil, nil, nil, .education, .shopping]
     let sources = UsageSource.allCases
 
-    // The reference's state: difference arrays per (category, app), per category, for the device.
+    // The reference's state: difference arrays per (category, app), per category, per app over
+    // all its categories, and for the device.
     var groupDiffs: [String: [Int32]] = [:]
     var categoryDiffs: [String: [Int32]] = [:]
+    var appDiffs: [AppID: [Int32]] = [:]
     var deviceDiff = [Int32](repeating: 0, count: minuteCount + 1)
 
     var random = SplitMix64(seed: 0x5EED_0003)
@@ -62,6 +64,8 @@ struct AggregationPropertyTests {
       categoryDiffs[resolved, default: [Int32](repeating: 0, count: minuteCount + 1)][
         startMinute] += 1
       categoryDiffs[resolved]?[startMinute + length] -= 1
+      appDiffs[app, default: [Int32](repeating: 0, count: minuteCount + 1)][startMinute] += 1
+      appDiffs[app]?[startMinute + length] -= 1
       deviceDiff[startMinute] += 1
       deviceDiff[startMinute + length] -= 1
     }
@@ -97,6 +101,12 @@ struct AggregationPropertyTests {
         let reported = days[localFirstDay.advanced(by: offset)]?.usage(
           of: try UsageModel.Category(category))?.total
         #expect((reported ?? .zero) == .minutes(minutes), "\(category) on day \(offset)")
+      }
+    }
+    for (app, diff) in appDiffs {
+      for (offset, minutes) in coveredMinutesPerDay(diff).enumerated() {
+        let reported = days[localFirstDay.advanced(by: offset)]?.total(of: app)
+        #expect((reported ?? .zero) == .minutes(minutes), "\(app) on day \(offset)")
       }
     }
     for (key, diff) in groupDiffs {

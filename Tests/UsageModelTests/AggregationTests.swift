@@ -91,6 +91,30 @@ struct AggregationTests {
     #expect(summed != report.days.first?.total)
   }
 
+  @Test(
+    "an app recorded under two categories for the same hour counts one hour, in the payload too")
+  func appUnderTwoCategoriesCountsOnce() throws {
+    // The same hour from a heartbeat (no category: the rules say entertainment) and from a
+    // report import that carries a category of its own.
+    let report = aggregate([
+      try record(netflix, "2026-01-02T20:00:00-05:00", "2026-01-02T21:00:00-05:00"),
+      try record(
+        netflix, "2026-01-02T20:00:00-05:00", "2026-01-02T21:00:00-05:00", category: .education,
+        source: .reportImport),
+    ])
+    let usage = try #require(report.days.first)
+    #expect(usage.total == .hours(1))
+    // Each category shows the hour recorded under it …
+    #expect(usage.usage(of: .entertainment)?.total(of: netflix) == .hours(1))
+    #expect(usage.usage(of: .education)?.total(of: netflix) == .hours(1))
+    // … but the app's day total and the backend count it once.
+    #expect(usage.apps == [AppUsage(app: netflix, total: .hours(1))])
+    #expect(usage.total(of: netflix) == .hours(1))
+    let payload = UsageSyncPayload(userId: "user-123", usage: usage) { $0.rawValue }
+    #expect(payload.apps.map(\.bundleId) == [netflix])
+    #expect(payload.apps.map(\.totalMinutes) == [60])
+  }
+
   @Test("a day's device total never exceeds the day's length, even on a 23-hour day")
   func deviceTotalNeverExceedsDayLength() throws {
     let start = "2026-03-08T00:00:00-05:00"
@@ -182,7 +206,8 @@ struct AggregationTests {
       try record(instagram, "2026-01-02T10:00:00-05:00", "2026-01-02T10:45:00-05:00")
     ])
     let expected = """
-      {"boundary":{"dayStart":"00:00","timeZone":"America/New_York"},"days":[{"categories":[\
+      {"boundary":{"dayStart":"00:00","timeZone":"America/New_York"},"days":[{"apps":[\
+      {"app":"com.instagram.instagram","totalMs":2700000}],"categories":[\
       {"apps":[{"app":"com.instagram.instagram","totalMs":2700000}],"category":"social_media",\
       "totalMs":2700000}],"day":"2026-01-02","end":"2026-01-03T05:00:00Z",\
       "start":"2026-01-02T05:00:00Z","totalMs":2700000}],"uncategorizedApps":[]}
@@ -208,7 +233,8 @@ struct AggregationResultTests {
     let third = try day("2026-01-03")
     let usages = try [third, first, second].map { day in
       try DailyUsage(
-        day: day, interval: boundary.interval(of: day), total: .minutes(day.day), categories: [])
+        day: day, interval: boundary.interval(of: day), total: .minutes(day.day), categories: [],
+        apps: [])
     }
     let report = try UsageReport(boundary: boundary, days: usages, uncategorizedApps: [])
     #expect(report.days.map(\.day) == [first, second, third])
@@ -229,10 +255,12 @@ struct AggregationResultTests {
     let boundary = DayBoundary(timeZone: try zone("UTC"))
     let first = try day("2026-01-01")
     let usage = try DailyUsage(
-      day: first, interval: boundary.interval(of: first), total: .hours(1), categories: [])
+      day: first, interval: boundary.interval(of: first), total: .hours(1), categories: [], apps: []
+    )
     let other = try DailyUsage(
-      day: first, interval: boundary.interval(of: first), total: .hours(2), categories: [])
-    #expect(throws: UsageModelError.duplicateDay(day: first)) {
+      day: first, interval: boundary.interval(of: first), total: .hours(2), categories: [], apps: []
+    )
+    #expect(throws: UsageModelError.duplicateEntry(field: "days", value: "2026-01-01")) {
       try UsageReport(boundary: boundary, days: [usage, other], uncategorizedApps: [])
     }
     let text =
@@ -260,13 +288,59 @@ struct AggregationResultTests {
     let boundary = DayBoundary(timeZone: try zone("America/New_York"))
     let sunday = try day("2026-03-08")
     let interval = boundary.interval(of: sunday)
-    let usage = try DailyUsage(day: sunday, interval: interval, total: .hours(23), categories: [])
+    let usage = try DailyUsage(
+      day: sunday, interval: interval, total: .hours(23), categories: [], apps: [])
     #expect(usage.length == .hours(23))
     #expect(throws: UsageModelError.self) {
-      try DailyUsage(day: sunday, interval: interval, total: .hours(24), categories: [])
+      try DailyUsage(day: sunday, interval: interval, total: .hours(24), categories: [], apps: [])
     }
     #expect(throws: UsageModelError.self) {
-      try DailyUsage(day: sunday, interval: interval, total: .seconds(-1), categories: [])
+      try DailyUsage(
+        day: sunday, interval: interval, total: .seconds(-1), categories: [], apps: [])
+    }
+  }
+
+  @Test("a day's apps and categories are listed once each, within the day's total, most used first")
+  func dailyUsageAppsAndCategoriesAreConsistent() throws {
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let monday = try day("2026-01-05")
+    let interval = boundary.interval(of: monday)
+    let (first, second) = (try app("com.a"), try app("com.b"))
+    func usage(_ apps: [AppUsage], _ categories: [CategoryUsage] = []) throws(UsageModelError)
+      -> DailyUsage
+    {
+      try DailyUsage(
+        day: monday, interval: interval, total: .hours(2), categories: categories, apps: apps)
+    }
+    let valid = try usage([
+      AppUsage(app: first, total: .hours(1)), AppUsage(app: second, total: .hours(2)),
+    ])
+    #expect(valid.apps.map(\.app) == [second, first])
+    #expect(valid.total(of: first) == .hours(1))
+    #expect(valid.total(of: try app("com.c")) == .zero)
+    #expect(throws: UsageModelError.duplicateEntry(field: "apps", value: "com.a")) {
+      try usage([AppUsage(app: first, total: .hours(1)), AppUsage(app: first, total: .hours(1))])
+    }
+    #expect(throws: UsageModelError.self) {
+      try usage([AppUsage(app: first, total: .hours(3))])
+    }
+    let social = CategoryUsage(category: .socialMedia, total: .hours(1), apps: [])
+    #expect(throws: UsageModelError.duplicateEntry(field: "categories", value: "social_media")) {
+      try usage([], [social, social])
+    }
+    #expect(throws: UsageModelError.self) {
+      try usage([], [CategoryUsage(category: .gaming, total: .hours(3), apps: [])])
+    }
+    // The decoder checks the same and names the field.
+    let text =
+      #"{"day":"2026-01-05","start":"2026-01-05T00:00:00Z","end":"2026-01-06T00:00:00Z","#
+      + #""totalMs":3600000,"categories":[],"apps":[{"app":"com.a","totalMs":60000},"#
+      + #"{"app":"com.a","totalMs":60000}]}"#
+    do {
+      _ = try decode(DailyUsage.self, text)
+      Issue.record("an app listed twice decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.codingPath.last?.stringValue == "apps")
     }
   }
 }

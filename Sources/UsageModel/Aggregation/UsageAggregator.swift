@@ -10,6 +10,9 @@
 ///   device total is the time during which any app was — it never exceeds the day's length.
 /// - **Categories.** A record's own category wins; otherwise ``rules`` decide. An app recorded
 ///   under two categories appears under each with the time recorded under it.
+/// - **Apps.** An app's day total (``DailyUsage/apps``) is the union of all its records,
+///   whatever their categories, so the same hour recorded once without a category and once with
+///   one counts one hour for the app — use it, not a sum over categories, for per-app totals.
 /// - **Exact.** Every amount is a whole number of milliseconds, summed in integers.
 ///
 /// ```swift
@@ -60,7 +63,9 @@ public struct UsageAggregator: Sendable {
     var device = UnionLevel(targets: 1)
     var categories = UnionLevel(targets: index.categories.count)
     var groups = UnionLevel(targets: index.groups.count)
+    var apps = UnionLevel(targets: index.apps.count)
     let categoryOfGroup = index.groups.map { Int($0.category) }
+    let appOfGroup = index.groups.map { Int($0.app) }
     // Items come in order of start, so the day of each start is found by walking forward.
     var day = 0
     for item in items {
@@ -70,13 +75,15 @@ public struct UsageAggregator: Sendable {
       categories.add(
         target: categoryOfGroup[group], start: item.start, end: item.end, day: day, table: table)
       groups.add(target: group, start: item.start, end: item.end, day: day, table: table)
+      apps.add(target: appOfGroup[group], start: item.start, end: item.end, day: day, table: table)
     }
     device.finish(table: table)
     categories.finish(table: table)
     groups.finish(table: table)
+    apps.finish(table: table)
 
     return ReportBuilder(index: index, table: table).report(
       device: device.credits, categories: categories.credits, groups: groups.credits,
-      uncategorizedApps: index.uncategorizedApps)
+      apps: apps.credits, uncategorizedApps: index.uncategorizedApps)
   }
 }

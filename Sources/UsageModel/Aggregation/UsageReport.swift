@@ -21,14 +21,15 @@ public struct UsageReport: Sendable, Hashable, Codable {
   ///   - days: Each day with usage, in any order; they are stored in ascending order.
   ///   - uncategorizedApps: Apps counted as `other` because no rule matched them, in any order;
   ///     they are stored sorted.
-  /// - Throws: ``UsageModelError/duplicateDay(day:)`` when two entries name the same day.
+  /// - Throws: ``UsageModelError/duplicateEntry(field:value:)`` when two entries name the same
+  ///   day.
   /// - Complexity: O(*n* log *n*) for *n* days, O(*n*) when they are already in order.
   public init(boundary: DayBoundary, days: [DailyUsage], uncategorizedApps: [AppID])
     throws(UsageModelError)
   {
     let sortedDays = Self.isSorted(days) ? days : days.sorted { $0.day < $1.day }
     for (earlier, later) in zip(sortedDays, sortedDays.dropFirst()) where earlier.day == later.day {
-      throw .duplicateDay(day: later.day)
+      throw .duplicateEntry(field: "days", value: later.day.description)
     }
     self.init(
       boundary: boundary, sortedDays: sortedDays, uncategorizedApps: uncategorizedApps.sorted())

@@ -1,14 +1,15 @@
-/// Assembles a ``UsageReport`` from the credits of the three union levels.
+/// Assembles a ``UsageReport`` from the credits of the four union levels.
 struct ReportBuilder {
   let index: RecordIndex
   let table: DayBoundaryTable
 
   func report(
     device: [UnionLevel.Credit], categories: [UnionLevel.Credit], groups: [UnionLevel.Credit],
-    uncategorizedApps: [AppID]
+    apps: [UnionLevel.Credit], uncategorizedApps: [AppID]
   ) -> UsageReport {
     let categoriesByDay = bucketByDay(categories)
     let groupsByDay = bucketByDay(groups)
+    let appsByDay = bucketByDay(apps)
     var days: [DailyUsage] = []
     days.reserveCapacity(device.count)
     for credit in device.sorted(by: { $0.day < $1.day }) {
@@ -28,11 +29,16 @@ struct ReportBuilder {
             ($0.total, $1.app) > ($1.total, $0.app)
           })
       }.sorted { ($0.total, $1.category) > ($1.total, $0.category) }
+      let appUsages = appsByDay[day].map { appCredit in
+        AppUsage(
+          app: index.apps[Int(appCredit.target)], total: Milliseconds.duration(appCredit.amount))
+      }.sorted { ($0.total, $1.app) > ($1.total, $0.app) }
       days.append(
         DailyUsage(
           day: table.days.lowerBound.advanced(by: day),
           startInstant: table.startInstant(at: day), endInstant: table.startInstant(at: day + 1),
-          total: Milliseconds.duration(credit.amount), categories: categoryUsages))
+          total: Milliseconds.duration(credit.amount), categories: categoryUsages,
+          apps: appUsages))
     }
     return UsageReport(
       boundary: table.boundary, sortedDays: days, uncategorizedApps: uncategorizedApps)
