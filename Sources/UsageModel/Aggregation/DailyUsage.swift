@@ -54,8 +54,8 @@ public struct DailyUsage: Sendable, Hashable, Codable {
     try Self.check(apps: apps, within: total)
     self.init(
       day: day, startInstant: start, endInstant: end, total: total,
-      categories: categories.sorted { ($0.total, $1.category) > ($1.total, $0.category) },
-      apps: apps.sorted { ($0.total, $1.app) > ($1.total, $0.app) })
+      categories: categories.sorted(by: CategoryUsage.mostUsedFirst),
+      apps: apps.sorted(by: AppUsage.mostUsedFirst))
   }
 
   /// Creates a day's usage from values already validated and in the documented order.
@@ -174,8 +174,8 @@ public struct DailyUsage: Sendable, Hashable, Codable {
     }
     self.init(
       day: day, startInstant: start, endInstant: end, total: total,
-      categories: categories.sorted { ($0.total, $1.category) > ($1.total, $0.category) },
-      apps: apps.sorted { ($0.total, $1.app) > ($1.total, $0.app) })
+      categories: categories.sorted(by: CategoryUsage.mostUsedFirst),
+      apps: apps.sorted(by: AppUsage.mostUsedFirst))
   }
 
   /// Runs `check`, reporting its error as a `DecodingError` on `key`.

@@ -126,10 +126,14 @@ public struct UsageAggregator: Sendable {
         uncheckedDayNumber: boundary.dayNumber(containing: first.start))...LocalDay(
           uncheckedDayNumber: boundary.dayNumber(containing: lastEnd - 1)))
 
+    // Every app has at least one (category, app) group. When each has exactly one — no app was
+    // recorded under two categories — an app's union is its group's union, and the app level
+    // would only repeat the group level's work.
+    let oneGroupPerApp = index.groups.count == index.apps.count
     var device = UnionLevel(targets: 1)
     var categories = UnionLevel(targets: index.categories.count)
     var groups = UnionLevel(targets: index.groups.count)
-    var apps = UnionLevel(targets: index.apps.count)
+    var apps = UnionLevel(targets: oneGroupPerApp ? 0 : index.apps.count)
     let categoryOfGroup = index.groups.map { Int($0.category) }
     let appOfGroup = index.groups.map { Int($0.app) }
     // Items come in order of start, so the day of each start is found by walking forward.
@@ -141,15 +145,24 @@ public struct UsageAggregator: Sendable {
       categories.add(
         target: categoryOfGroup[group], start: item.start, end: item.end, day: day, table: table)
       groups.add(target: group, start: item.start, end: item.end, day: day, table: table)
-      apps.add(target: appOfGroup[group], start: item.start, end: item.end, day: day, table: table)
+      if !oneGroupPerApp {
+        apps.add(
+          target: appOfGroup[group], start: item.start, end: item.end, day: day, table: table)
+      }
     }
     device.finish(table: table)
     categories.finish(table: table)
     groups.finish(table: table)
     apps.finish(table: table)
+    let appCredits =
+      oneGroupPerApp
+      ? groups.credits.map {
+        UnionLevel.Credit(day: $0.day, target: Int32(appOfGroup[Int($0.target)]), amount: $0.amount)
+      }
+      : apps.credits
 
     return ReportBuilder(index: index, table: table).report(
       device: device.credits, categories: categories.credits, groups: groups.credits,
-      apps: apps.credits, uncategorizedApps: index.uncategorizedApps)
+      apps: appCredits, uncategorizedApps: index.uncategorizedApps)
   }
 }
