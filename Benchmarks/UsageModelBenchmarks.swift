@@ -34,6 +34,12 @@ enum UsageModelBenchmarks {
     ) {
       consume(aggregator.aggregate(switching.records))
     }
+    let mixed = try Workload(count: count, mixedCategories: true)
+    let twoCategories = Measurement.bulk(
+      "UsageAggregator.aggregate, 4 apps under two categories", rounds: options.quick ? 3 : 10
+    ) {
+      consume(aggregator.aggregate(mixed.records))
+    }
     let shuffled = Measurement.bulk(
       "UsageAggregator.aggregate, shuffled input", rounds: options.quick ? 3 : 5
     ) {
@@ -52,6 +58,11 @@ enum UsageModelBenchmarks {
       Report.Row(
         suite: suite.name, measurement: everyPiece, baseline: naive, target: nil,
         note: note + "; a random app for every piece (defeats the same-app shortcut)"))
+    report.add(
+      Report.Row(
+        suite: suite.name, measurement: twoCategories, baseline: plain, target: nil,
+        note: note
+          + "; every other piece of 4 apps carries a category of its own (per-app union level)"))
     report.add(
       Report.Row(
         suite: suite.name, measurement: shuffled, baseline: plain, target: nil,
@@ -86,9 +97,12 @@ enum UsageModelBenchmarks {
 
 // Helpers of this suite, nested so that they cannot clash with other suites' names.
 extension UsageModelBenchmarks {
-  /// A deterministic year of usage as a heartbeat tracker records it: pieces of 5-40 s, in order
-  /// of start, of 40 apps; a random app (possibly the same) is drawn at one piece in ten;
-  /// one piece in 20 is repeated by a second source.
+  /// A deterministic year of usage as a heartbeat tracker records it.
+  ///
+  /// Pieces of 5-40 s, in order of start, of 40 apps; a random app (possibly the same) is drawn
+  /// at one piece in ten; one piece in 20 is repeated by a second source. With
+  /// `mixedCategories`, every other piece of the 4 apps whose ID ends in 5 carries a category of
+  /// its own, so that those apps are counted under two categories.
   struct Workload {
     let boundary: DayBoundary
     let rules: CategoryRules
@@ -102,8 +116,9 @@ extension UsageModelBenchmarks {
     /// - Parameters:
     ///   - count: The number of records.
     ///   - appChangesPerTen: At how many pieces in ten a random app is drawn (10: every piece).
+    ///   - mixedCategories: Whether 4 apps are recorded under two categories.
     /// - Throws: `UsageModelError` if a generated value were invalid.
-    init(count: Int, appChangesPerTen: UInt64 = 1) throws {
+    init(count: Int, appChangesPerTen: UInt64 = 1, mixedCategories: Bool = false) throws {
       guard let timeZone = TimeZone(identifier: "America/New_York") else {
         throw UsageModelError.unknownTimeZone(identifier: "America/New_York")
       }
@@ -129,7 +144,10 @@ extension UsageModelBenchmarks {
         if random.next() % 10 < appChangesPerTen { app = apps[Int(random.next() % 40)] }
         let seconds = Double(5 + random.next() % 36) * scale
         // The recorder knows the category of a few apps and leaves the rest to the rules.
-        let category: UsageModel.Category? = app.rawValue.hasSuffix("7") ? .education : nil
+        var category: UsageModel.Category? = app.rawValue.hasSuffix("7") ? .education : nil
+        if mixedCategories, app.rawValue.hasSuffix("5"), random.next() % 2 == 0 {
+          category = .shopping
+        }
         let record = try UsageRecord(
           app: app, category: category, start: cursor, duration: seconds, source: .heartbeat)
         records.append(record)

@@ -19,7 +19,8 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case dayNumberOutOfRange(dayNumber: Int, range: ClosedRange<Int>)
   /// A month is outside 0001-01...9999-12.
   case invalidMonth(year: Int, month: Int)
-  /// An ISO week does not exist (week 53 of a 52-week year, or week 0).
+  /// An ISO week does not exist (week 53 of a 52-week year, or week 0), or it has a day outside
+  /// the supported days (9999-W52).
   case invalidISOWeek(year: Int, week: Int)
   /// A time of day is outside 00:00:00...23:59:59.
   case invalidTimeOfDay(hour: Int, minute: Int, second: Int)
@@ -31,6 +32,9 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case unknownTimeZone(identifier: String)
   /// A day lies outside the days a ``DayBoundaryTable`` was built for.
   case dayOutsideTable(day: LocalDay, first: LocalDay, last: LocalDay)
+  /// A list that holds one entry per key names a key twice: `field` is the list (`days` of a
+  /// ``UsageReport``, `categories` or `apps` of a ``DailyUsage``), `value` the repeated key.
+  case duplicateEntry(field: String, value: String)
 
   /// A record or window ends before it starts.
   case reversedInterval(start: Date, end: Date)
@@ -80,7 +84,10 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
     case .invalidMonth(let year, let month):
       return "\(year)-\(month) is not a month; use a year in 1...9999 and a month in 1...12."
     case .invalidISOWeek(let year, let week):
-      return "ISO week \(week) of \(year) does not exist; that year has 52 or 53 weeks."
+      return
+        "ISO week \(week) of \(year) is not supported; a week-based year in 1...9999 has 52 or "
+        + "53 weeks, and every day of the week must lie in 0001-01-01...9999-12-31, so the last "
+        + "week is 9999-W51."
     case .invalidTimeOfDay(let hour, let minute, let second):
       return
         "\(hour):\(minute):\(second) is not a time of day; use hour 0...23, minute and second "
@@ -95,6 +102,8 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
       return "Unknown time zone \(identifier.debugDescription); use an IANA identifier."
     case .dayOutsideTable(let day, let first, let last):
       return "\(day) is outside the table's days \(first)...\(last); build a larger table."
+    case .duplicateEntry(let field, let value):
+      return "\(field) lists \(value) twice; merge the two entries into one."
     case .reversedInterval(let start, let end):
       return "The interval ends (\(end)) before it starts (\(start))."
     case .invalidDuration(let field, let value, let reason):

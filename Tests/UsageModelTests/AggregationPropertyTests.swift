@@ -35,33 +35,51 @@ struct AggregationPropertyTests {
     let explicit: [UsageModel.Category?] = [nil, nil, nil, .education, .shopping]
     let sources = UsageSource.allCases
 
-    // The reference's state: difference arrays per (category, app), per category, for the device.
-    var groupDiffs: [String: [Int32]] = [:]
-    var categoryDiffs: [String: [Int32]] = [:]
-    var deviceDiff = [Int32](repeating: 0, count: minuteCount + 1)
+    // The reference's state: difference arrays per (category, app), per category, per app over
+    // all its categories, and for the device. A record's category and (category, app) depend
+    // only on its app and its explicit category, so they are numbered once per pair.
+    var categoryNames: [UsageModel.Category] = []
+    var groupNames: [(category: UsageModel.Category, app: AppID)] = []
+    let slots = explicit.map { category in
+      apps.map { app in
+        let resolved = category ?? rules.category(for: app)
+        if !categoryNames.contains(resolved) { categoryNames.append(resolved) }
+        if !groupNames.contains(where: { $0 == (resolved, app) }) {
+          groupNames.append((resolved, app))
+        }
+        return (
+          category: categoryNames.firstIndex(of: resolved) ?? 0,
+          group: groupNames.firstIndex { $0 == (resolved, app) } ?? 0
+        )
+      }
+    }
+    let empty = [Int32](repeating: 0, count: minuteCount + 1)
+    var groupDiffs = Array(repeating: empty, count: groupNames.count)
+    var categoryDiffs = Array(repeating: empty, count: categoryNames.count)
+    var appDiffs = Array(repeating: empty, count: apps.count)
+    var deviceDiff = empty
 
     var random = SplitMix64(seed: 0x5EED_0003)
     var records: [UsageRecord] = []
     records.reserveCapacity(Self.recordCount)
     for _ in 0..<Self.recordCount {
-      let app = apps[Int(random.next() % 12)]
-      let category = explicit[Int(random.next() % 5)]
+      let appIndex = Int(random.next() % 12)
+      let choice = Int(random.next() % 5)
       let startMinute = Int(random.next() % UInt64(minuteCount))
       let length = min(Int(random.next() % 91), minuteCount - startMinute)
       records.append(
         try UsageRecord(
-          app: app, category: category,
+          app: apps[appIndex], category: explicit[choice],
           start: firstDay.addingTimeInterval(Double(startMinute * 60)),
           duration: .seconds(length * 60), source: sources[Int(random.next() % 4)]))
       guard length > 0 else { continue }
-      let resolved = (category ?? rules.category(for: app)).rawValue
-      groupDiffs[
-        resolved + " " + app.rawValue, default: [Int32](repeating: 0, count: minuteCount + 1)][
-          startMinute] += 1
-      groupDiffs[resolved + " " + app.rawValue]?[startMinute + length] -= 1
-      categoryDiffs[resolved, default: [Int32](repeating: 0, count: minuteCount + 1)][
-        startMinute] += 1
-      categoryDiffs[resolved]?[startMinute + length] -= 1
+      let (category, group) = slots[choice][appIndex]
+      groupDiffs[group][startMinute] += 1
+      groupDiffs[group][startMinute + length] -= 1
+      categoryDiffs[category][startMinute] += 1
+      categoryDiffs[category][startMinute + length] -= 1
+      appDiffs[appIndex][startMinute] += 1
+      appDiffs[appIndex][startMinute + length] -= 1
       deviceDiff[startMinute] += 1
       deviceDiff[startMinute + length] -= 1
     }
@@ -92,20 +110,23 @@ struct AggregationPropertyTests {
       #expect(usage.length == .minutes(dayStartMinutes[offset + 1] - dayStartMinutes[offset]))
       #expect(usage.total <= usage.length)
     }
-    for (category, diff) in categoryDiffs {
+    for (category, diff) in zip(categoryNames, categoryDiffs) {
       for (offset, minutes) in coveredMinutesPerDay(diff).enumerated() {
-        let reported = days[localFirstDay.advanced(by: offset)]?.usage(
-          of: try UsageModel.Category(category))?.total
+        let reported = days[localFirstDay.advanced(by: offset)]?.usage(of: category)?.total
         #expect((reported ?? .zero) == .minutes(minutes), "\(category) on day \(offset)")
       }
     }
-    for (key, diff) in groupDiffs {
-      let parts = key.split(separator: " ").map(String.init)
-      let category = try UsageModel.Category(parts[0])
-      let app = try AppID(parts[1])
+    for (app, diff) in zip(apps, appDiffs) {
       for (offset, minutes) in coveredMinutesPerDay(diff).enumerated() {
-        let reported = days[localFirstDay.advanced(by: offset)]?.usage(of: category)?.total(of: app)
-        #expect((reported ?? .zero) == .minutes(minutes), "\(key) on day \(offset)")
+        let reported = days[localFirstDay.advanced(by: offset)]?.total(of: app)
+        #expect((reported ?? .zero) == .minutes(minutes), "\(app) on day \(offset)")
+      }
+    }
+    for (group, diff) in zip(groupNames, groupDiffs) {
+      for (offset, minutes) in coveredMinutesPerDay(diff).enumerated() {
+        let reported = days[localFirstDay.advanced(by: offset)]?.usage(of: group.category)?.total(
+          of: group.app)
+        #expect((reported ?? .zero) == .minutes(minutes), "\(group) on day \(offset)")
       }
     }
   }

@@ -91,6 +91,51 @@ struct AggregationTests {
     #expect(summed != report.days.first?.total)
   }
 
+  @Test(
+    "an app recorded under two categories for the same hour counts one hour, in the payload too")
+  func appUnderTwoCategoriesCountsOnce() throws {
+    // The same hour from a heartbeat (no category: the rules say entertainment) and from a
+    // report import that carries a category of its own.
+    let report = aggregate([
+      try record(netflix, "2026-01-02T20:00:00-05:00", "2026-01-02T21:00:00-05:00"),
+      try record(
+        netflix, "2026-01-02T20:00:00-05:00", "2026-01-02T21:00:00-05:00", category: .education,
+        source: .reportImport),
+    ])
+    let usage = try #require(report.days.first)
+    #expect(usage.total == .hours(1))
+    // Each category shows the hour recorded under it …
+    #expect(usage.usage(of: .entertainment)?.total(of: netflix) == .hours(1))
+    #expect(usage.usage(of: .education)?.total(of: netflix) == .hours(1))
+    // … but the app's day total and the backend count it once.
+    #expect(usage.apps == [AppUsage(app: netflix, total: .hours(1))])
+    #expect(usage.total(of: netflix) == .hours(1))
+    let payload = UsageSyncPayload(userId: "user-123", usage: usage) { $0.rawValue }
+    #expect(payload.apps.map(\.bundleId) == [netflix])
+    #expect(payload.apps.map(\.totalMinutes) == [60])
+  }
+
+  @Test("an app counted under one category only has its category's time as its day total")
+  func appUnderOneCategoryHasItsCategoryTime() throws {
+    // Each app here has one category, so the aggregator takes the apps' day totals from the
+    // (category, app) level instead of running a level of its own: the two must agree.
+    var random = SplitMix64(seed: 0x0A99)
+    let base = try instant("2026-03-07T00:00:00-05:00")
+    let records = try (0..<300).map { _ in
+      try UsageRecord(
+        app: [instagram, tiktok, netflix][Int(random.next() % 3)],
+        start: base.addingTimeInterval(Double(random.next() % (3 * 86_400))),
+        duration: .seconds(Int(random.next() % 7200)), source: .heartbeat)
+    }
+    let report = aggregate(records)
+    #expect(report.days.count == 4)
+    for usage in report.days {
+      let byCategory = usage.categories.flatMap(\.apps)
+      #expect(usage.apps.sorted { $0.app < $1.app } == byCategory.sorted { $0.app < $1.app })
+      #expect(usage.apps.map(\.total) == usage.apps.map(\.total).sorted(by: >))
+    }
+  }
+
   @Test("a day's device total never exceeds the day's length, even on a 23-hour day")
   func deviceTotalNeverExceedsDayLength() throws {
     let start = "2026-03-08T00:00:00-05:00"
@@ -182,30 +227,13 @@ struct AggregationTests {
       try record(instagram, "2026-01-02T10:00:00-05:00", "2026-01-02T10:45:00-05:00")
     ])
     let expected = """
-      {"boundary":{"dayStart":"00:00","timeZone":"America/New_York"},"days":[{"categories":[\
+      {"boundary":{"dayStart":"00:00","timeZone":"America/New_York"},"days":[{"apps":[\
+      {"app":"com.instagram.instagram","totalMs":2700000}],"categories":[\
       {"apps":[{"app":"com.instagram.instagram","totalMs":2700000}],"category":"social_media",\
       "totalMs":2700000}],"day":"2026-01-02","end":"2026-01-03T05:00:00Z",\
       "start":"2026-01-02T05:00:00Z","totalMs":2700000}],"uncategorizedApps":[]}
       """
     #expect(try json(report) == expected)
     #expect(try decode(UsageReport.self, expected) == report)
-  }
-}
-
-@Suite("Aggregation result values")
-struct AggregationResultTests {
-  @Test("a day's usage can be built by hand, but not with a total longer than the day")
-  func dailyUsageInitialiser() throws {
-    let boundary = DayBoundary(timeZone: try zone("America/New_York"))
-    let sunday = try day("2026-03-08")
-    let interval = boundary.interval(of: sunday)
-    let usage = try DailyUsage(day: sunday, interval: interval, total: .hours(23), categories: [])
-    #expect(usage.length == .hours(23))
-    #expect(throws: UsageModelError.self) {
-      try DailyUsage(day: sunday, interval: interval, total: .hours(24), categories: [])
-    }
-    #expect(throws: UsageModelError.self) {
-      try DailyUsage(day: sunday, interval: interval, total: .seconds(-1), categories: [])
-    }
   }
 }

@@ -84,7 +84,7 @@ struct LocalDayTests {
     while current <= last {
       let date = Date(timeIntervalSince1970: Double(current.dayNumber) * 86_400)
       let components = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
-      let week = current.isoWeek
+      let week = try current.isoWeek
       #expect(components.yearForWeekOfYear == week.yearForWeekOfYear, "\(current)")
       #expect(components.weekOfYear == week.week, "\(current)")
       #expect(week.days.contains(current))
@@ -99,6 +99,36 @@ struct LocalDayTests {
     }
     #expect(try json(ISOWeek(parsing: "2026-W01")) == #""2026-W01""#)
     #expect(try ISOWeek(parsing: "2026-W01").advanced(by: 53) == (try ISOWeek(parsing: "2027-W01")))
+  }
+
+  /// Only 9999-12-27...31 have no week: 9999-W52 would end in the year 10000.
+  @Test("the ISO week of every day at either end of the range round-trips and holds the day")
+  func isoWeeksAtTheEdgesOfTheRangeRoundTrip() throws {
+    let range = LocalDay.supportedDayNumbers
+    let lastDayWithAWeek = try day("9999-12-26")
+    for dayNumber in Array(range.prefix(21)) + Array(range.suffix(21)) {
+      let day = try LocalDay(dayNumber: dayNumber)
+      guard day <= lastDayWithAWeek else {
+        #expect(throws: UsageModelError.invalidISOWeek(year: 9999, week: 52)) { try day.isoWeek }
+        continue
+      }
+      let week = try day.isoWeek
+      let parsed = try ISOWeek(parsing: week.description)
+      #expect(parsed == week)
+      #expect(try ISOWeek(yearForWeekOfYear: week.yearForWeekOfYear, week: week.week) == week)
+      #expect(week.days.contains(day))
+    }
+    #expect(try ISOWeek(parsing: "0001-W01").firstDay == (try day("0001-01-01")))
+    #expect(try ISOWeek(parsing: "9999-W51").lastDay == lastDayWithAWeek)
+    #expect(throws: UsageModelError.invalidISOWeek(year: 9999, week: 52)) {
+      try ISOWeek(parsing: "9999-W52")
+    }
+    #expect(throws: UsageModelError.invalidISOWeek(year: 0, week: 52)) {
+      try ISOWeek(yearForWeekOfYear: 0, week: 52)
+    }
+    // Stepping stays inside the supported weeks up to their ends.
+    #expect(try ISOWeek(parsing: "0001-W02").advanced(by: -1) == (try ISOWeek(parsing: "0001-W01")))
+    #expect(try ISOWeek(parsing: "9999-W01").advanced(by: 50) == (try ISOWeek(parsing: "9999-W51")))
   }
 
   @Test("months know their days and step across years")

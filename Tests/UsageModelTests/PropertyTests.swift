@@ -41,14 +41,34 @@ struct PropertyTests {
     }
   }
 
+  /// Day starts that fall in a gap or a repeated hour of their zone, and one plain case.
+  static let gapAndRepeatDayStarts = [
+    ("America/New_York", "02:30"),  // skipped on the second Sunday of March
+    ("America/New_York", "01:30"),  // repeated on the first Sunday of November
+    ("Australia/Lord_Howe", "02:15"),  // skipped in the 30-minute gap of October
+    ("Australia/Lord_Howe", "01:45"),  // repeated in the 30-minute repeat of April
+    ("America/Havana", "00:30"),  // skipped in March, repeated in November
+    ("Asia/Kathmandu", "04:00"),  // no clock change at all
+  ]
+
   @Test(
-    "a table and the single-day path put random instants in the same day, inside its interval",
-    arguments: ["America/New_York", "Australia/Lord_Howe", "America/Havana", "Asia/Kathmandu"])
-  func tableAgreesWithSingleDayPath(identifier: String) throws {
-    let boundary = DayBoundary(timeZone: try zone(identifier), dayStart: try time("04:00"))
+    "a table, the single-day path and Foundation agree on days that start in a gap or a repeat",
+    arguments: gapAndRepeatDayStarts)
+  func tableAgreesWithSingleDayPath(identifier: String, dayStart text: String) throws {
+    let timeZone = try zone(identifier)
+    let boundary = DayBoundary(timeZone: timeZone, dayStart: try time(text))
     let first = try day("2024-01-01")
     let last = try day("2027-12-31")
     let table = boundary.table(for: first...last)
+    // The independent reference: every day of the table against Foundation's calendar, with the
+    // full rule (nextDate, .nextTime, .first) wherever the offset changes.
+    let sweep = try DaySweep(timeZone: timeZone, dayStart: boundary.dayStart, days: first...last)
+      .check { try table.interval(of: $0) }
+    #expect(sweep.mismatches.isEmpty, "\(sweep.mismatches)")
+    #expect(
+      identifier == "Asia/Kathmandu" ? sweep.fullChecks == 0 : sweep.fullChecks >= 8,
+      "the full rule decided \(sweep.fullChecks) days")
+
     let start = boundary.start(of: first).timeIntervalSince1970
     let end = boundary.start(of: last).timeIntervalSince1970
     var random = SplitMix64(seed: 0x7AB1E)
@@ -81,23 +101,54 @@ struct PropertyTests {
     }
   }
 
-  @Test("a daily window contains exactly the instants of its overlapping occurrences")
+  @Test(
+    "a daily window contains exactly the instants of its occurrences, as Foundation places them")
   func windowContainmentAgreesWithOccurrences() throws {
     let timeZone = try zone("America/New_York")
-    let windows = [
-      try DailyWindow(start: try time("21:00"), end: try time("07:00")),
-      try DailyWindow(start: try time("01:30"), end: try time("02:30")),
-      try DailyWindow(start: try time("00:00"), end: try time("23:59")),
-    ]
+    let clock = FoundationWallClock(timeZone)
+    let windows = try [
+      ("21:00", "07:00"), ("00:00", "23:59"),
+      ("01:30", "02:30"),  // ends in March's gap, starts in November's repeated hour
+      ("02:00", "03:00"),  // lies entirely in March's gap: empty that night
+      ("01:00", "01:30"),  // repeated in November: only the first pass counts
+    ].map { try DailyWindow(start: try time($0.0), end: try time($0.1)) }
+
+    /// Whether Foundation places `date` inside an occurrence of `window`: the occurrence that
+    /// starts on local date D runs from the first instant showing D at its start to the first
+    /// showing its end date at its end (never before its start), both by Foundation's calendar.
+    func foundationContains(_ window: DailyWindow, _ date: Date) throws -> Bool {
+      let local = clock.calendar.dateComponents([.year, .month, .day], from: date)
+      let today = try LocalDay(
+        year: try #require(local.year), month: try #require(local.month),
+        day: try #require(local.day))
+      for startDay in [today.advanced(by: -1), today] {
+        let endDay = window.crossesMidnight ? startDay.advanced(by: 1) : startDay
+        let start = try #require(clock.firstInstant(startDay, window.start)).date
+        let end = max(start, try #require(clock.firstInstant(endDay, window.end)).date)
+        if start <= date, date < end { return true }
+      }
+      return false
+    }
+
+    // Random instants over 300 days, and every 5 minutes of both nights the clocks change.
     let start = try instant("2026-03-01T00:00:00Z").timeIntervalSince1970
     var random = SplitMix64(seed: 0xD0_0D)
-    for _ in 0..<1500 {
-      let date = Date(timeIntervalSince1970: start + Double(random.next() % (300 * 86_400)))
+    var dates = (0..<1000).map { _ in
+      Date(timeIntervalSince1970: start + Double(random.next() % (300 * 86_400)))
+    }
+    for night in ["2026-03-08T00:00:00-05:00", "2026-11-01T00:00:00-04:00"] {
+      let midnight = try instant(night)
+      dates += (0..<96).map { midnight.addingTimeInterval(Double($0) * 300) }
+    }
+    for date in dates {
       for window in windows {
         let around = window.occurrences(
           overlapping: DateInterval(start: date, duration: 0), in: timeZone)
         let inside = around.contains { $0.start <= date && date < $0.end }
         #expect(window.contains(date, in: timeZone) == inside, "\(window) at \(date)")
+        #expect(
+          window.contains(date, in: timeZone) == (try foundationContains(window, date)),
+          "\(window) at \(date), against Foundation")
       }
     }
   }

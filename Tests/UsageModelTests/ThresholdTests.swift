@@ -84,22 +84,46 @@ struct ThresholdTests {
     #expect(accountant.usage(of: instagram, inIntervalStartingAt: midnight) == .minutes(5))
   }
 
+  /// One 15-minute threshold as the platform may deliver it: the event, the very same event
+  /// again, and a copy received 7 seconds later.
+  func deliveriesOfOneThreshold() throws -> [ThresholdEvent] {
+    let first = try event(15, at: "2026-01-02T10:00:00-05:00")
+    return [first, first, try event(15, at: "2026-01-02T10:00:07-05:00")]
+  }
+
+  /// Whether booking `deliveries` with `book` — which returns the usage a delivery adds —
+  /// counts the threshold once: the additions sum to exactly the threshold.
+  static func countsOnce(_ deliveries: [ThresholdEvent], book: (ThresholdEvent) -> Duration)
+    -> Bool
+  {
+    deliveries.reduce(Duration.zero) { $0 + book($1) } == deliveries[0].name.threshold
+  }
+
   @Test("a duplicate event adds no usage")
   func duplicateThresholdEventAddsNoUsage() throws {
     var accountant = try ThresholdAccountant(timeZone: timeZone)
-    let first = try event(15, at: "2026-01-02T10:00:00-05:00")
-    _ = accountant.record(first)
-    #expect(accountant.record(first) == .duplicate(total: .minutes(15)))
+    var outcomes: [ThresholdOutcome] = []
     #expect(
-      accountant.record(try event(15, at: "2026-01-02T10:00:07-05:00"))
-        == .duplicate(total: .minutes(15)))
+      Self.countsOnce(try deliveriesOfOneThreshold()) { delivery in
+        outcomes.append(accountant.record(delivery))
+        return outcomes[outcomes.count - 1].added
+      })
+    #expect(
+      outcomes == [
+        .counted(added: .minutes(15), total: .minutes(15)), .duplicate(total: .minutes(15)),
+        .duplicate(total: .minutes(15)),
+      ])
     #expect(accountant.usage(of: instagram, inIntervalStartingAt: midnight) == .minutes(15))
-    // Control: seed 000's minimal path adds a fixed amount per event, so the same deliveries
-    // invent time — the expectation above is what tells the two apart.
-    let perEventSum = 3 * 15
-    #expect(
-      Duration.minutes(perEventSum)
-        != accountant.usage(of: instagram, inIntervalStartingAt: midnight))
+  }
+
+  @Test("the duplicate check catches a counter that books every delivery (control)")
+  func duplicateCheckCatchesPerDeliveryCounters() throws {
+    let deliveries = try deliveriesOfOneThreshold()
+    // Seed 000's minimal path: every delivery adds usage.
+    #expect(!Self.countsOnce(deliveries) { $0.name.threshold })
+    // Deduplicating identical deliveries is not enough: the copy received later still counts.
+    var seen: Set<ThresholdEvent> = []
+    #expect(!Self.countsOnce(deliveries) { seen.insert($0).inserted ? $0.name.threshold : .zero })
   }
 
   @Test("late and out-of-order events add nothing; the total does not depend on the order")

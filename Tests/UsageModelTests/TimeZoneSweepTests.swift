@@ -2,73 +2,121 @@ import Foundation
 import Testing
 import UsageModel
 
-/// Every known time zone, every day of 2020 through 2030: days tile the timeline and agree
-/// with Foundation's calendar.
+/// Every known time zone, every day of 2020 through 2030, with days that start at midnight and
+/// at 01:00, 02:30, 04:00 and 23:30: days tile the timeline and agree with Foundation.
 @Suite("Time-zone sweep")
 struct TimeZoneSweepTests {
   static let firstDay = (try? LocalDay(year: 2020, month: 1, day: 1))
   static let lastDay = (try? LocalDay(year: 2030, month: 12, day: 31))
+  /// Midnight, a time inside many spring-forward gaps (01:00, 02:30), one after them (04:00)
+  /// and one late in the evening, so that a day starts on the previous calendar date's clock.
+  static let dayStarts = ["00:00", "01:00", "02:30", "04:00", "23:30"]
+
+  func days() throws -> ClosedRange<LocalDay> {
+    try #require(Self.firstDay)...(try #require(Self.lastDay))
+  }
 
   @Test(
-    "local days tile the timeline and each day's start and length agree with Foundation",
+    "local days tile the timeline and each day's start agrees with Foundation, for several day starts",
     arguments: TimeZone.knownTimeZoneIdentifiers)
   func daysTileAndAgreeWithFoundation(identifier: String) throws {
     let timeZone = try zone(identifier)
-    let first = try #require(Self.firstDay)
-    let last = try #require(Self.lastDay)
-    let boundary = DayBoundary(timeZone: timeZone)
-    let table = boundary.table(for: first...last)
-    let calendar = gregorian(timeZone)
-    var previousEnd: Date?
-    var mismatches: [String] = []
-    for (offset, day) in (first...last).enumerated() {
-      let interval = try table.interval(of: day)
-      if let previousEnd, previousEnd != interval.start {
-        mismatches.append("\(day): starts \(interval.start), previous day ended \(previousEnd)")
-      }
-      previousEnd = interval.end
-      // Foundation's view: the start of the day that contains the middle of our day, and the
-      // calendar date of that middle (from the zone's offset alone, no Calendar).
-      let middle = interval.start.addingTimeInterval(interval.duration / 2)
-      let foundationStart = calendar.startOfDay(for: middle)
-      let localSeconds = middle.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: middle))
-      let localDayNumber = Int((localSeconds / 86_400).rounded(.down))
-      if foundationStart != interval.start || localDayNumber != day.dayNumber
-        || interval.duration <= 0
-      {
-        mismatches.append(
-          "\(day): ours \(interval.start) for \(interval.duration / 3600) h, Foundation "
-            + "\(foundationStart); local day number \(localDayNumber)")
-      }
-      // The single-day path must agree with the table (sampled where it is cheap, always where a
-      // day is not 24 hours long).
-      if offset % 29 == 0 || interval.duration != 86_400 {
-        let single = boundary.interval(of: day)
-        if single != interval { mismatches.append("\(day): single-day path gives \(single)") }
-        if try boundary.day(containing: interval.start) != day
-          || boundary.day(containing: interval.end.addingTimeInterval(-0.001)) != day
-        {
-          mismatches.append("\(day): day(containing:) disagrees at the day's ends")
+    let days = try days()
+    for text in Self.dayStarts {
+      let boundary = DayBoundary(timeZone: timeZone, dayStart: try time(text))
+      let table = boundary.table(for: days)
+      // The single-day path must agree with the table where a day is not 24 hours long, and on
+      // a sample of the other days.
+      var singleDayMismatches: [String] = []
+      let result = try DaySweep(timeZone: timeZone, dayStart: boundary.dayStart, days: days)
+        .check { day in
+          let interval = try table.interval(of: day)
+          if interval.duration != 86_400 || day.dayNumber % 397 == 0,
+            singleDayMismatches.count < 5
+          {
+            if boundary.interval(of: day) != interval {
+              singleDayMismatches.append("\(day): single-day path \(boundary.interval(of: day))")
+            }
+            if try boundary.day(containing: interval.start) != day
+              || boundary.day(containing: interval.end.addingTimeInterval(-0.001)) != day
+            {
+              singleDayMismatches.append("\(day): day(containing:) disagrees at the day's ends")
+            }
+          }
+          return interval
         }
-      }
-      if mismatches.count > 5 { break }
+      // Where Foundation's nextDate fails (in a few gaps, see FoundationWallClock) the day is
+      // still compared: with the gap's end, found from Foundation's own clock readings.
+      #expect(
+        result.mismatches.isEmpty,
+        "\(identifier), days from \(text): \(result.mismatches.joined(separator: "; "))")
+      #expect(
+        singleDayMismatches.isEmpty,
+        "\(identifier), days from \(text): \(singleDayMismatches.joined(separator: "; "))")
     }
-    // The day after the last day starts where the last one ends, so the check above covers the
-    // whole range; Foundation's own end of the range agrees too.
-    let end = try #require(previousEnd)
-    #expect(end == calendar.startOfDay(for: end.addingTimeInterval(3600)))
-    #expect(mismatches.isEmpty, "\(identifier): \(mismatches.joined(separator: "; "))")
   }
 
-  @Test("the sweep catches a day boundary that is off by an hour (control)")
-  func sweepCatchesWrongBoundary() throws {
-    // A boundary one hour late, as a naive "UTC offset at noon" computation gives on a
-    // spring-forward day, must disagree with Foundation's start of the day.
+  @Test("where Foundation's nextDate fails in a gap, the day starts at the gap's end")
+  func daysStartAtTheEndOfGapsWhereFoundationFails() throws {
+    // Antarctica/Troll springs from +00:00 to +02:00 at 01:00 UTC: 01:00...02:59 local do not
+    // exist on 2026-03-29, so days that start at 01:00 or 02:30 start at 03:00 local, 01:00 UTC.
+    let troll = try zone("Antarctica/Troll")
+    for text in ["01:00", "02:30"] {
+      let boundary = DayBoundary(timeZone: troll, dayStart: try time(text))
+      #expect(boundary.start(of: try day("2026-03-29")) == (try instant("2026-03-29T01:00:00Z")))
+      let reference = try #require(
+        FoundationWallClock(troll).firstInstant(try day("2026-03-29"), try time(text)))
+      #expect(reference == .init(date: try instant("2026-03-29T01:00:00Z"), foundationFailed: true))
+    }
+    // Australia/Lord_Howe springs from +10:30 to +11:00 at 02:00 local on 2026-10-04.
+    let lordHowe = try zone("Australia/Lord_Howe")
+    let boundary = DayBoundary(timeZone: lordHowe, dayStart: try time("02:15"))
+    #expect(
+      boundary.start(of: try day("2026-10-04")) == (try instant("2026-10-04T02:30:00+11:00")))
+    #expect(
+      FoundationWallClock(lordHowe).firstInstant(try day("2026-10-04"), try time("02:15"))?.date
+        == (try instant("2026-10-04T02:30:00+11:00")))
+  }
+
+  @Test("the sweep catches a day boundary that is off by an hour on DST days (control)")
+  func sweepCatchesAnHourOff() throws {
+    // A naive boundary: local midnight converted with the UTC offset at noon UTC of the same
+    // date, which is an hour off on the days the clocks change.
     let timeZone = try zone("America/New_York")
-    let boundary = DayBoundary(timeZone: timeZone)
-    let day = try day("2026-03-08")
-    let wrongStart = boundary.start(of: day).addingTimeInterval(3600)
-    let middle = wrongStart.addingTimeInterval(11 * 3600)
-    #expect(gregorian(timeZone).startOfDay(for: middle) != wrongStart)
+    let naive = { (day: LocalDay) -> Date in
+      let nominal = Double(day.dayNumber) * 86_400
+      let noon = Date(timeIntervalSince1970: nominal + 43_200)
+      return Date(timeIntervalSince1970: nominal - Double(timeZone.secondsFromGMT(for: noon)))
+    }
+    let result = DaySweep(timeZone: timeZone, dayStart: .midnight, days: try days()).check {
+      DateInterval(start: naive($0), end: naive($0.advanced(by: 1)))
+    }
+    #expect(!result.mismatches.isEmpty)
+    #expect(result.mismatches.first?.hasPrefix("2020-03-08") == true, "\(result.mismatches)")
+  }
+
+  @Test(
+    "the sweep catches a day start resolved to the wrong side of a gap or repeat (control)",
+    arguments: [("02:30", "2020-03-08"), ("01:30", "2020-11-01")])
+  func sweepCatchesAWrongResolution(dayStart text: String, firstWrongDay: String) throws {
+    // Foundation's own wrong answers for a day that starts at `text`: in a gap, date(from:)
+    // moves forward by the gap's length (03:30 instead of 03:00); in a repeat, the last
+    // occurrence instead of the first. The quick check alone could not tell the first of these
+    // from the truth, because it is the quick check; the full rule must.
+    let timeZone = try zone("America/New_York")
+    let dayStart = try time(text)
+    let clock = FoundationWallClock(timeZone)
+    let wrong = { (day: LocalDay) throws -> Date in
+      let moved = try #require(clock.quickInstant(day, dayStart))
+      guard text == "01:30" else { return moved }
+      return try #require(
+        clock.calendar.nextDate(
+          after: moved.addingTimeInterval(-40 * 3600), matching: clock.components(day, dayStart),
+          matchingPolicy: .nextTime, repeatedTimePolicy: .last, direction: .forward))
+    }
+    let result = try DaySweep(timeZone: timeZone, dayStart: dayStart, days: try days()).check {
+      DateInterval(start: try wrong($0), end: try wrong($0.advanced(by: 1)))
+    }
+    #expect(result.mismatches.first?.hasPrefix(firstWrongDay) == true, "\(result.mismatches)")
   }
 }

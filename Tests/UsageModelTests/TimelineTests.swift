@@ -61,6 +61,28 @@ struct TimelineTests {
     #expect(twoDays.events.count == 3)
   }
 
+  @Test("a retention of more days than the calendar holds, Int.max included, keeps everything")
+  func retentionBeyondTheFirstDayKeepsEverything() throws {
+    // The earliest instant an event can have, 0001-01-03T00:00:00Z in the proleptic Gregorian
+    // calendar (ISO8601DateFormatter would read that text as a Julian date), and one from today.
+    let events = [
+      try TimelineEvent(.notificationFired, at: Date(timeIntervalSince1970: -62_135_424_000)),
+      try notification("2026-01-03T10:00:00Z"),
+    ]
+    let now = try instant("2026-01-03T12:00:00Z")
+    // Days from the oldest event's local day through today, both included.
+    let span = try day("0001-01-03").distance(to: try day("2026-01-03")) + 1
+    for days in [Int.max, Int.max - 1, span + 1, span] {
+      var log = TimelineLog(events)
+      #expect(try log.applyRetention(.days(days), now: now, boundary: boundary) == 0, "\(days)")
+      #expect(log.events == events)
+    }
+    // Control: one day fewer than the span drops the oldest event.
+    var shorter = TimelineLog(events)
+    #expect(try shorter.applyRetention(.days(span - 1), now: now, boundary: boundary) == 1)
+    #expect(shorter.events == [events[1]])
+  }
+
   @Test(
     "each notification is linked to the first action within the window and before the next notification"
   )

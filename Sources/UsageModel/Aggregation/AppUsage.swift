@@ -42,3 +42,10 @@ public struct AppUsage: Sendable, Hashable, Codable {
     try container.encodeMilliseconds(total, forKey: .totalMs)
   }
 }
+
+extension AppUsage {
+  /// Whether `lhs` comes first in an app list: most used first, ties by app ID.
+  static func mostUsedFirst(_ lhs: AppUsage, _ rhs: AppUsage) -> Bool {
+    lhs.total != rhs.total ? lhs.total > rhs.total : lhs.app < rhs.app
+  }
+}

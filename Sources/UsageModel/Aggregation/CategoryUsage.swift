@@ -63,3 +63,10 @@ public struct CategoryUsage: Sendable, Hashable, Codable {
     try container.encode(apps, forKey: .apps)
   }
 }
+
+extension CategoryUsage {
+  /// Whether `lhs` comes first in a category list: most used first, ties by raw value.
+  static func mostUsedFirst(_ lhs: CategoryUsage, _ rhs: CategoryUsage) -> Bool {
+    lhs.total != rhs.total ? lhs.total > rhs.total : lhs.category < rhs.category
+  }
+}

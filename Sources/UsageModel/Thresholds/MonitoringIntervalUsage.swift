@@ -94,14 +94,20 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
     case implausibleEvents
   }
 
-  /// Decodes the documented JSON form.
+  /// Decodes the documented JSON form; apps may come in any order, but each at most once.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field.
+  /// - Throws: `DecodingError` naming the missing or invalid field, also when an app is listed
+  ///   twice (its usage would be ambiguous).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     startInstant = try container.decodeInstant(forKey: .start)
     apps = try container.decode([AppThreshold].self, forKey: .apps).sorted { $0.app < $1.app }
+    for (earlier, later) in zip(apps, apps.dropFirst()) where earlier.app == later.app {
+      throw DecodingError.dataCorruptedError(
+        forKey: .apps, in: container,
+        debugDescription: "\(later.app) is listed twice; an interval holds one entry per app")
+    }
     implausibleEvents = try container.decode(
       [ImplausibleThresholdEvent].self, forKey: .implausibleEvents)
   }

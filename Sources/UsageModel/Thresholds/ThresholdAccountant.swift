@@ -89,7 +89,9 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
   /// - Returns: Each app's highest threshold reached; empty for an unknown interval.
   public func usage(inIntervalStartingAt intervalStart: Date) -> [AppID: Duration] {
     guard let interval = interval(startingAt: intervalStart) else { return [:] }
-    return Dictionary(uniqueKeysWithValues: interval.apps.map { ($0.app, $0.highest) })
+    // Decoding rejects repeated apps; should one slip through, its highest threshold wins
+    // rather than a trap.
+    return Dictionary(interval.apps.map { ($0.app, $0.highest) }, uniquingKeysWith: max)
   }
 
   /// One app's usage in the interval that began at `intervalStart`.
@@ -163,10 +165,12 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
     case intervals
   }
 
-  /// Decodes the documented JSON form.
+  /// Decodes the documented JSON form; intervals may come in any order, but each start at most
+  /// once.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field.
+  /// - Throws: `DecodingError` naming the missing or invalid field, also when two intervals share
+  ///   a start or an interval lists an app twice.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let identifier = try container.decode(String.self, forKey: .timeZone)
@@ -179,6 +183,13 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
     tolerance = try container.decodeMilliseconds(forKey: .toleranceMs)
     intervals = try container.decode([MonitoringIntervalUsage].self, forKey: .intervals)
       .sorted { $0.startInstant < $1.startInstant }
+    for (earlier, later) in zip(intervals, intervals.dropFirst())
+    where earlier.startInstant == later.startInstant {
+      throw DecodingError.dataCorruptedError(
+        forKey: .intervals, in: container,
+        debugDescription:
+          "two intervals start at \(later.start); each start identifies one interval")
+    }
   }
 
   /// Encodes the documented JSON form.

@@ -3,6 +3,11 @@
 /// Week 1 of a week-based year is the week that holds 4 January, so 2026-12-31 (a Thursday)
 /// is in week 53 of 2026 and 2027-01-01 (a Friday) is too. A week-based year has 52 or 53 weeks.
 ///
+/// The supported weeks are those whose seven days are all supported ``LocalDay`` values:
+/// 0001-W01 (which starts on 0001-01-01, a Monday) through 9999-W51 (which ends on
+/// 9999-12-26). 9999-W52 would end in the year 10000, so the last five days of 9999 have no
+/// supported week and ``LocalDay/isoWeek`` throws for them.
+///
 /// ```swift
 /// let week = try LocalDay(parsing: "2026-01-02").isoWeek   // 2026-W01
 /// week.days                                               // 2025-12-29...2026-01-04
@@ -20,12 +25,15 @@ public struct ISOWeek: Sendable, Hashable, Comparable, Strideable, Codable,
   /// Creates a week of a week-based year.
   ///
   /// - Parameters:
-  ///   - yearForWeekOfYear: 2...9998, so that every day of the week is a supported day.
-  ///   - week: 1 through ``numberOfWeeks(inYearForWeekOfYear:)``.
+  ///   - yearForWeekOfYear: 1...9999.
+  ///   - week: 1 through ``numberOfWeeks(inYearForWeekOfYear:)``; in 9999 at most 51, so that
+  ///     every day of the week is a supported day.
   /// - Throws: ``UsageModelError/invalidISOWeek(year:week:)``.
   public init(yearForWeekOfYear: Int, week: Int) throws(UsageModelError) {
-    guard (2...9998).contains(yearForWeekOfYear),
-      (1...Self.numberOfWeeks(inYearForWeekOfYear: yearForWeekOfYear)).contains(week)
+    guard (1...9999).contains(yearForWeekOfYear),
+      (1...Self.numberOfWeeks(inYearForWeekOfYear: yearForWeekOfYear)).contains(week),
+      Self.mondayNumber(yearForWeekOfYear: yearForWeekOfYear, week: week) + 6
+        <= LocalDay.supportedDayNumbers.upperBound
     else { throw .invalidISOWeek(year: yearForWeekOfYear, week: week) }
     self.yearForWeekOfYear = yearForWeekOfYear
     self.week = week
@@ -44,11 +52,13 @@ public struct ISOWeek: Sendable, Hashable, Comparable, Strideable, Codable,
     try self.init(yearForWeekOfYear: year, week: week)
   }
 
-  init(containing day: LocalDay) {
+  /// The week that holds `day`, validated like every other week.
+  init(containing day: LocalDay) throws(UsageModelError) {
     let thursday = day.dayNumber - CivilCalendar.isoWeekday(dayNumber: day.dayNumber) + 4
     let year = CivilCalendar.civil(dayNumber: thursday).year
-    yearForWeekOfYear = year
-    week = (thursday - CivilCalendar.dayNumber(year: year, month: 1, day: 1)) / 7 + 1
+    try self.init(
+      yearForWeekOfYear: year,
+      week: (thursday - CivilCalendar.dayNumber(year: year, month: 1, day: 1)) / 7 + 1)
   }
 
   /// The number of ISO weeks, 52 or 53, of a week-based year.
@@ -62,6 +72,10 @@ public struct ISOWeek: Sendable, Hashable, Comparable, Strideable, Codable,
   }
 
   private var mondayNumber: Int {
+    Self.mondayNumber(yearForWeekOfYear: yearForWeekOfYear, week: week)
+  }
+
+  private static func mondayNumber(yearForWeekOfYear: Int, week: Int) -> Int {
     let januaryFourth = CivilCalendar.dayNumber(year: yearForWeekOfYear, month: 1, day: 4)
     let firstMonday = januaryFourth - CivilCalendar.isoWeekday(dayNumber: januaryFourth) + 1
     return firstMonday + (week - 1) * 7
@@ -78,12 +92,19 @@ public struct ISOWeek: Sendable, Hashable, Comparable, Strideable, Codable,
 
   /// The week `weeks` weeks later (earlier when negative).
   ///
-  /// Stepping outside the supported days is a programming error and stops the program.
+  /// Like integer arithmetic that overflows, stepping outside 0001-W01...9999-W51 is a
+  /// programming error and stops the program; validate untrusted week counts first.
   ///
   /// - Parameter weeks: The number of weeks to move.
   /// - Returns: The week reached.
   public func advanced(by weeks: Int) -> ISOWeek {
-    ISOWeek(containing: firstDay.advanced(by: weeks * 7))
+    let (days, overflow) = weeks.multipliedReportingOverflow(by: 7)
+    precondition(!overflow, "ISOWeek out of 0001-W01...9999-W51")
+    do {
+      return try ISOWeek(containing: firstDay.advanced(by: days))
+    } catch {
+      preconditionFailure("ISOWeek out of 0001-W01...9999-W51")
+    }
   }
 
   /// The number of weeks from this week to `other`.

@@ -9,7 +9,19 @@ extension LocalDay {
   public var localMonth: LocalMonth { LocalMonth(uncheckedYear: year, month: month) }
 
   /// The ISO 8601 week this day belongs to (weeks start on Monday; week 1 holds 4 January).
-  public var isoWeek: ISOWeek { ISOWeek(containing: self) }
+  ///
+  /// Every day has one, except 9999-12-27...9999-12-31: their week, 9999-W52, ends in the year
+  /// 10000, outside the supported days, so it is not a supported ``ISOWeek``.
+  ///
+  /// ```swift
+  /// try LocalDay(parsing: "2027-01-01").isoWeek   // 2026-W53
+  /// ```
+  ///
+  /// - Throws: ``UsageModelError/invalidISOWeek(year:week:)`` (year 9999, week 52) for the last
+  ///   five days of 9999.
+  public var isoWeek: ISOWeek {
+    get throws(UsageModelError) { try ISOWeek(containing: self) }
+  }
 
   /// The number of days in this day's month, 28...31.
   public var numberOfDaysInMonth: Int {

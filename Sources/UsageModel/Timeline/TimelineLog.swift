@@ -20,7 +20,8 @@ public struct TimelineLog: Sendable, Hashable, Codable {
   public enum Retention: Sendable, Hashable {
     /// Only the current local day.
     case today
-    /// The current local day and the `n - 1` days before it.
+    /// The current local day and the `n - 1` days before it; `n` at least 1. A count reaching
+    /// back past 0001-01-01, `Int.max` included, keeps everything.
     case days(Int)
   }
 
@@ -80,6 +81,9 @@ public struct TimelineLog: Sendable, Hashable, Codable {
     }
     guard days >= 1 else { throw .invalidRetention(days: days) }
     let today = boundary.dayNumber(containing: try Milliseconds.instant(now, field: "now"))
+    // No event lies before the first supported day; comparing before subtracting also keeps
+    // `today - (days - 1)` from overflowing.
+    guard days - 1 <= today - LocalDay.supportedDayNumbers.lowerBound else { return 0 }
     let cutoff = boundary.startInstant(ofDayNumber: today - (days - 1))
     let removed = firstIndex(atOrAfter: cutoff)
     events.removeFirst(removed)

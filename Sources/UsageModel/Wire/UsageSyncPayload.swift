@@ -75,11 +75,13 @@ public struct UsageSyncPayload: Sendable, Hashable, Codable {
 
   /// Creates the payload of one aggregated day, rows sorted by bundle ID.
   ///
-  /// Milliseconds become whole minutes without losing time to truncation.
-  /// An app's time is summed over the categories it appears in. Minutes are distributed by the
-  /// largest-remainder method: each app gets its whole minutes, and the minutes left over when
-  /// the apps' total is rounded to the nearest minute go to the apps with the largest leftover
-  /// seconds (ties by bundle ID). The rows therefore add up to the rounded total exactly.
+  /// An app's time is its day total from ``DailyUsage/apps``: the union of its records over all
+  /// categories, so an hour recorded under two categories is sent as one hour, not two.
+  /// Milliseconds become whole minutes without losing time to truncation: minutes are
+  /// distributed by the largest-remainder method — each app gets its whole minutes, and the
+  /// minutes left over when the apps' total is rounded to the nearest minute go to the apps with
+  /// the largest leftover seconds (ties by bundle ID). The rows therefore add up to the rounded
+  /// total exactly.
   ///
   /// - Parameters:
   ///   - userId: The backend's user identifier.
@@ -87,28 +89,22 @@ public struct UsageSyncPayload: Sendable, Hashable, Codable {
   ///   - appName: The name to send for an app.
   /// - Complexity: O(*a* log *a*) for *a* apps.
   public init(userId: String, usage: DailyUsage, appName: (AppID) -> String) {
-    var milliseconds: [AppID: Int64] = [:]
-    for category in usage.categories {
-      for app in category.apps {
-        milliseconds[app.app, default: 0] += Milliseconds.amount(app.total) ?? 0
-      }
-    }
-    let apps = milliseconds.keys.sorted()
-    var minutes = apps.map { Int(milliseconds[$0, default: 0] / 60_000) }
-    let total = milliseconds.values.reduce(0, +)
-    let roundedTotal = Int((total + 30_000) / 60_000)
-    let leftovers = apps.indices.sorted {
-      (milliseconds[apps[$0], default: 0] % 60_000, apps[$1])
-        > (milliseconds[apps[$1], default: 0] % 60_000, apps[$0])
+    let rows = usage.apps.sorted { $0.app < $1.app }
+    // DailyUsage keeps each app's time within the day, so its milliseconds always exist.
+    let milliseconds = rows.map { Milliseconds.amount($0.total) ?? 0 }
+    var minutes = milliseconds.map { Int($0 / 60_000) }
+    let roundedTotal = Int((milliseconds.reduce(0, +) + 30_000) / 60_000)
+    let leftovers = rows.indices.sorted {
+      (milliseconds[$0] % 60_000, rows[$1].app) > (milliseconds[$1] % 60_000, rows[$0].app)
     }
     for index in leftovers.prefix(max(0, roundedTotal - minutes.reduce(0, +))) {
       minutes[index] += 1
     }
     self.init(
       userId: userId, usageDate: usage.day,
-      apps: apps.indices.map { index in
+      apps: rows.indices.map { index in
         App(
-          uncheckedBundleId: apps[index], appName: appName(apps[index]),
+          uncheckedBundleId: rows[index].app, appName: appName(rows[index].app),
           totalMinutes: minutes[index])
       })
   }

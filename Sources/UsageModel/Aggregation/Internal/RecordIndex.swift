@@ -27,12 +27,15 @@ struct RecordIndex {
     self.rules = rules
   }
 
-  /// The non-empty records as sweep items, sorted by start, and the latest end among them.
+  /// The records' non-empty parts inside `lower..<upper` as sweep items, sorted by start, and
+  /// the latest end among them.
   ///
   /// Consecutive records usually belong to the same app (a session is recorded piece by
   /// piece), so the group of the previous record is tried first: an equality test instead of
   /// a hash lookup.
-  mutating func items(of records: [UsageRecord]) -> (items: [SweepItem], end: Int64) {
+  mutating func items(of records: [UsageRecord], from lower: Int64, to upper: Int64)
+    -> (items: [SweepItem], end: Int64)
+  {
     var items: [SweepItem] = []
     items.reserveCapacity(records.count)
     var sorted = true
@@ -44,8 +47,8 @@ struct RecordIndex {
     var cachedGroup: Int32 = -1
     // Records are read in place by index: copying one would retain and release its strings.
     for index in records.indices {
-      let start = records[index].startInstant
-      let end = records[index].endInstant
+      let start = max(records[index].startInstant, lower)
+      let end = min(records[index].endInstant, upper)
       guard end > start else { continue }
       let sameCategory: Bool
       if let category = records[index].category {
