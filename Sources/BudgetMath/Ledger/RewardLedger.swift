@@ -41,10 +41,10 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   /// Every applied transaction with its effects, in the order applied.
   public private(set) var entries: [LedgerEntry] = []
 
-  private var positions: [String: Int] = [:]
+  var positions: [String: Int] = [:]
   private var earnedPerDay: [LocalDay: Int] = [:]
   /// The local day each capped earning counted for, by transaction identifier.
-  private var earningDays: [String: LocalDay] = [:]
+  var earningDays: [String: LocalDay] = [:]
   private var openSessions: [String: Duration] = [:]
   private var usedSessions: Set<String> = []
 
@@ -115,7 +115,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
 
   // MARK: - Applying
 
-  private func normalized(_ transaction: LedgerTransaction) throws(BudgetMathError)
+  func normalized(_ transaction: LedgerTransaction) throws(BudgetMathError)
     -> LedgerTransaction
   {
     guard !transaction.id.isEmpty else {
@@ -134,7 +134,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   /// `storedEarningDay` is the day a replayed earning was counted for when it was first applied;
   /// it is used as is, so that a later change of the time zone's rules cannot move an earning to
   /// another day and make a stored ledger fail to replay.
-  private func effect(of transaction: LedgerTransaction, storedEarningDay: LocalDay?)
+  func effect(of transaction: LedgerTransaction, storedEarningDay: LocalDay?)
     throws(BudgetMathError) -> (LedgerEntry, earningDay: LocalDay?)
   {
     let id = transaction.id
@@ -244,7 +244,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     }
   }
 
-  private mutating func record(_ entry: LedgerEntry, earningDay: LocalDay?) {
+  mutating func record(_ entry: LedgerEntry, earningDay: LocalDay?) {
     let transaction = entry.transaction
     positions[transaction.id] = entries.count
     entries.append(entry)
@@ -279,73 +279,5 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     try require(
       valid, field, "\(time)",
       (positive ? "more than zero" : "zero or more") + ", in whole milliseconds")
-  }
-
-  // MARK: - Codable
-
-  private enum CodingKeys: String, CodingKey {
-    case rate, dailyEarningCap, transactions, earningDays
-  }
-
-  /// Decodes the documented JSON form and replays its transactions.
-  ///
-  /// - Parameter decoder: The decoder to read from.
-  /// - Throws: `DecodingError` for a missing or invalid field, or for a transaction that
-  ///   ``apply(_:)`` would reject.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      rate: try container.decode(ExchangeRate.self, forKey: .rate),
-      dailyEarningCap: try container.decodeIfPresent(
-        DailyEarningCap.self, forKey: .dailyEarningCap))
-    let storedDays =
-      try container.decodeIfPresent([String: LocalDay].self, forKey: .earningDays) ?? [:]
-    for transaction in try container.decode([LedgerTransaction].self, forKey: .transactions) {
-      do {
-        let transaction = try normalized(transaction)
-        guard positions[transaction.id] == nil else {
-          throw BudgetMathError.conflictingTransaction(id: transaction.id)
-        }
-        let (entry, earningDay) = try effect(
-          of: transaction, storedEarningDay: storedDays[transaction.id])
-        record(entry, earningDay: earningDay)
-      } catch {
-        throw DecodingError.dataCorruptedError(
-          forKey: .transactions, in: container,
-          debugDescription: "transaction '\(transaction.id)' cannot be replayed: \(error)")
-      }
-    }
-  }
-
-  /// Encodes the documented JSON form: the rate, the cap and the transactions.
-  ///
-  /// - Parameter encoder: The encoder to write to.
-  /// - Throws: Whatever the encoder throws.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(rate, forKey: .rate)
-    try container.encodeIfPresent(dailyEarningCap, forKey: .dailyEarningCap)
-    try container.encode(transactions, forKey: .transactions)
-    if !earningDays.isEmpty { try container.encode(earningDays, forKey: .earningDays) }
-  }
-
-  /// Two ledgers are equal when they have the same rate, cap and transactions.
-  ///
-  /// - Parameters:
-  ///   - lhs: A ledger.
-  ///   - rhs: Another ledger.
-  /// - Returns: Whether they are equal.
-  public static func == (lhs: RewardLedger, rhs: RewardLedger) -> Bool {
-    lhs.rate == rhs.rate && lhs.dailyEarningCap == rhs.dailyEarningCap
-      && lhs.entries == rhs.entries
-  }
-
-  /// Hashes the rate, the cap and the transactions.
-  ///
-  /// - Parameter hasher: The hasher to use.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(rate)
-    hasher.combine(dailyEarningCap)
-    hasher.combine(entries)
   }
 }
