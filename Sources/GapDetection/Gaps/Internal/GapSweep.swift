@@ -6,44 +6,61 @@ import UsageModel
 struct GapSweep {
   let start: Int64
   let end: Int64
+  /// The windows of expected tracking, clipped to the period, sorted and disjoint.
   let windows: [ClosedRange<Int64>]
+  private let expected: [ExpectedWindow]
   let gapAfter: Int64
   let usageGapAfter: Int64
   private var evidence: [GapEvidence] = []
   private var coverage: [ClosedRange<Int64>] = []
 
   init(
-    start: Int64, end: Int64, windows: [ClosedRange<Int64>], gapAfter: Int64,
-    usageGapAfter: Int64
+    start: Int64, end: Int64, windows: [ExpectedWindow], gapAfter: Int64, usageGapAfter: Int64
   ) {
     self.start = start
     self.end = end
-    self.windows = windows
+    self.windows = windows.map(\.range)
+    expected = windows
     self.gapAfter = gapAfter
     self.usageGapAfter = usageGapAfter
   }
 
   // MARK: - Evidence
 
+  /// Finds the heartbeat silences of each window, judged over the whole window (see
+  /// ``ExpectedWindow``) and clipped to the period.
   mutating func addHeartbeats(_ heartbeats: [Heartbeat]) {
     var instants = heartbeats.map(\.instant)
     if !instants.isSorted() { instants.sort() }
-    for window in windows {
-      var previous = window.lowerBound
-      var index = Self.lowerBound(of: window.lowerBound, in: instants)
-      while index < instants.count, instants[index] <= window.upperBound {
+    for window in expected {
+      // The last sign of life at or before the window's start.
+      var index = instants.partitionPoint { $0 > window.low }
+      var previous = index > 0 ? instants[index - 1] : nil
+      if let began = window.beganAt { previous = max(previous ?? began, began) }
+      var reachedEnd = false
+      while index < instants.count, instants[index] <= window.reachesTo {
         let beat = instants[index]
-        if beat - previous > gapAfter {
-          evidence.append(GapEvidence(kind: .heartbeatSilence, start: previous, end: beat))
-        }
+        addSilence(from: previous, to: beat, in: window)
         previous = beat
         index += 1
+        if beat >= window.high {
+          reachedEnd = true
+          break
+        }
       }
-      if window.upperBound - previous > gapAfter {
-        evidence.append(
-          GapEvidence(kind: .heartbeatSilence, start: previous, end: window.upperBound))
-      }
+      if !reachedEnd { addSilence(from: previous, to: window.reachesTo, in: window) }
     }
+  }
+
+  /// Records the pause from `previous` (`nil`: no sign of life ever) to `next` when it is
+  /// longer than the threshold, clipped to `window`.
+  private mutating func addSilence(from previous: Int64?, to next: Int64, in window: ExpectedWindow)
+  {
+    if let previous, next - previous <= gapAfter { return }
+    let low = max(previous ?? window.low, window.low)
+    let high = min(next, window.high)
+    guard high > low else { return }
+    evidence.append(GapEvidence(kind: .heartbeatSilence, start: low, end: high))
   }
 
   mutating func addUsage(_ records: [UsageRecord]) {
@@ -218,10 +235,6 @@ struct GapSweep {
         classification: gap.classification, start: gap.start, end: gap.end, evidence: attached,
         isOngoing: false)
     }
-  }
-
-  private static func lowerBound(of value: Int64, in values: [Int64]) -> Int {
-    values.partitionPoint { $0 >= value }
   }
 }
 
