@@ -146,6 +146,29 @@ struct DiagnosticsTests {
     #expect(try Self.exampleReport().text == expected)
   }
 
+  @Test("health is judged from the recorder's latest heartbeat, not the largest instant")
+  func healthFromTheRecordersLatest() throws {
+    let store = InMemoryStore()
+    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    // The device clock was set back an hour at 10:30; the tracker kept beating.
+    for beat in try heartbeats(
+      from: instant("2026-03-08T10:00:00Z"), to: instant("2026-03-08T10:30:00Z"), every: 30)
+      + heartbeats(
+        from: instant("2026-03-08T09:30:00Z"), to: instant("2026-03-08T09:40:00Z"), every: 30)
+    {
+      try recorder.record(beat)
+    }
+    let now = try instant("2026-03-08T09:40:20Z")
+    let appBeat = try Heartbeat(at: now, source: .app)
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let report = DiagnosticsReport(
+      day: try LocalDay(parsing: "2026-03-08"), now: now, detector: GapDetector(boundary: boundary),
+      heartbeats: try recorder.history().heartbeats + [appBeat], usage: [])
+    #expect(report.health.status == .healthy(age: .seconds(20)))
+    #expect(report.health == HealthPolicy.standard.health(of: try recorder.latest(), at: now))
+    #expect(!report.heartbeats.contains(now), "the app's heartbeat is not the tracker's")
+  }
+
   @Test("the JSON report round-trips")
   func jsonReport() throws {
     let report = try Self.exampleReport()

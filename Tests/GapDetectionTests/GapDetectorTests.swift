@@ -45,6 +45,23 @@ struct GapDetectorTests {
     checkAccounting(report)
   }
 
+  @Test("another source's heartbeats do not hide a dead monitor extension")
+  func otherSourcesDoNotHideADeadMonitor() throws {
+    let t0 = try instant("2026-05-14T09:00:00Z")
+    let monitor = try heartbeats(from: t0, to: t0.addingTimeInterval(600), every: 30)
+    let app = try heartbeats(from: t0, to: t0.addingTimeInterval(3600), every: 30, source: .app)
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let period = DateInterval(start: t0, duration: 3600)
+    let report = GapDetector(boundary: boundary).report(
+      period: period, now: period.end, heartbeats: monitor + app, usage: [])
+    #expect(GapDetector(boundary: boundary).source == .monitorExtension)
+    #expect(report.unknown == minutes(50))
+    // The control: the app's own detector finds it alive throughout.
+    let appReport = GapDetector(boundary: boundary, source: .app).report(
+      period: period, now: period.end, heartbeats: monitor + app, usage: [])
+    #expect(appReport.unknown == .zero)
+  }
+
   @Test("heartbeats in any order give the same report")
   func orderDoesNotMatter() throws {
     let start = try instant("2026-03-08T09:00:00Z")

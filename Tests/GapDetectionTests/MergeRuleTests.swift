@@ -197,14 +197,34 @@ struct MergeRuleTests {
 
   @Test("a tracker's heartbeats merge into alive intervals per source")
   func heartbeatsMergePerSource() throws {
-    let beats =
+    let monitor =
       try heartbeats(from: base, to: base.addingTimeInterval(300), every: 30)
       + heartbeats(
         from: base.addingTimeInterval(1000), to: base.addingTimeInterval(1100), every: 50)
+    let app = try heartbeats(
+      from: base.addingTimeInterval(15), to: base.addingTimeInterval(1015), every: 40,
+      source: .app)
+    // Interleaved by instant, as a merged store listing would give them.
+    let beats = (monitor + app).sorted { ($0.at, $0.source) < ($1.at, $1.source) }
     let merged = try HeartbeatMerger.merge(beats, pulseTime: .fixed(.seconds(60)))
-    #expect(merged.map(\.data) == [.monitorExtension, .monitorExtension])
-    #expect(merged.map(\.heartbeatCount) == [11, 3])
-    #expect(merged.first?.duration == .seconds(300))
+    let mine = merged.filter { $0.data == .monitorExtension }
+    #expect(mine.map(\.heartbeatCount) == [11, 3])
+    #expect(mine.first?.duration == .seconds(300))
+    let theirs = merged.filter { $0.data == .app }
+    #expect(theirs.map(\.heartbeatCount) == [26])
+    #expect(theirs.first?.duration == .seconds(1000))
+    #expect(merged.count == 3)
+  }
+
+  @Test("two sources beating at the same instants give one interval each")
+  func interleavedSourcesGiveOneIntervalEach() throws {
+    let beats =
+      try heartbeats(from: base, to: base.addingTimeInterval(300), every: 30)
+      + heartbeats(from: base, to: base.addingTimeInterval(300), every: 30, source: .app)
+    let interleaved = beats.sorted { ($0.at, $0.source) < ($1.at, $1.source) }
+    let merged = try HeartbeatMerger.merge(interleaved, pulseTime: .fixed(.seconds(60)))
+    #expect(merged.map(\.data) == [.app, .monitorExtension])
+    #expect(merged.map(\.duration) == [.seconds(300), .seconds(300)])
   }
 
   @Test("pulse times encode as documented")

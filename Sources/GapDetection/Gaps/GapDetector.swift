@@ -21,6 +21,10 @@ import UsageModel
 /// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
 ///    (``MissedSequence``).
 ///
+/// Only the heartbeats of the detector's ``source`` count — by default the monitor extension's,
+/// whose silence means usage may be lost — so that an app that keeps beating cannot hide a
+/// dead extension.
+///
 /// Every instant of a window then falls in exactly one state, by precedence:
 ///
 /// | covered by | class | accounted as |
@@ -50,6 +54,8 @@ public struct GapDetector: Sendable {
   public let expectation: TrackingExpectation
   /// Where local days begin, for the daily accounting.
   public let boundary: DayBoundary
+  /// The tracker whose heartbeats count; those of other sources are ignored.
+  public let source: HeartbeatSource
 
   /// Creates a detector.
   ///
@@ -57,13 +63,16 @@ public struct GapDetector: Sendable {
   ///   - boundary: Where local days begin.
   ///   - expectation: When tracking was expected; always unless you choose otherwise.
   ///   - policy: The thresholds; ``HealthPolicy/standard`` unless you choose otherwise.
+  ///   - source: The tracker whose heartbeats count; the monitor extension unless you choose
+  ///     otherwise.
   public init(
     boundary: DayBoundary, expectation: TrackingExpectation = .always,
-    policy: HealthPolicy = .standard
+    policy: HealthPolicy = .standard, source: HeartbeatSource = .monitorExtension
   ) {
     self.boundary = boundary
     self.expectation = expectation
     self.policy = policy
+    self.source = source
   }
 
   /// Analyses one local day up to `now`.
@@ -71,7 +80,8 @@ public struct GapDetector: Sendable {
   /// - Parameters:
   ///   - day: The local day.
   ///   - now: The instant of the analysis; the day is cut there.
-  ///   - heartbeats: The tracker's heartbeats, in any order: at least those of the day, the
+  ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored): at
+  ///     least those of the day, the
   ///     last one before it and the first one after it (a recorder's history holds them).
   ///     Without a heartbeat before the day, its start counts as silent unless a window begins
   ///     monitoring there.
@@ -94,8 +104,9 @@ public struct GapDetector: Sendable {
   /// - Parameters:
   ///   - period: The period; it is cut at `now`.
   ///   - now: The instant of the analysis.
-  ///   - heartbeats: The tracker's heartbeats, in any order, including the last one before the
-  ///     period and the first one after it, when there are such.
+  ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored),
+  ///     including the last one before the period and the first one after it, when there are
+  ///     such.
   ///   - usage: The usage records, in any order.
   ///   - missedSequences: Lost notification numbers and when.
   /// - Returns: The gaps and the accounting.
@@ -113,7 +124,8 @@ public struct GapDetector: Sendable {
     var sweep = GapSweep(
       start: start, end: end, windows: windows, gapAfter: policy.gapAfterMs,
       usageGapAfter: policy.usageGapAfterMs)
-    sweep.addHeartbeats(heartbeats)
+    let source = source
+    sweep.addHeartbeats(heartbeats.compactMap { $0.source == source ? $0.instant : nil })
     sweep.addUsage(usage)
     sweep.addMissedSequences(missedSequences)
     let (gaps, pieces) = sweep.run(dayStarts: dayStarts(from: start, to: end))

@@ -29,8 +29,8 @@ struct GapSweep {
 
   /// Finds the heartbeat silences of each window, judged over the whole window (see
   /// ``ExpectedWindow``) and clipped to the period.
-  mutating func addHeartbeats(_ heartbeats: [Heartbeat]) {
-    var instants = heartbeats.map(\.instant)
+  mutating func addHeartbeats(_ instants: [Int64]) {
+    var instants = instants
     if !instants.isSorted() { instants.sort() }
     for window in expected {
       // The last sign of life at or before the window's start.
