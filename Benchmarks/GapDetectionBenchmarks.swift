@@ -17,7 +17,53 @@ enum GapDetectionBenchmarks {
     // The end-to-end merge runs first, so that the peak memory it reports is its own.
     try runEndToEnd(options, &report)
     try runInMemory(options, &report)
+    try runLongEvidence(options, &report)
     try runRecorder(options, &report)
+  }
+
+  // MARK: - Evidence that spans the whole period
+
+  /// 80 days of a tracker that flaps (alive 60 s, silent 6 minutes), with and without one
+  /// notification hole as long as the period: every gap then carries the hole, the case in
+  /// which attaching evidence to gaps must not become quadratic.
+  static func runLongEvidence(_ options: BenchmarkOptions, _ report: inout Report) throws {
+    let days = options.quick ? 10 : 80
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    let end = start.addingTimeInterval(Double(days) * 86_400)
+    var beats: [Heartbeat] = []
+    var time = start
+    while time < end {
+      for offset in [0.0, 30, 60] {
+        beats.append(try Heartbeat(at: time.addingTimeInterval(offset), source: .monitorExtension))
+      }
+      time = time.addingTimeInterval(420)
+    }
+    let hole = try MissedSequence(numbers: 2...900, after: start, before: end)
+    guard let utc = TimeZone(identifier: "UTC") else {
+      throw UsageModelError.unknownTimeZone(identifier: "UTC")
+    }
+    let detector = GapDetector(boundary: DayBoundary(timeZone: utc))
+    let period = DateInterval(start: start, end: end)
+    let rounds = options.quick ? 3 : 10
+    var gaps = (0, 0)
+    let without = Measurement.bulk("GapDetector.report, flapping tracker", rounds: rounds) {
+      let result = detector.report(period: period, now: end, heartbeats: beats, usage: [])
+      gaps.0 = result.gaps.count
+      consume(result)
+    }
+    let with = Measurement.bulk(
+      "GapDetector.report, flapping tracker + one period-long hole", rounds: rounds
+    ) {
+      let result = detector.report(
+        period: period, now: end, heartbeats: beats, usage: [], missedSequences: [hole])
+      gaps.1 = result.gaps.count
+      consume(result)
+    }
+    report.add(
+      Report.Row(
+        suite: suite.name, measurement: with, baseline: without, target: .atMost(4),
+        note: "\(days) days, \(beats.count) heartbeats; \(gaps.0) gaps without the hole, "
+          + "\(gaps.1) with it, each carrying the hole"))
   }
 
   // MARK: - A million heartbeats in memory

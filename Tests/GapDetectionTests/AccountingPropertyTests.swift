@@ -247,6 +247,25 @@ struct AccountingPropertyTests {
     #expect(splitGaps > 3, "the splits cut through gaps")
   }
 
+  @Test("each piece of evidence is attached to exactly the gaps it overlaps, in order of start")
+  func evidenceIsAttachedWhereItOverlaps() throws {
+    var attachments = 0
+    for seed in 0..<60 {
+      let scenario = Scenario(seed: UInt64(seed + 9000))
+      let report = try Self.report(
+        scenario, from: scenario.start, to: scenario.start + scenario.length)
+      let all = Set(report.gaps.flatMap(\.evidence))
+      for gap in report.gaps {
+        let overlapping = all.filter { $0.start < gap.end && $0.end > gap.start }
+        #expect(Set(gap.evidence) == overlapping, "seed \(seed + 9000), gap at \(gap.start)")
+        #expect(gap.evidence.count == overlapping.count, "each piece once")
+        #expect(gap.evidence.map(\.start) == gap.evidence.map(\.start).sorted())
+        attachments += gap.evidence.count
+      }
+    }
+    #expect(attachments > 400)
+  }
+
   @Test("the control: a reference that ignores heartbeat silence disagrees")
   func controlCatchesABrokenRule() throws {
     var disagreements = 0

@@ -216,23 +216,28 @@ struct GapSweep {
     return (attachEvidence(to: gaps), days.map { DayAccounting(day: $0.0, windows: $0.1) })
   }
 
+  /// Attaches to each gap every piece of evidence that overlaps it, in order of start.
+  ///
+  /// Evidence is walked sorted by start; the first gap it reaches is found by binary search
+  /// (gaps are sorted and disjoint, so their ends ascend too), and it is attached while the gaps
+  /// start before it ends: O(*e* log *g* + attachments), whatever the evidence's lengths.
   private func attachEvidence(
     to gaps: [(classification: GapClass, start: Int64, end: Int64)]
   ) -> [Gap] {
     let sorted = evidence.sorted {
       ($0.startInstant, $0.endInstant) < ($1.startInstant, $1.endInstant)
     }
-    var first = 0
-    return gaps.map { gap in
-      while first < sorted.count, sorted[first].endInstant <= gap.start { first += 1 }
-      var attached: [GapEvidence] = []
-      var index = first
-      while index < sorted.count, sorted[index].startInstant < gap.end {
-        if sorted[index].endInstant > gap.start { attached.append(sorted[index]) }
+    var attached = [[GapEvidence]](repeating: [], count: gaps.count)
+    for item in sorted {
+      var index = gaps.partitionPoint { $0.end > item.startInstant }
+      while index < gaps.count, gaps[index].start < item.endInstant {
+        attached[index].append(item)
         index += 1
       }
-      return Gap(
-        classification: gap.classification, start: gap.start, end: gap.end, evidence: attached,
+    }
+    return zip(gaps, attached).map { gap, evidence in
+      Gap(
+        classification: gap.classification, start: gap.start, end: gap.end, evidence: evidence,
         isOngoing: false)
     }
   }
