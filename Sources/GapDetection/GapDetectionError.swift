@@ -24,8 +24,8 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
 
   /// The stored heartbeat history is not in the format this library writes.
   ///
-  /// The value was left untouched; quarantine the key (``HeartbeatRecorder/key``) to keep it and
-  /// start afresh.
+  /// The value was left untouched; ``HeartbeatRecorder/quarantine()`` moves it aside, keeping
+  /// its bytes, so that recording can start afresh.
   case corruptedHeartbeatHistory(key: String, reason: String)
 
   /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
@@ -53,7 +53,8 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
     case .corruptedHeartbeatHistory(let key, let reason):
       return
         "The heartbeat history under key '\(key)' is not readable: \(reason). "
-        + "It was left untouched; quarantine the key to keep it and start afresh."
+        + "It was left untouched; HeartbeatRecorder.quarantine() moves it aside, keeping its "
+        + "bytes, so that recording can start afresh."
     case .io(let operation, let path, let code):
       return "\(operation) failed for '\(path)' (errno \(code))."
     case .lineTooLong(let lineNumber, let limit):
