@@ -31,9 +31,6 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
   /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
   case io(operation: String, path: String, errno: Int32)
 
-  /// A line of a JSON Lines file is longer than the reader accepts.
-  case lineTooLong(lineNumber: Int, limit: Int)
-
   /// One ActivityWatch event's text is not valid; `reason` says what is wrong.
   case malformedEvent(reason: String)
 
@@ -57,10 +54,6 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
         + "bytes, so that recording can start afresh."
     case .io(let operation, let path, let code):
       return "\(operation) failed for '\(path)' (errno \(code))."
-    case .lineTooLong(let lineNumber, let limit):
-      return
-        "Line \(lineNumber) is longer than \(limit) bytes; "
-        + "an ActivityWatch event is one JSON object per line."
     case .malformedEvent(let reason):
       return "Not an ActivityWatch event: \(reason)."
     }
