@@ -183,7 +183,10 @@ struct DiagnosticsTests {
     var gapIDs: [String] = []
     var gapClasses: [String] = []
     var texts: [String] = []
+    /// The attributes of each `text` element, in the order of ``texts``.
+    var textAttributes: [[String: String]] = []
     var hourLabels: [String] = []
+    var rootAttributes: [String: String] = [:]
     var elements = 0
     private var isHour = false
     private var inText = false
@@ -193,13 +196,17 @@ struct DiagnosticsTests {
       qualifiedName: String?, attributes: [String: String] = [:]
     ) {
       elements += 1
+      if elementName == "svg" { rootAttributes = attributes }
       if let id = attributes["id"], id.hasPrefix("gap-") { gapIDs.append(id) }
       if let classes = attributes["class"], classes.split(separator: " ").contains("gap") {
         gapClasses.append(classes)
       }
       inText = elementName == "text"
       isHour = attributes["class"] == "hour"
-      if inText { texts.append("") }
+      if inText {
+        texts.append("")
+        textAttributes.append(attributes)
+      }
       if isHour { hourLabels.append("") }
     }
 
@@ -269,15 +276,82 @@ struct DiagnosticsTests {
     if hours == 23 { #expect(!hourLabels.contains("02")) }
   }
 
-  @Test("text in the SVG is escaped")
-  func svgEscapes() throws {
+  @Test(
+    "text in the SVG is escaped, whatever it holds",
+    arguments: [
+      (#"Tom & Jerry's <"phone">"#, #"Tom & Jerry's <"phone">"#),
+      ("a <\u{338} b", "a <\u{338} b"),
+      ("say \"\u{301} hi", "say \"\u{301} hi"),
+      ("&\u{20DD} 'é' <😀>", "&\u{20DD} 'é' <😀>"),
+      ("tab\there\nand\r\nthere", "tab\there\nand\r\nthere"),
+      ("Tom\u{1}Jerry", "Tom\u{FFFD}Jerry"),
+      ("x\u{FFFE}y\u{FFFF}z\u{0}", "x\u{FFFD}y\u{FFFD}z\u{FFFD}"),
+    ])
+  func svgEscapes(title: String, shown: String) throws {
     let boundary = DayBoundary(timeZone: try zone("UTC"))
     let day = try LocalDay(parsing: "2026-03-08")
     let report = DiagnosticsReport(
-      title: #"Tom & Jerry's <"phone">"#, day: day, now: boundary.interval(of: day).end,
+      title: title, day: day, now: boundary.interval(of: day).end,
       detector: GapDetector(boundary: boundary), heartbeats: [], usage: [])
     let counter = try parse(report.svg)
-    #expect(counter.texts.first?.hasPrefix(#"Tom & Jerry's <"phone">"#) == true)
+    #expect(counter.texts.first?.hasPrefix(shown + " · ") == true, "\(title.debugDescription)")
+    #expect(counter.rootAttributes["aria-label"] == shown + ": 2026-03-08")
+  }
+
+  @Test("no text of the SVG runs past its right edge, however many categories the legend lists")
+  func legendStaysInside() throws {
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let day = try LocalDay(parsing: "2026-03-08")
+    let interval = boundary.interval(of: day)
+    let categories: [UsageModel.Category] = [
+      .socialMedia, .entertainment, .gaming, .productivity, .shopping, .newsReading,
+      .healthFitness, .education, .other,
+    ]
+    let usage = try categories.enumerated().map { index, category in
+      try UsageRecord(
+        app: AppID("com.example.app\(index)"), category: category,
+        start: interval.start.addingTimeInterval(Double(index) * 3600), duration: minutes(20),
+        source: .thresholdEvent)
+    }
+    let report = DiagnosticsReport(
+      day: day, now: interval.end, detector: GapDetector(boundary: boundary),
+      heartbeats: try heartbeats(from: interval.start, to: interval.end, every: 30), usage: usage)
+    let counter = try parse(report.svg)
+    let width = try #require(Double(counter.rootAttributes["width"] ?? ""))
+    var checked = 0
+    for (text, attributes) in zip(counter.texts, counter.textAttributes)
+    where attributes["text-anchor"] == nil {
+      let x = try #require(Double(attributes["x"] ?? ""))
+      let size = try #require(Double(attributes["font-size"] ?? ""))
+      // A generous estimate of the text's width: 0.55 em a character.
+      #expect(x + Double(text.count) * size * 0.55 <= width, "\(text.debugDescription) at x \(x)")
+      checked += 1
+    }
+    #expect(checked > 20)
+    #expect(counter.texts.contains("not monitored"))
+  }
+
+  @Test("strings from outside cannot forge lines of the text report")
+  func textReportKeepsStringsOnTheirLines() throws {
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let day = try LocalDay(parsing: "2026-03-08")
+    let entry = try DiagnosticEntry(
+      id: UUID(uuidString: "00000000-0000-0000-0000-000000000009") ?? UUID(),
+      at: instant("2026-03-08T10:00:00Z"), eventName: "stk:15m:x", action: .recordUsage,
+      success: false, errorDescription: "boom\nStatus: Healthy\r\n\u{2028}=== FORGED ===\u{7}")
+    let report = DiagnosticsReport(
+      title: "Diagnostics\n=== FORGED ===", day: day, now: try instant("2026-03-08T12:00:00Z"),
+      detector: GapDetector(boundary: boundary), heartbeats: [], usage: [], diagnostics: [entry])
+    let lines = report.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(!lines.contains { $0.hasPrefix("=== FORGED") || $0.hasPrefix("Status: Healthy") })
+    #expect(lines.first == #"Diagnostics\n=== FORGED ==="#)
+    #expect(
+      lines.contains(
+        #"[2026-03-08 10:00:00] record_usage: boom\nStatus: Healthy\r\n\u{2028}=== FORGED ===\u{7}"#
+      ))
+    #expect(try report.json().count > 0)
+    let decoded = try JSONDecoder().decode(DiagnosticsReport.self, from: report.json())
+    #expect(decoded.errors.first?.errorDescription == entry.errorDescription, "JSON keeps it")
   }
 
   /// `Documentation/gap-report-example.svg`, relative to this file.

@@ -65,10 +65,29 @@ enum ReadableText {
     return "\(seconds / 3600)h " + LocalClock.two(seconds / 60 % 60) + "m"
   }
 
+  /// `text` on one line: line breaks, tabs and other control characters (and the Unicode line
+  /// and paragraph separators) are shown as escapes — `\n`, `\r`, `\t`, `\u{7}` — so that a
+  /// string from outside cannot forge lines of a report.
+  static func singleLine(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
   /// Seed 000's relative time: `45s ago`, `3m ago`, `2h ago` (whole units, rounded down); a
   /// moment in the future reads `in 5s`.
   static func relative(_ ageMilliseconds: Int64) -> String {
-    let seconds = abs(ageMilliseconds) / 1000
+    let seconds = ageMilliseconds.magnitude / 1000
     let amount: String
     if seconds < 60 {
       amount = "\(seconds)s"
