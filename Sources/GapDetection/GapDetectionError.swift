@@ -59,3 +59,15 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
     }
   }
 }
+
+extension GapDetectionError {
+  /// The coding key of the JSON field that an invalid value came from.
+  ///
+  /// For ``invalidValue(field:value:requirement:)``, the key named `field`, or `field` with `Ms`
+  /// appended (the library's name for an amount of milliseconds); `nil` for other errors.
+  /// Decoders use it to name the field that was wrong.
+  func codingKey<Key: CodingKey>(_ type: Key.Type) -> Key? {
+    guard case .invalidValue(let field, _, _) = self else { return nil }
+    return Key(stringValue: field) ?? Key(stringValue: field + "Ms")
+  }
+}

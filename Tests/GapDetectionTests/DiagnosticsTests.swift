@@ -83,6 +83,23 @@ struct DiagnosticsTests {
     #expect(DiagnosticsReport.relativeTime(.milliseconds(milliseconds)) == text)
   }
 
+  @Test("relative time of any duration does not trap")
+  func relativeTimeDoesNotTrap() async {
+    await #expect(processExitsWith: .success) {
+      _ = DiagnosticsReport.relativeTime(.milliseconds(Int64.min))
+      _ = DiagnosticsReport.relativeTime(.seconds(Int64.min))
+      _ = DiagnosticsReport.relativeTime(.seconds(Int64.max))
+    }
+  }
+
+  @Test("relative time of extreme durations reads right")
+  func relativeTimeOfExtremes() {
+    #expect(DiagnosticsReport.relativeTime(.milliseconds(Int64.min)) == "in 2562047788015h")
+    #expect(DiagnosticsReport.relativeTime(.seconds(Int64.max)) == "2562047788015215h ago")
+    #expect(DiagnosticsReport.relativeTime(.seconds(Int64.min)) == "in 2562047788015215h")
+    #expect(DiagnosticsReport.relativeTime(.milliseconds(-999)) == "in 0s")
+  }
+
   // MARK: - The example day
 
   /// Seed 000's Test 4 day in Paris, with the tracker dead for 15 minutes, a notification

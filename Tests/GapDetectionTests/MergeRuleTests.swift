@@ -236,5 +236,19 @@ struct MergeRuleTests {
     #expect(try json(PulseTime.adaptive(.standard)) == adaptive)
     #expect(try decode(PulseTime.self, adaptive) == .adaptive(.standard))
     #expect(throws: DecodingError.self) { try decode(PulseTime.self, #"{"fixedMs":-5}"#) }
+    let standard =
+      #"{"ceilingMs":300000,"floorMs":1000,"initialMs":60000,"minimumSamples":3,"#
+      + #""percentOfMedian":150,"sampleCount":15}"#
+    for (from, to, key) in [
+      ("\"sampleCount\":15", "\"sampleCount\":0", "sampleCount"),
+      ("\"minimumSamples\":3", "\"minimumSamples\":16", "minimumSamples"),
+      ("\"percentOfMedian\":150", "\"percentOfMedian\":99", "percentOfMedian"),
+      ("\"ceilingMs\":300000", "\"ceilingMs\":999", "ceilingMs"),
+      ("\"floorMs\":1000", "\"floorMs\":-1", "floorMs"),
+      ("\"initialMs\":60000", "\"initialMs\":600000", "initialMs"),
+    ] {
+      let text = standard.replacingOccurrences(of: from, with: to)
+      #expect(codingKey(of: try decodingError(AdaptivePulseTime.self, text)) == key, "\(to)")
+    }
   }
 }

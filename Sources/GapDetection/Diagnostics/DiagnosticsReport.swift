@@ -95,7 +95,9 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   /// - Parameter age: How long ago.
   /// - Returns: The text.
   public static func relativeTime(_ age: Duration) -> String {
-    ReadableText.relative(Milliseconds.amount(age) ?? 0)
+    // Whole seconds toward zero; both components of a duration share its sign.
+    let (seconds, attoseconds) = age.components
+    return ReadableText.relative(seconds: seconds.magnitude, future: seconds < 0 || attoseconds < 0)
   }
 
   /// The report as indented JSON with sorted keys, in the documented form.

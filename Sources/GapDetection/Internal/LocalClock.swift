@@ -87,7 +87,11 @@ enum ReadableText {
   /// Seed 000's relative time: `45s ago`, `3m ago`, `2h ago` (whole units, rounded down); a
   /// moment in the future reads `in 5s`.
   static func relative(_ ageMilliseconds: Int64) -> String {
-    let seconds = ageMilliseconds.magnitude / 1000
+    relative(seconds: ageMilliseconds.magnitude / 1000, future: ageMilliseconds < 0)
+  }
+
+  /// The same, from whole seconds and a direction.
+  static func relative(seconds: UInt64, future: Bool) -> String {
     let amount: String
     if seconds < 60 {
       amount = "\(seconds)s"
@@ -96,7 +100,7 @@ enum ReadableText {
     } else {
       amount = "\(seconds / 3600)h"
     }
-    return ageMilliseconds < 0 ? "in " + amount : amount + " ago"
+    return future ? "in " + amount : amount + " ago"
   }
 
   /// `3.2 MB`, one decimal, rounded half up, where 1 MB is 1,048,576 bytes (seed 000's unit).

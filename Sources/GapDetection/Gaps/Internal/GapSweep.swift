@@ -213,7 +213,7 @@ struct GapSweep {
         gaps.append((classification, time, next))
       }
     }
-    return (attachEvidence(to: gaps), days.map { DayAccounting(day: $0.0, windows: $0.1) })
+    return (attachEvidence(to: gaps), days.map { DayAccounting(unchecked: $0.0, windows: $0.1) })
   }
 
   /// Attaches to each gap every piece of evidence that overlaps it, in order of start.
