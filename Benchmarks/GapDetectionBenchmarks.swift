@@ -14,10 +14,57 @@ enum GapDetectionBenchmarks {
   )
 
   static func run(_ options: BenchmarkOptions, _ report: inout Report) throws {
-    // The end-to-end merge runs first, so that the peak memory it reports is its own.
-    try runEndToEnd(options, &report)
+    var memory = PeakMemory()
+    // The end-to-end merge runs first, so that the process peak it reports is its own.
+    try runEndToEnd(options, &report, &memory)
+    try runRecorder(options, &report, &memory)
     try runInMemory(options, &report)
-    try runRecorder(options, &report)
+    try runLongEvidence(options, &report)
+  }
+
+  // MARK: - Evidence that spans the whole period
+
+  /// 80 days of a tracker that flaps (alive 60 s, silent 6 minutes), with and without one
+  /// notification hole as long as the period: every gap then carries the hole, the case in
+  /// which attaching evidence to gaps must not become quadratic.
+  static func runLongEvidence(_ options: BenchmarkOptions, _ report: inout Report) throws {
+    let days = options.quick ? 10 : 80
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    let end = start.addingTimeInterval(Double(days) * 86_400)
+    var beats: [Heartbeat] = []
+    var time = start
+    while time < end {
+      for offset in [0.0, 30, 60] {
+        beats.append(try Heartbeat(at: time.addingTimeInterval(offset), source: .monitorExtension))
+      }
+      time = time.addingTimeInterval(420)
+    }
+    let hole = try MissedSequence(numbers: 2...900, after: start, before: end)
+    guard let utc = TimeZone(identifier: "UTC") else {
+      throw UsageModelError.unknownTimeZone(identifier: "UTC")
+    }
+    let detector = GapDetector(boundary: DayBoundary(timeZone: utc))
+    let period = DateInterval(start: start, end: end)
+    let rounds = options.quick ? 3 : 10
+    var gaps = (0, 0)
+    let without = Measurement.bulk("GapDetector.report, flapping tracker", rounds: rounds) {
+      let result = detector.report(period: period, now: end, heartbeats: beats, usage: [])
+      gaps.0 = result.gaps.count
+      consume(result)
+    }
+    let with = Measurement.bulk(
+      "GapDetector.report, flapping tracker + one period-long hole", rounds: rounds
+    ) {
+      let result = detector.report(
+        period: period, now: end, heartbeats: beats, usage: [], missedSequences: [hole])
+      gaps.1 = result.gaps.count
+      consume(result)
+    }
+    report.add(
+      Report.Row(
+        suite: suite.name, measurement: with, baseline: without, target: .atMost(4),
+        note: "\(days) days, \(beats.count) heartbeats; \(gaps.0) gaps without the hole, "
+          + "\(gaps.1) with it, each carrying the hole"))
   }
 
   // MARK: - A million heartbeats in memory
@@ -75,154 +122,11 @@ enum GapDetectionBenchmarks {
     return longest
   }
 
-  // MARK: - A million ActivityWatch lines, end to end
-
-  static func runEndToEnd(_ options: BenchmarkOptions, _ report: inout Report) throws {
-    let count = options.quick ? 50_000 : 1_000_000
-    let directory = try options.freshDirectory("activitywatch")
-    let input = directory.appendingPathComponent("heartbeats.jsonl")
-    let output = directory.appendingPathComponent("events.jsonl")
-    let size = try writeActivityWatchLines(count: count, to: input)
-    if let keep = ProcessInfo.processInfo.environment["STK_GAPDETECTION_KEEP_INPUT"] {
-      try? FileManager.default.removeItem(atPath: keep)
-      try FileManager.default.copyItem(at: input, to: URL(fileURLWithPath: keep))
-    }
-    let rounds = options.quick ? 2 : 5
-    let lines = Measurement.bulk("read + split lines only (memchr)", rounds: rounds) {
-      consume(countLines(input))
-    }
-    var summaries: [String: ActivityWatchMergeSummary] = [:]
-    var peaks: [String: Int] = [:]
-    var rows: [(Measurement, String)] = []
-    for (name, pulse) in [
-      ("fixed 30 s", PulseTime.fixed(.seconds(30))), ("adaptive", .adaptive(.standard)),
-    ] {
-      var peak = 0
-      let measurement = try Measurement.bulk(
-        "ActivityWatch JSON Lines merge, \(name) pulse", rounds: rounds, warmup: 0
-      ) {
-        let before = resetPeakMemory()
-        summaries[name] = try ActivityWatchJSONLines.merge(
-          contentsOf: input, into: output, pulseTime: pulse)
-        peak = max(peak, peakMemory() - before)
-      }
-      peaks[name] = peak
-      rows.append((measurement, name))
-      // For comparing with ActivityWatch's own merge by hand (Documentation/Performance.md).
-      if let keep = ProcessInfo.processInfo.environment["STK_GAPDETECTION_KEEP_INPUT"] {
-        let kept = keep + "." + name.replacingOccurrences(of: " ", with: "-") + ".merged.jsonl"
-        try? FileManager.default.removeItem(atPath: kept)
-        try FileManager.default.copyItem(at: output, to: URL(fileURLWithPath: kept))
-      }
-    }
-    let budget = Measurement(
-      name: "budget: 2 s per million lines",
-      samples: [.milliseconds(2000 * Int64(count) / 1_000_000)])
-    for (measurement, name) in rows {
-      let summary = summaries[name] ?? ActivityWatchMergeSummary()
-      let peak = peaks[name] ?? 0
-      let note =
-        "\(count) lines, \(size / 1_000_000) MB in, \(summary.eventsWritten) events out; "
-        + "peak RSS growth \(String(format: "%.1f", Double(peak) / 1_048_576)) MiB, process peak "
-        + "\(String(format: "%.1f", Double(processPeakMemory()) / 1_048_576)) MiB (budget 100 MB)"
-      report.add(
-        Report.Row(
-          suite: suite.name, measurement: measurement, baseline: budget, target: .atMost(1.0),
-          note: note))
-      report.add(
-        Report.Row(
-          suite: suite.name, measurement: measurement, baseline: lines, target: nil,
-          note: "the same run against reading the file and finding its line breaks"))
-    }
-  }
-
-  /// Writes `count` heartbeats in ActivityWatch's export form: eight apps, a new app drawn at
-  /// one heartbeat in twenty, 30 s ± 20 % apart, microsecond timestamps with `+00:00`.
-  static func writeActivityWatchLines(count: Int, to url: URL) throws -> Int {
-    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-    }
-    let handle = try FileHandle(forWritingTo: url)
-    defer { try? handle.close() }
-    var random = SeededRandom(seed: 0x0005_2026)
-    let apps = [
-      ("Safari", "ScreenTimeKit — Documentation"), ("Mail", "Inbox (3)"),
-      ("Duolingo", "Lesson 12: Past tense"), ("Xcode", "GapDetector.swift"),
-      ("Messages", "Family"), ("YouTube", "How clocks change"), ("Notes", "Shopping"),
-      ("Terminal", "swift test"),
-    ]
-    var app = 0
-    var milliseconds: Int64 = 1_772_928_000_000
-    var buffer = ""
-    var size = 0
-    for index in 0..<count {
-      if random.next() % 20 == 0 { app = Int(random.next() % UInt64(apps.count)) }
-      // `2026-03-08T06:00:00Z` of the whole second, then ActivityWatch's microseconds.
-      let stamp = ISO8601Instant.format(milliseconds / 1000 * 1000).dropLast()
-      let millis = milliseconds % 1000
-      let fraction = (millis < 10 ? "00" : millis < 100 ? "0" : "") + "\(millis)000"
-      buffer +=
-        "{\"id\": \(index + 1), \"timestamp\": \"\(stamp).\(fraction)+00:00\", "
-        + "\"duration\": 0.0, \"data\": {\"app\": \"\(apps[app].0)\", \"title\": \"\(apps[app].1)\"}}\n"
-      milliseconds += 24_000 + Int64(random.next() % 12_001)
-      if buffer.utf8.count > 1 << 22 {
-        size += buffer.utf8.count
-        handle.write(Data(buffer.utf8))
-        buffer = ""
-      }
-    }
-    size += buffer.utf8.count
-    handle.write(Data(buffer.utf8))
-    return size
-  }
-
-  /// Reads the file in 1 MiB chunks and counts its line breaks.
-  static func countLines(_ url: URL) -> Int {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return -1 }
-    defer { try? handle.close() }
-    var lines = 0
-    while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-      chunk.withUnsafeBytes { bytes in
-        var position = 0
-        while position < bytes.count, let base = bytes.baseAddress,
-          let found = memchr(base + position, 0x0A, bytes.count - position)
-        {
-          lines += 1
-          position = base.distance(to: UnsafeRawPointer(found)) + 1
-        }
-      }
-    }
-    return lines
-  }
-
-  /// Resets the process's peak resident size to its current size (Linux `clear_refs`), and
-  /// returns the current size in bytes; elsewhere returns the current peak.
-  static func resetPeakMemory() -> Int {
-    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    return processPeakMemory()
-  }
-
-  /// The peak resident size in bytes since the last reset.
-  static func peakMemory() -> Int { processPeakMemory() }
-
-  /// `VmHWM` of `/proc/self/status` on Linux, `ru_maxrss` (bytes) elsewhere.
-  static func processPeakMemory() -> Int {
-    #if os(Linux)
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-      let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-    else { return 0 }
-    return kilobytes * 1024
-    #else
-    var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
-    return Int(usage.ru_maxrss)
-    #endif
-  }
-
   // MARK: - The recorder's hot path
 
-  static func runRecorder(_ options: BenchmarkOptions, _ report: inout Report) throws {
+  static func runRecorder(
+    _ options: BenchmarkOptions, _ report: inout Report, _ memory: inout PeakMemory
+  ) throws {
     let iterations = options.iterations(300)
     let directory = try options.freshDirectory("recorder")
     let store = try FileStore(directory: directory, durability: .processCrashSafe)
@@ -240,21 +144,20 @@ enum GapDetectionBenchmarks {
         data = data == small ? Data(count: 101) : small
       }
     }
-    var before = resetPeakMemory()
     let measured = try Measurement.run(
       "HeartbeatRecorder.record into a full day (2,880)", iterations: iterations
     ) {
       time += 30
       try recorder.record(at: time, sequence: 1, memoryBytes: 3_000_000)
     }
-    let ringPeak = peakMemory() - before
+    // Memory of one more record, untimed: the reset trims the heap.
+    memory.reset()
+    time += 30
+    try recorder.record(at: time, sequence: 1, memoryBytes: 3_000_000)
+    let ringGrowth = memory.peakGrowth()
     let history = StoreKey("naive-history", default: [Heartbeat]())
     try store.set(try recorder.history().heartbeats, for: history)
-    before = resetPeakMemory()
-    let naive = try Measurement.run(
-      "naive: JSON [Heartbeat] of 2,880, decode + append + encode",
-      iterations: options.iterations(60)
-    ) {
+    func naiveRecord() throws {
       time += 30
       let beat = try Heartbeat(at: time, source: .monitorExtension)
       try store.update(history) { beats in
@@ -262,18 +165,73 @@ enum GapDetectionBenchmarks {
         beats.append(beat)
       }
     }
-    let naivePeak = peakMemory() - before
-    func kibibytes(_ bytes: Int) -> String { "\(max(0, bytes) / 1024) KiB" }
+    let naive = try Measurement.run(
+      "naive: JSON [Heartbeat] of 2,880, decode + append + encode",
+      iterations: options.iterations(60), naiveRecord)
+    memory.reset()
+    try naiveRecord()
+    let naiveGrowth = memory.peakGrowth()
+
+    // A full ring of the largest capacity, written in the documented layout (recording 20,160
+    // heartbeats one by one would copy the growing ring 20,160 times).
+    let largest = try HeartbeatRecorder(
+      store: store, source: .reportExtension, capacity: HeartbeatRecorder.maximumCapacity)
+    try store.write(
+      fullRing(capacity: HeartbeatRecorder.maximumCapacity, from: time), for: largest.key)
+    time += Double(HeartbeatRecorder.maximumCapacity) * 30
+    let atMaximum = try Measurement.run(
+      "HeartbeatRecorder.record into a full ring of maximumCapacity (20,160)",
+      iterations: options.iterations(100)
+    ) {
+      time += 30
+      try largest.record(at: time, sequence: 1, memoryBytes: 3_000_000)
+    }
+    memory.reset()
+    time += 30
+    try largest.record(at: time, sequence: 1, memoryBytes: 3_000_000)
+    let largestGrowth = memory.peakGrowth()
+
     report.add(
       Report.Row(
         suite: suite.name, measurement: measured, baseline: baseline, target: .atMost(2),
         note: "92,192-byte ring, FileStore .processCrashSafe, \(iterations) iterations; "
-          + "peak RSS growth while recording \(kibibytes(ringPeak))"))
+          + "peak RSS growth of one record \(PeakMemory.kibibytes(ringGrowth))"))
     report.add(
       Report.Row(
         suite: suite.name, measurement: measured, baseline: naive, target: .atLeastFaster(3),
-        note: "the same 2,880 heartbeats as a JSON array under one key; peak RSS growth "
-          + "\(kibibytes(naivePeak)) for JSON against \(kibibytes(ringPeak)) for the ring"))
+        note: "the same 2,880 heartbeats as a JSON array under one key; peak RSS growth of "
+          + "one record \(PeakMemory.kibibytes(naiveGrowth)) for JSON against "
+          + "\(PeakMemory.kibibytes(ringGrowth)) for the ring"))
+    report.add(
+      Report.Row(
+        suite: suite.name, measurement: atMaximum, baseline: measured, target: nil,
+        note: "645,152-byte ring (7x the default), the same store; peak RSS growth of one "
+          + "record \(PeakMemory.kibibytes(largestGrowth))"))
+  }
+
+  /// The stored bytes of a full ring of `capacity` heartbeats 30 s apart from `start`, in the
+  /// layout the `TheHeartbeatHotPath` article documents.
+  static func fullRing(capacity: Int, from start: Date) -> Data {
+    var bytes: [UInt8] = Array("STKH".utf8)
+    bytes.reserveCapacity(32 + 32 * capacity)
+    func append<T: FixedWidthInteger>(_ value: T) {
+      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    append(UInt16(1))
+    append(UInt16(32))
+    append(UInt32(capacity))
+    append(UInt32(capacity))
+    append(UInt32(0))
+    append(UInt32(0))
+    append(UInt64(capacity))
+    let first = Int64(start.timeIntervalSince1970 * 1000)
+    for index in 0..<capacity {
+      append(first + Int64(index) * 30_000)
+      append(UInt64(1))
+      append(UInt64(3_000_000))
+      bytes += [0b11, 0, 0, 0, 0, 0, 0, 0]
+    }
+    return Data(bytes)
   }
 }
 

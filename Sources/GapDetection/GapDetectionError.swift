@@ -24,15 +24,12 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
 
   /// The stored heartbeat history is not in the format this library writes.
   ///
-  /// The value was left untouched; quarantine the key (``HeartbeatRecorder/key``) to keep it and
-  /// start afresh.
+  /// The value was left untouched; ``HeartbeatRecorder/quarantine()`` moves it aside, keeping
+  /// its bytes, so that recording can start afresh.
   case corruptedHeartbeatHistory(key: String, reason: String)
 
   /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
   case io(operation: String, path: String, errno: Int32)
-
-  /// A line of a JSON Lines file is longer than the reader accepts.
-  case lineTooLong(lineNumber: Int, limit: Int)
 
   /// One ActivityWatch event's text is not valid; `reason` says what is wrong.
   case malformedEvent(reason: String)
@@ -53,15 +50,24 @@ public enum GapDetectionError: Error, Sendable, Equatable, CustomStringConvertib
     case .corruptedHeartbeatHistory(let key, let reason):
       return
         "The heartbeat history under key '\(key)' is not readable: \(reason). "
-        + "It was left untouched; quarantine the key to keep it and start afresh."
+        + "It was left untouched; HeartbeatRecorder.quarantine() moves it aside, keeping its "
+        + "bytes, so that recording can start afresh."
     case .io(let operation, let path, let code):
       return "\(operation) failed for '\(path)' (errno \(code))."
-    case .lineTooLong(let lineNumber, let limit):
-      return
-        "Line \(lineNumber) is longer than \(limit) bytes; "
-        + "an ActivityWatch event is one JSON object per line."
     case .malformedEvent(let reason):
       return "Not an ActivityWatch event: \(reason)."
     }
+  }
+}
+
+extension GapDetectionError {
+  /// The coding key of the JSON field that an invalid value came from.
+  ///
+  /// For ``invalidValue(field:value:requirement:)``, the key named `field`, or `field` with `Ms`
+  /// appended (the library's name for an amount of milliseconds); `nil` for other errors.
+  /// Decoders use it to name the field that was wrong.
+  func codingKey<Key: CodingKey>(_ type: Key.Type) -> Key? {
+    guard case .invalidValue(let field, _, _) = self else { return nil }
+    return Key(stringValue: field) ?? Key(stringValue: field + "Ms")
   }
 }

@@ -31,7 +31,8 @@ struct AccountingPropertyTests {
         }
       }
       var beats: [Int64] = []
-      var time = start - Int64.random(in: 0...900, using: &random)
+      // Mostly from before the period; sometimes only after its start.
+      var time = start + Int64.random(in: -900...120, using: &random)
       while time < start + length + 600 {
         beats.append(time)
         time +=
@@ -97,13 +98,22 @@ struct AccountingPropertyTests {
         second += 1
       }
     }
+    for window in windows { mark(&inWindow, window.lowerBound, window.upperBound) }
+    // Heartbeat silence is judged over each whole window, not the part inside the period: an
+    // interval begins monitoring at its start (a point of life); `always` never began, so the
+    // time before its first heartbeat is silent. A window reaches as far as `now`.
     let beats = scenario.beats.sorted()
-    for window in windows {
-      mark(&inWindow, window.lowerBound, window.upperBound)
-      let points =
-        [window.lowerBound] + beats.filter { window.contains($0) } + [window.upperBound]
-      for (previous, next) in zip(points, points.dropFirst()) where next - previous > 300 {
-        mark(&silent, previous, next)
+    let whole: [(begins: Int64?, ends: Int64)] =
+      scenario.windows.map { union($0).map { ($0.lowerBound, $0.upperBound) } }
+      ?? [(nil, Int64.max)]
+    for window in whole {
+      let reach = min(window.ends, scenario.now)
+      let inside = beats.filter { beat in beat >= (window.begins ?? Int64.min) && beat <= reach }
+      let points: [Int64?] = [window.begins] + inside + [reach]
+      for (previous, next) in zip(points, points.dropFirst()) {
+        guard let next else { continue }
+        if let previous, next - previous <= 300 { continue }
+        mark(&silent, previous ?? Int64.min, next)
       }
     }
     let records = union(scenario.records)
@@ -134,7 +144,8 @@ struct AccountingPropertyTests {
     return Expected(gaps: gaps, days: days.keys.sorted().map { [$0] + (days[$0] ?? []) })
   }
 
-  static func observed(_ scenario: Scenario) throws -> Expected {
+  /// The detector's report of `scenario` over `[from, to)`.
+  static func report(_ scenario: Scenario, from: Int64, to: Int64) throws -> GapReport {
     let utc = try #require(TimeZone(identifier: "UTC"))
     let expectation =
       scenario.windows.map { windows in
@@ -143,9 +154,8 @@ struct AccountingPropertyTests {
       } ?? .always
     let detector = GapDetector(boundary: DayBoundary(timeZone: utc), expectation: expectation)
     let app = try AppID("com.example.app")
-    let report = detector.report(
-      period: DateInterval(start: date(scenario.start), duration: TimeInterval(scenario.length)),
-      now: date(scenario.now),
+    return detector.report(
+      period: DateInterval(start: date(from), end: date(to)), now: date(scenario.now),
       heartbeats: try scenario.beats.map { try Heartbeat(at: date($0), source: .monitorExtension) },
       usage: try scenario.records.map {
         try UsageRecord(
@@ -154,7 +164,12 @@ struct AccountingPropertyTests {
       missedSequences: try scenario.missed.map {
         try MissedSequence(numbers: 1...1, after: date($0.lowerBound), before: date($0.upperBound))
       })
-    func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded()) }
+  }
+
+  static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded()) }
+
+  static func observed(_ scenario: Scenario) throws -> Expected {
+    let report = try report(scenario, from: scenario.start, to: scenario.start + scenario.length)
     func whole(_ duration: Duration) -> Int64 { duration.components.seconds }
     let kinds: [GapClass: Int64] = [.trackerDown: 1, .notificationLoss: 2, .idle: 3]
     for day in report.days {
@@ -187,6 +202,68 @@ struct AccountingPropertyTests {
       kinds.formUnion(expected.gaps.map { $0[0] })
     }
     #expect(kinds == [1, 2, 3], "the scenarios exercise every class of gap")
+  }
+
+  /// The gaps of consecutive reports as `[class, start, end]`, joined where one continues the
+  /// other.
+  static func joined(_ reports: [GapReport]) -> [[Int64]] {
+    let kinds: [GapClass: Int64] = [.trackerDown: 1, .notificationLoss: 2, .idle: 3]
+    var gaps: [[Int64]] = []
+    for gap in reports.flatMap(\.gaps) {
+      let next = [kinds[gap.classification] ?? 0, seconds(gap.start), seconds(gap.end)]
+      if let last = gaps.last, last[0] == next[0], last[2] == next[1] {
+        gaps[gaps.count - 1][2] = next[2]
+      } else {
+        gaps.append(next)
+      }
+    }
+    return gaps
+  }
+
+  @Test("two reports that split a period find what one report over it finds", arguments: 0..<4)
+  func splittingThePeriodChangesNothing(batch: Int) throws {
+    var random = SeededGenerator(seed: UInt64(0x5B11 + batch))
+    var splitGaps = 0
+    for seed in 0..<40 {
+      let scenario = Scenario(seed: UInt64(batch * 1000 + seed + 500))
+      let end = scenario.start + scenario.length
+      let split = scenario.start + Int64.random(in: 1..<scenario.length, using: &random)
+      let whole = try Self.report(scenario, from: scenario.start, to: end)
+      let parts = [
+        try Self.report(scenario, from: scenario.start, to: split),
+        try Self.report(scenario, from: split, to: end),
+      ]
+      let label = "seed \(batch * 1000 + seed + 500), split at \(split - scenario.start) s"
+      #expect(Self.joined(parts) == Self.joined([whole]), "\(label)")
+      #expect(parts[0].unknown + parts[1].unknown == whole.unknown, "\(label)")
+      #expect(parts[0].idle + parts[1].idle == whole.idle, "\(label)")
+      #expect(parts[0].tracked + parts[1].tracked == whole.tracked, "\(label)")
+      if whole.gaps.contains(where: {
+        Self.seconds($0.start) < split && Self.seconds($0.end) > split
+      }) {
+        splitGaps += 1
+      }
+    }
+    #expect(splitGaps > 3, "the splits cut through gaps")
+  }
+
+  @Test("each piece of evidence is attached to exactly the gaps it overlaps, in order of start")
+  func evidenceIsAttachedWhereItOverlaps() throws {
+    var attachments = 0
+    for seed in 0..<60 {
+      let scenario = Scenario(seed: UInt64(seed + 9000))
+      let report = try Self.report(
+        scenario, from: scenario.start, to: scenario.start + scenario.length)
+      let all = Set(report.gaps.flatMap(\.evidence))
+      for gap in report.gaps {
+        let overlapping = all.filter { $0.start < gap.end && $0.end > gap.start }
+        #expect(Set(gap.evidence) == overlapping, "seed \(seed + 9000), gap at \(gap.start)")
+        #expect(gap.evidence.count == overlapping.count, "each piece once")
+        #expect(gap.evidence.map(\.start) == gap.evidence.map(\.start).sorted())
+        attachments += gap.evidence.count
+      }
+    }
+    #expect(attachments > 400)
   }
 
   @Test("the control: a reference that ignores heartbeat silence disagrees")

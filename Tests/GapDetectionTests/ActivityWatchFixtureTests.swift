@@ -8,11 +8,11 @@ import Testing
 struct ActivityWatchFixtureTests {
   static let cases: [(name: String, pulse: Int64)] = [
     ("boundaries", 30), ("jitter", 31), ("jitter", 36), ("jitter", 45), ("mixed", 0),
-    ("mixed", 1), ("mixed", 30), ("mixed", 60),
+    ("mixed", 1), ("mixed", 30), ("mixed", 60), ("submillisecond", 0), ("submillisecond", 1),
   ]
 
   @Test(
-    "merging with a fixed pulse time gives ActivityWatch's events to the millisecond",
+    "merging with a fixed pulse time gives ActivityWatch's events, durations to the microsecond",
     arguments: cases)
   func mergeMatchesActivityWatch(name: String, pulse: Int64) throws {
     let input = try ActivityWatchJSONLines.read(
@@ -46,5 +46,32 @@ struct ActivityWatchFixtureTests {
     #expect(written.malformedLines.isEmpty)
     #expect(summary.eventsWritten == expected.events.count)
     #expect(written.events == expected.events)
+  }
+
+  @Test("every duration literal converts to the microseconds aw-core holds")
+  func durationsMatchActivityWatch() throws {
+    let table = try String(
+      contentsOf: fixtureURL("ActivityWatch/durations.expected.tsv"), encoding: .utf8)
+    var converted = 0
+    var tooLong = 0
+    for row in table.split(separator: "\n") {
+      let fields = row.split(separator: "\t")
+      let literal = String(fields[0])
+      let microseconds = try #require(Int64(fields[1]), "row \(row)")
+      let line = #"{"timestamp":"2026-03-08T06:00:00Z","duration":"# + literal + #","data":{}}"#
+      if microseconds > 100 * 365 * 86_400 * 1_000_000 {
+        #expect(throws: GapDetectionError.self, "\(literal)") {
+          try ActivityWatchEvent(jsonLine: line)
+        }
+        tooLong += 1
+      } else {
+        #expect(
+          try ActivityWatchEvent(jsonLine: line).duration == .microseconds(microseconds),
+          "\(literal)")
+        converted += 1
+      }
+    }
+    #expect(converted > 2_500)
+    #expect(tooLong > 0, "the table also holds durations beyond 100 years")
   }
 }

@@ -16,33 +16,65 @@ struct ActivityWatchTests {
     #expect(event.data == ActivityWatchData(["app": "Mail"]))
     #expect(
       event.jsonLine
-        == #"{"timestamp":"2026-03-08T06:00:00.123+00:00","duration":2.5,"data":{"app": "Mail"}}"#)
+        == #"{"timestamp":"2026-03-08T06:00:00.123+00:00","duration":2.5,"data":{"app":"Mail"}}"#)
   }
 
+  /// Each duration's microseconds as aw-core 0.5.18 holds them:
+  /// `Event(timestamp=…, duration=json.loads(text)).duration`, printed by Python 3.11.
   @Test(
-    "durations are exact decimal seconds rounded to the millisecond",
+    "durations are held in microseconds, converted as aw-core converts them",
     arguments: [
-      ("0", 0), ("0.0", 0), ("-0", 0), ("1", 1000), ("2.5", 2500), ("0.0005", 1), ("0.0004999", 0),
-      ("25e-1", 2500), ("1E3", 1_000_000), ("0.001", 1), ("30.000000000000000000001", 30_000),
-      ("12345.6789", 12_345_679),
+      ("0", 0), ("0.0", 0), ("-0", 0), ("-0e5", 0), ("-0.0000001", 0), ("-0.0000005", 0),
+      ("1", 1_000_000), ("2.5", 2_500_000), ("0.0005", 500), ("0.0004999", 500), ("0.0006", 600),
+      ("0.0000005", 0), ("0.0000015", 2), ("0.0000025", 2), ("0.0000035", 4), ("1.5e-06", 2),
+      ("1e-7", 0), ("0.00000150000000001", 2), ("25e-1", 2_500_000), ("1E3", 1_000_000_000),
+      ("0.001", 1000), ("30.000000000000000000001", 30_000_000), ("12345.6789", 12_345_678_900),
+      ("3153599999.123456", 3_153_599_999_123_456),
+      ("3153599999.9999995", 3_153_600_000_000_000),
+      ("2000000000.0000015", 2_000_000_000_000_001), ("0.1234565", 123_456),
+      ("0.1234575", 123_458), ("4.0000005", 4_000_000), ("100000.0000005", 100_000_000_001),
     ] as [(String, Int64)])
-  func durations(text: String, milliseconds: Int64) throws {
+  func durations(text: String, microseconds: Int64) throws {
     let event = try ActivityWatchEvent(
       jsonLine: #"{"timestamp":"2026-03-08T06:00:00Z","duration":"# + text + #","data":{}}"#)
-    #expect(event.duration == .milliseconds(milliseconds))
+    #expect(event.duration == .microseconds(microseconds))
   }
 
   @Test(
     "a written duration reads back as the same number of seconds",
-    arguments: [0, 1, 10, 100, 999, 1000, 1001, 40_000, 123_456_789] as [Int64])
-  func writtenDurations(milliseconds: Int64) throws {
+    arguments: [
+      0, 1, 10, 100, 600, 999, 1000, 1001, 1_000_000, 40_000_000, 40_000_600, 123_456_789_012,
+    ] as [Int64])
+  func writtenDurations(microseconds: Int64) throws {
     let event = try ActivityWatchEvent(
-      timestamp: Date(timeIntervalSince1970: 0), duration: .milliseconds(milliseconds), data: .empty
-    )
+      timestamp: Date(timeIntervalSince1970: 0), duration: .microseconds(microseconds),
+      data: .empty)
     let line = event.jsonLine
     #expect(try ActivityWatchEvent(jsonLine: line) == event)
     let seconds = try #require(line.split(separator: ",").dropFirst().first)
     #expect(seconds.contains("."), "written as a float, as ActivityWatch writes it: \(line)")
+    #expect(!seconds.contains("e"), "written without an exponent: \(line)")
+  }
+
+  @Test("a sub-millisecond duration merges as ActivityWatch merges it")
+  func subMillisecondDurationMerges() throws {
+    // aw-core 0.5.18 (heartbeat_reduce, pulsetime=1) writes two events for these lines:
+    // 06:00:00 + 0.0006 s + 1 s = 06:00:01.0006, before 06:00:01.001.
+    let lines = [
+      #"{"timestamp": "2026-03-08T06:00:00+00:00", "duration": 0.0006, "data": {"app": "A"}}"#,
+      #"{"timestamp": "2026-03-08T06:00:01.001+00:00", "duration": 0, "data": {"app": "A"}}"#,
+    ]
+    let read = ActivityWatchJSONLines.read(Data((lines.joined(separator: "\n") + "\n").utf8))
+    let merged = try ActivityWatchEvent.merge(read.events, pulseTime: .fixed(.seconds(1)))
+    #expect(merged.map(\.duration) == [.microseconds(600), .zero])
+    // The control: 0.001 s ends exactly at the pulse time's edge, and merges.
+    let touching =
+      [
+        try ActivityWatchEvent(
+          timestamp: try instant("2026-03-08T06:00:00Z"), duration: .microseconds(1000),
+          data: try ActivityWatchData(json: #"{"app": "A"}"#))
+      ] + read.events.dropFirst()
+    #expect(try ActivityWatchEvent.merge(touching, pulseTime: .fixed(.seconds(1))).count == 1)
   }
 
   static let malformed: [(String, String)] = [
@@ -60,6 +92,7 @@ struct ActivityWatchTests {
     (#"{"timestamp": "2026-03-08T24:00:00Z", "duration": 1, "data": {}}"#, "no such time"),
     (#"{"timestamp": 5, "duration": 1, "data": {}}"#, "must be a string"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": -1, "data": {}}"#, "negative"),
+    (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": -0.000001, "data": {}}"#, "negative"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": "1", "data": {}}"#, "must be a number"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 01, "data": {}}"#, "expected ',' or '}'"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": []}"#, "must be an object"),
@@ -79,6 +112,10 @@ struct ActivityWatchTests {
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}} x"#, "unexpected text"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1, "data": {}"#, "expected ',' or '}'"),
     (#"{"timestamp": "2026-03-08T06:00:00Z", "duration": 1e400, "data": {}}"#, "too long"),
+    (
+      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 3153600000.000001, "data": {}}"#,
+      "more than 100 years"
+    ),
   ]
 
   @Test("each malformed line is reported with its line number and the others are read")
@@ -159,80 +196,42 @@ struct ActivityWatchTests {
     }
   }
 
-  @Test("encoded events read back equal, in order")
+  @Test("encoded events read back equal, in order, whatever their data's spelling")
   func encodeRoundTrip() throws {
     var random = SeededGenerator(seed: 77)
+    let spellings = [
+      #"{"app": "app%d", "title": "t\"\\\n%d"}"#,
+      "{\n  \"app\" : \"app%d\",\n\t\"title\": \"line\\nbreak %d\"\r\n}",
+      #"{ "title" : "Saf\u0061ri \u00e9 😀 %d" , "app" : "app%d" , "n" : [ 1 , 2.50 , true ] }"#,
+      #"{"nested": {"a": [ {}, [] , null ], "b": " spaced  out "}, "app": "app%d", "i": %d}"#,
+    ]
     let events = try (0..<200).map { index in
-      try ActivityWatchEvent(
+      let text = spellings[index % spellings.count].replacingOccurrences(of: "%d", with: "\(index)")
+      return try ActivityWatchEvent(
         timestamp: Date(
           timeIntervalSince1970: Double(
             Int64.random(in: -1_000_000_000_000...4_000_000_000_000, using: &random)) / 1000),
-        duration: .milliseconds(Int64.random(in: 0...10_000_000, using: &random)),
-        data: ActivityWatchData(["app": "app\(index % 7)", "title": "t\"\\\n\(index)"]))
+        duration: .microseconds(Int64.random(in: 0...10_000_000_000, using: &random)),
+        data: try ActivityWatchData(json: text))
     }
-    let read = ActivityWatchJSONLines.read(ActivityWatchJSONLines.encode(events))
+    let encoded = ActivityWatchJSONLines.encode(events)
+    let read = ActivityWatchJSONLines.read(encoded)
     #expect(read.malformedLines.isEmpty)
+    #expect(read.linesRead == events.count)
     #expect(read.events == events)
+    #expect(read.events.map(\.data.json) != events.map(\.data.json), "written compactly")
   }
 
-  @Test("a line longer than 16 MiB is an error, not a silent skip")
-  func lineTooLong() throws {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("stk-long-\(UUID().uuidString).jsonl")
-    defer { try? FileManager.default.removeItem(at: url) }
-    try Data(repeating: 0x20, count: ActivityWatchJSONLines.maximumLineLength + 10).write(to: url)
-    #expect(
-      throws: GapDetectionError.lineTooLong(
-        lineNumber: 1, limit: ActivityWatchJSONLines.maximumLineLength)
-    ) {
-      try ActivityWatchJSONLines.read(contentsOf: url)
-    }
-  }
-
-  @Test("a failed merge leaves an existing output untouched")
-  func failedMergeLeavesOutput() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("stk-aw-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let output = directory.appendingPathComponent("out.jsonl")
-    try Data("previous".utf8).write(to: output)
-    let missing = directory.appendingPathComponent("missing.jsonl")
-    #expect(throws: GapDetectionError.self) {
-      try ActivityWatchJSONLines.merge(
-        contentsOf: missing, into: output, pulseTime: .fixed(.seconds(1)))
-    }
-    #expect(try Data(contentsOf: output) == Data("previous".utf8))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.jsonl"])
-  }
-
-  @Test("the file merge reports malformed lines and merges the rest")
-  func mergeReportsMalformedLines() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("stk-aw-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let input = directory.appendingPathComponent("in.jsonl")
-    let output = directory.appendingPathComponent("out.jsonl")
-    let lines = [
-      #"{"timestamp": "2026-03-08T06:00:00Z", "duration": 0, "data": {"app": "a"}}"#,
-      "garbage",
-      #"{"timestamp": "2026-03-08T06:00:10Z", "duration": 0, "data": {"app": "a"}}"#,
-      #"{"timestamp": "2026-03-08T06:00:20Z", "duration": 0, "data": {"app": "b"}}"#,
-    ]
-    try Data(lines.joined(separator: "\n").utf8).write(to: input)
-    let summary = try ActivityWatchJSONLines.merge(
-      contentsOf: input, into: output, pulseTime: .fixed(.seconds(30)))
-    #expect(summary.linesRead == 4)
-    #expect(summary.heartbeatsRead == 3)
-    #expect(summary.eventsWritten == 2)
-    #expect(summary.malformedLines.map(\.lineNumber) == [2])
-    #expect(!summary.isClean)
-    let written = try String(contentsOf: output, encoding: .utf8)
-    #expect(
-      written
-        == #"{"timestamp":"2026-03-08T06:00:00+00:00","duration":10.0,"data":{"app": "a"}}"# + "\n"
-        + #"{"timestamp":"2026-03-08T06:00:20+00:00","duration":0.0,"data":{"app": "b"}}"# + "\n")
+  @Test("an event whose data text spans lines is still written on one line")
+  func prettyPrintedDataStaysOneLine() throws {
+    let data = try ActivityWatchData(json: "{\n  \"app\": \"Safari\",\n  \"title\": \"a b\"\n}")
+    let event = try ActivityWatchEvent(
+      timestamp: Date(timeIntervalSince1970: 1_772_949_600), duration: .seconds(1), data: data)
+    #expect(!event.jsonLine.contains("\n"))
+    #expect(event.jsonLine.hasSuffix(#""data":{"app":"Safari","title":"a b"}}"#))
+    let back = ActivityWatchJSONLines.read(ActivityWatchJSONLines.encode([event, event]))
+    #expect(back.malformedLineCount == 0)
+    #expect(back.events == [event, event])
   }
 
   @Test("the control: one millisecond less pulse time no longer matches ActivityWatch")

@@ -4,11 +4,7 @@ import SharedStore
 import Testing
 import UsageModel
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
-/// The diagnostic log, and the report as text, JSON and SVG.
+/// The diagnostic log, and the report as text and JSON (the SVG has its own suite).
 @Suite("Diagnostics")
 struct DiagnosticsTests {
   func entry(_ at: Date, success: Bool, id: Int, description: String? = nil) throws
@@ -83,6 +79,23 @@ struct DiagnosticsTests {
     #expect(DiagnosticsReport.relativeTime(.milliseconds(milliseconds)) == text)
   }
 
+  @Test("relative time of any duration does not trap")
+  func relativeTimeDoesNotTrap() async {
+    await #expect(processExitsWith: .success) {
+      _ = DiagnosticsReport.relativeTime(.milliseconds(Int64.min))
+      _ = DiagnosticsReport.relativeTime(.seconds(Int64.min))
+      _ = DiagnosticsReport.relativeTime(.seconds(Int64.max))
+    }
+  }
+
+  @Test("relative time of extreme durations reads right")
+  func relativeTimeOfExtremes() {
+    #expect(DiagnosticsReport.relativeTime(.milliseconds(Int64.min)) == "in 2562047788015h")
+    #expect(DiagnosticsReport.relativeTime(.seconds(Int64.max)) == "2562047788015215h ago")
+    #expect(DiagnosticsReport.relativeTime(.seconds(Int64.min)) == "in 2562047788015215h")
+    #expect(DiagnosticsReport.relativeTime(.milliseconds(-999)) == "in 0s")
+  }
+
   // MARK: - The example day
 
   /// Seed 000's Test 4 day in Paris, with the tracker dead for 15 minutes, a notification
@@ -146,6 +159,29 @@ struct DiagnosticsTests {
     #expect(try Self.exampleReport().text == expected)
   }
 
+  @Test("health is judged from the recorder's latest heartbeat, not the largest instant")
+  func healthFromTheRecordersLatest() throws {
+    let store = InMemoryStore()
+    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    // The device clock was set back an hour at 10:30; the tracker kept beating.
+    for beat in try heartbeats(
+      from: instant("2026-03-08T10:00:00Z"), to: instant("2026-03-08T10:30:00Z"), every: 30)
+      + heartbeats(
+        from: instant("2026-03-08T09:30:00Z"), to: instant("2026-03-08T09:40:00Z"), every: 30)
+    {
+      try recorder.record(beat)
+    }
+    let now = try instant("2026-03-08T09:40:20Z")
+    let appBeat = try Heartbeat(at: now, source: .app)
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let report = DiagnosticsReport(
+      day: try LocalDay(parsing: "2026-03-08"), now: now, detector: GapDetector(boundary: boundary),
+      heartbeats: try recorder.history().heartbeats + [appBeat], usage: [])
+    #expect(report.health.status == .healthy(age: .seconds(20)))
+    #expect(report.health == HealthPolicy.standard.health(of: try recorder.latest(), at: now))
+    #expect(!report.heartbeats.contains(now), "the app's heartbeat is not the tracker's")
+  }
+
   @Test("the JSON report round-trips")
   func jsonReport() throws {
     let report = try Self.exampleReport()
@@ -155,172 +191,26 @@ struct DiagnosticsTests {
     #expect(text.contains(#""generatedAt" : "2026-03-08T09:21:30Z""#))
   }
 
-  /// Counts elements and checks well-formedness with Foundation's XML parser.
-  final class SVGCounter: NSObject, XMLParserDelegate {
-    var gapIDs: [String] = []
-    var gapClasses: [String] = []
-    var texts: [String] = []
-    var hourLabels: [String] = []
-    var elements = 0
-    private var isHour = false
-    private var inText = false
-
-    func parser(
-      _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-      qualifiedName: String?, attributes: [String: String] = [:]
-    ) {
-      elements += 1
-      if let id = attributes["id"], id.hasPrefix("gap-") { gapIDs.append(id) }
-      if let classes = attributes["class"], classes.split(separator: " ").contains("gap") {
-        gapClasses.append(classes)
-      }
-      inText = elementName == "text"
-      isHour = attributes["class"] == "hour"
-      if inText { texts.append("") }
-      if isHour { hourLabels.append("") }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-      if inText { texts[texts.count - 1] += string }
-      if isHour { hourLabels[hourLabels.count - 1] += string }
-    }
-
-    func parser(
-      _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-      qualifiedName: String?
-    ) {
-      inText = false
-      isHour = false
-    }
-  }
-
-  func parse(_ svg: String) throws -> SVGCounter {
-    let parser = XMLParser(data: Data(svg.utf8))
-    let counter = SVGCounter()
-    parser.delegate = counter
-    #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
-    return counter
-  }
-
-  @Test("the SVG is well-formed XML with one element per gap")
-  func svgIsWellFormed() throws {
-    let report = try Self.exampleReport()
-    let counter = try parse(report.svg)
-    #expect(counter.gapIDs == report.gaps.gaps.indices.map { "gap-\($0 + 1)" })
-    #expect(
-      counter.gapClasses
-        == report.gaps.gaps.map {
-          "gap gap-" + $0.classification.rawValue.replacingOccurrences(of: "_", with: "-")
-        })
-    #expect(counter.gapClasses.count == 1)
-    #expect(counter.texts.contains("Education"))
-    #expect(counter.texts.contains("now 10:21"))
-  }
-
-  @Test(
-    "the SVG's hour axis follows the wall clock on days with a clock change",
-    arguments: [
-      ("Europe/Paris", "2026-03-29", 23), ("Europe/Paris", "2026-10-25", 25),
-      ("Europe/Paris", "2026-05-14", 24), ("Asia/Kolkata", "2026-05-14", 24),
-    ])
-  func hourAxis(identifier: String, dayText: String, hours: Int) throws {
-    let boundary = DayBoundary(timeZone: try zone(identifier))
-    let day = try LocalDay(parsing: dayText)
-    let interval = boundary.interval(of: day)
-    var random = SeededGenerator(seed: 5)
-    var beats: [Heartbeat] = []
-    var time = interval.start
-    while time < interval.end {
-      beats.append(try Heartbeat(at: time, source: .monitorExtension))
-      time = time.addingTimeInterval(Int.random(in: 0..<40, using: &random) == 0 ? 900 : 30)
-    }
-    let report = DiagnosticsReport(
-      day: day, now: interval.end, detector: GapDetector(boundary: boundary), heartbeats: beats,
-      usage: [])
-    let counter = try parse(report.svg)
-    let hourLabels = counter.hourLabels
-    #expect(hourLabels.count == hours)
-    #expect(counter.gapIDs.count == report.gaps.gaps.count)
-    #expect(counter.gapIDs.count > 3)
-    if hours == 25 { #expect(hourLabels.contains("02′")) }
-    if hours == 23 { #expect(!hourLabels.contains("02")) }
-  }
-
-  @Test("text in the SVG is escaped")
-  func svgEscapes() throws {
+  @Test("strings from outside cannot forge lines of the text report")
+  func textReportKeepsStringsOnTheirLines() throws {
     let boundary = DayBoundary(timeZone: try zone("UTC"))
     let day = try LocalDay(parsing: "2026-03-08")
+    let entry = try DiagnosticEntry(
+      id: UUID(uuidString: "00000000-0000-0000-0000-000000000009") ?? UUID(),
+      at: instant("2026-03-08T10:00:00Z"), eventName: "stk:15m:x", action: .recordUsage,
+      success: false, errorDescription: "boom\nStatus: Healthy\r\n\u{2028}=== FORGED ===\u{7}")
     let report = DiagnosticsReport(
-      title: #"Tom & Jerry's <"phone">"#, day: day, now: boundary.interval(of: day).end,
-      detector: GapDetector(boundary: boundary), heartbeats: [], usage: [])
-    let counter = try parse(report.svg)
-    #expect(counter.texts.first?.hasPrefix(#"Tom & Jerry's <"phone">"#) == true)
-  }
-
-  /// `Documentation/gap-report-example.svg`, relative to this file.
-  static var exampleURL: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Documentation/gap-report-example.svg")
-  }
-
-  /// A richer day for the documentation: a 25-hour day in Paris with a school window, usage in
-  /// three categories, a dead tracker and a notification loss.
-  static func documentationReport() throws -> DiagnosticsReport {
-    let paris = try zone("Europe/Paris")
-    let boundary = DayBoundary(timeZone: paris)
-    let day = try LocalDay(parsing: "2026-10-25")
-    let at = { (text: String) in try instant("2026-10-25T" + text + "+01:00") }
-    var random = SeededGenerator(seed: 2026)
-    var beats: [Heartbeat] = []
-    var time = try at("07:00:00")
-    let dead = try at("13:10:00")...at("13:52:00")
-    while time < (try at("21:30:00")) {
-      if !dead.contains(time) {
-        beats.append(try Heartbeat(at: time, source: .monitorExtension, memoryBytes: 3_500_000))
-      }
-      time = time.addingTimeInterval(Double(Int.random(in: 24_000...36_000, using: &random)) / 1000)
-    }
-    let apps: [(String, UsageModel.Category, String, String)] = [
-      ("com.duolingo", .education, "07:40", "08:05"),
-      ("com.instagram", .socialMedia, "08:05", "08:20"),
-      ("com.duolingo", .education, "12:30", "13:10"),
-      ("com.youtube", .entertainment, "13:52", "14:30"),
-      ("com.instagram", .socialMedia, "16:45", "17:20"),
-      ("com.duolingo", .education, "18:00", "18:35"),
-      ("com.youtube", .entertainment, "19:30", "20:40"),
-      ("com.instagram", .socialMedia, "20:40", "21:05"),
-    ]
-    let usage = try apps.map { app, category, start, end in
-      try UsageRecord(
-        app: AppID(app), category: category, start: at(start + ":00"), end: at(end + ":00"),
-        source: .thresholdEvent)
-    }
-    let school = try DailyWindow(start: TimeOfDay(hour: 7), end: TimeOfDay(hour: 22))
-    let detector = GapDetector(boundary: boundary, expectation: .daily(school, in: paris))
-    return DiagnosticsReport(
-      day: day, now: try at("21:30:00"), detector: detector, heartbeats: beats, usage: usage,
-      missedSequences: [
-        try MissedSequence(numbers: 41...43, after: at("17:20:00"), before: at("17:58:00"))
-      ],
-      diagnostics: [
-        try DiagnosticEntry(
-          id: UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID(),
-          at: at("13:09:40"),
-          eventName: "stk:15m:com.youtube", action: .memoryWarning, success: false,
-          errorDescription: "high memory pressure, minimal path used", memoryBytes: 5_900_000)
-      ])
-  }
-
-  @Test("the documentation's example SVG is what the renderer draws")
-  func documentationExample() throws {
-    let svg = try Self.documentationReport().svg
-    _ = try parse(svg)
-    if ProcessInfo.processInfo.environment["STK_WRITE_GAP_EXAMPLE"] == "1" {
-      try svg.write(to: Self.exampleURL, atomically: true, encoding: .utf8)
-    }
-    let committed = try String(contentsOf: Self.exampleURL, encoding: .utf8)
+      title: "Diagnostics\n=== FORGED ===", day: day, now: try instant("2026-03-08T12:00:00Z"),
+      detector: GapDetector(boundary: boundary), heartbeats: [], usage: [], diagnostics: [entry])
+    let lines = report.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(!lines.contains { $0.hasPrefix("=== FORGED") || $0.hasPrefix("Status: Healthy") })
+    #expect(lines.first == #"Diagnostics\n=== FORGED ==="#)
     #expect(
-      committed == svg,
-      "Documentation/gap-report-example.svg is stale; rerun the tests with STK_WRITE_GAP_EXAMPLE=1")
+      lines.contains(
+        #"[2026-03-08 10:00:00] record_usage: boom\nStatus: Healthy\r\n\u{2028}=== FORGED ===\u{7}"#
+      ))
+    #expect(try report.json().count > 0)
+    let decoded = try JSONDecoder().decode(DiagnosticsReport.self, from: report.json())
+    #expect(decoded.errors.first?.errorDescription == entry.errorDescription, "JSON keeps it")
   }
 }

@@ -45,6 +45,23 @@ struct GapDetectorTests {
     checkAccounting(report)
   }
 
+  @Test("another source's heartbeats do not hide a dead monitor extension")
+  func otherSourcesDoNotHideADeadMonitor() throws {
+    let t0 = try instant("2026-05-14T09:00:00Z")
+    let monitor = try heartbeats(from: t0, to: t0.addingTimeInterval(600), every: 30)
+    let app = try heartbeats(from: t0, to: t0.addingTimeInterval(3600), every: 30, source: .app)
+    let boundary = DayBoundary(timeZone: try zone("UTC"))
+    let period = DateInterval(start: t0, duration: 3600)
+    let report = GapDetector(boundary: boundary).report(
+      period: period, now: period.end, heartbeats: monitor + app, usage: [])
+    #expect(GapDetector(boundary: boundary).source == .monitorExtension)
+    #expect(report.unknown == minutes(50))
+    // The control: the app's own detector finds it alive throughout.
+    let appReport = GapDetector(boundary: boundary, source: .app).report(
+      period: period, now: period.end, heartbeats: monitor + app, usage: [])
+    #expect(appReport.unknown == .zero)
+  }
+
   @Test("heartbeats in any order give the same report")
   func orderDoesNotMatter() throws {
     let start = try instant("2026-03-08T09:00:00Z")
@@ -81,6 +98,17 @@ struct GapDetectorTests {
     #expect(report.days.map(\.unknown) == [minutes(10), minutes(20)])
     #expect(report.days.map(\.expected) == [.seconds(86_400), .seconds(86_400)])
     checkAccounting(report)
+    // The two days' own reports, as an app makes them, find the same minutes.
+    let days = [first, first.advanced(by: 1)].map { day in
+      GapDetector(boundary: boundary).report(
+        for: day, now: period.end, heartbeats: beats, usage: [])
+    }
+    #expect(days.map(\.unknown) == [minutes(10), minutes(20)])
+    #expect(
+      days.map { $0.gaps(.trackerDown).map(\.interval) } == [
+        [DateInterval(start: silenceStart, end: boundary.start(of: first.advanced(by: 1)))],
+        [DateInterval(start: boundary.start(of: first.advanced(by: 1)), end: silenceEnd)],
+      ])
   }
 
   @Test("a window across midnight is accounted piecewise, and silence outside it is no gap")
@@ -223,21 +251,5 @@ struct GapDetectorTests {
       heartbeats: [], usage: [])
     #expect(future.gaps.isEmpty)
     #expect(future.expected == .zero)
-  }
-
-  @Test("a report's JSON form round-trips")
-  func reportJSON() throws {
-    let t0 = try instant("2026-03-08T09:00:00Z")
-    let report = GapDetector(boundary: DayBoundary(timeZone: try zone("Europe/Paris"))).report(
-      period: DateInterval(start: t0, duration: 3600), now: t0.addingTimeInterval(3600),
-      heartbeats: try heartbeats(from: t0, to: t0.addingTimeInterval(600), every: 30),
-      usage: [try record(t0, t0.addingTimeInterval(60))],
-      missedSequences: [
-        try MissedSequence(numbers: 1...2, after: t0, before: t0.addingTimeInterval(90))
-      ])
-    let text = try json(report)
-    #expect(text.contains(#""class":"tracker_down""#))
-    #expect(text.contains(#""kind":"missed_sequence","missedFirst":1,"missedLast":2"#))
-    #expect(try decode(GapReport.self, text) == report)
   }
 }

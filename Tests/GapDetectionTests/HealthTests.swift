@@ -88,7 +88,13 @@ struct HealthTests {
     #expect(try decode(HealthPolicy.self, text) == .standard)
     let reversed = text.replacingOccurrences(
       of: "\"gapAfterMs\":300000", with: "\"gapAfterMs\":1000")
-    #expect(throws: DecodingError.self) { try decode(HealthPolicy.self, reversed) }
+    #expect(codingKey(of: try decodingError(HealthPolicy.self, reversed)) == "gapAfterMs")
+    let noUsageGap = text.replacingOccurrences(
+      of: "\"usageGapAfterMs\":600000", with: "\"usageGapAfterMs\":0")
+    #expect(codingKey(of: try decodingError(HealthPolicy.self, noUsageGap)) == "usageGapAfterMs")
+    let noAlert = text.replacingOccurrences(
+      of: "\"alertAfterMs\":900000", with: "\"alertAfterMs\":0")
+    #expect(codingKey(of: try decodingError(HealthPolicy.self, noAlert)) == "alertAfterMs")
   }
 
   @Test("statuses encode as documented")

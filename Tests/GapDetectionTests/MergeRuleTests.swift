@@ -197,14 +197,34 @@ struct MergeRuleTests {
 
   @Test("a tracker's heartbeats merge into alive intervals per source")
   func heartbeatsMergePerSource() throws {
-    let beats =
+    let monitor =
       try heartbeats(from: base, to: base.addingTimeInterval(300), every: 30)
       + heartbeats(
         from: base.addingTimeInterval(1000), to: base.addingTimeInterval(1100), every: 50)
+    let app = try heartbeats(
+      from: base.addingTimeInterval(15), to: base.addingTimeInterval(1015), every: 40,
+      source: .app)
+    // Interleaved by instant, as a merged store listing would give them.
+    let beats = (monitor + app).sorted { ($0.at, $0.source) < ($1.at, $1.source) }
     let merged = try HeartbeatMerger.merge(beats, pulseTime: .fixed(.seconds(60)))
-    #expect(merged.map(\.data) == [.monitorExtension, .monitorExtension])
-    #expect(merged.map(\.heartbeatCount) == [11, 3])
-    #expect(merged.first?.duration == .seconds(300))
+    let mine = merged.filter { $0.data == .monitorExtension }
+    #expect(mine.map(\.heartbeatCount) == [11, 3])
+    #expect(mine.first?.duration == .seconds(300))
+    let theirs = merged.filter { $0.data == .app }
+    #expect(theirs.map(\.heartbeatCount) == [26])
+    #expect(theirs.first?.duration == .seconds(1000))
+    #expect(merged.count == 3)
+  }
+
+  @Test("two sources beating at the same instants give one interval each")
+  func interleavedSourcesGiveOneIntervalEach() throws {
+    let beats =
+      try heartbeats(from: base, to: base.addingTimeInterval(300), every: 30)
+      + heartbeats(from: base, to: base.addingTimeInterval(300), every: 30, source: .app)
+    let interleaved = beats.sorted { ($0.at, $0.source) < ($1.at, $1.source) }
+    let merged = try HeartbeatMerger.merge(interleaved, pulseTime: .fixed(.seconds(60)))
+    #expect(merged.map(\.data) == [.app, .monitorExtension])
+    #expect(merged.map(\.duration) == [.seconds(300), .seconds(300)])
   }
 
   @Test("pulse times encode as documented")
@@ -216,5 +236,19 @@ struct MergeRuleTests {
     #expect(try json(PulseTime.adaptive(.standard)) == adaptive)
     #expect(try decode(PulseTime.self, adaptive) == .adaptive(.standard))
     #expect(throws: DecodingError.self) { try decode(PulseTime.self, #"{"fixedMs":-5}"#) }
+    let standard =
+      #"{"ceilingMs":300000,"floorMs":1000,"initialMs":60000,"minimumSamples":3,"#
+      + #""percentOfMedian":150,"sampleCount":15}"#
+    for (from, to, key) in [
+      ("\"sampleCount\":15", "\"sampleCount\":0", "sampleCount"),
+      ("\"minimumSamples\":3", "\"minimumSamples\":16", "minimumSamples"),
+      ("\"percentOfMedian\":150", "\"percentOfMedian\":99", "percentOfMedian"),
+      ("\"ceilingMs\":300000", "\"ceilingMs\":999", "ceilingMs"),
+      ("\"floorMs\":1000", "\"floorMs\":-1", "floorMs"),
+      ("\"initialMs\":60000", "\"initialMs\":600000", "initialMs"),
+    ] {
+      let text = standard.replacingOccurrences(of: from, with: to)
+      #expect(codingKey(of: try decodingError(AdaptivePulseTime.self, text)) == key, "\(to)")
+    }
   }
 }

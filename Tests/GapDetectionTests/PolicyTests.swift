@@ -65,7 +65,8 @@ struct PolicyTests {
     arguments: [
       (AppState.active, nil, 60), (.inactive, nil, 300), (.background, nil, 300),
       (.active, 29.999, 30), (.background, 29.999, 30), (.background, 30, 300),
-      (.active, 30, 60), (.background, 0, 30), (.background, -3600, 30),
+      (.active, 30, 60), (.background, 0, 30), (.background, -2, 30),
+      (.background, -2.001, 300), (.background, -3600, 300), (.active, -3600, 60),
     ] as [(AppState, TimeInterval?, Int64)])
   func restartInterval(state: AppState, eventAge: TimeInterval?, seconds: Int64) {
     let now = t0
@@ -77,9 +78,16 @@ struct PolicyTests {
   @Test("a restart policy's JSON form is the documented one and validates")
   func restartJSON() throws {
     let text =
-      #"{"afterRecentEventMs":30000,"backgroundMs":300000,"foregroundMs":60000,"recentEventWindowMs":30000}"#
+      #"{"afterRecentEventMs":30000,"backgroundMs":300000,"clockSkewToleranceMs":2000,"#
+      + #""foregroundMs":60000,"recentEventWindowMs":30000}"#
     #expect(try json(RestartPolicy.standard) == text)
     #expect(try decode(RestartPolicy.self, text) == .standard)
+    let older =
+      #"{"afterRecentEventMs":30000,"backgroundMs":300000,"foregroundMs":60000,"#
+      + #""recentEventWindowMs":30000}"#
+    #expect(try decode(RestartPolicy.self, older) == .standard, "the tolerance defaults to 2 s")
+    let badBackground = text.replacingOccurrences(of: "300000", with: "0")
+    #expect(codingKey(of: try decodingError(RestartPolicy.self, badBackground)) == "backgroundMs")
     #expect(throws: GapDetectionError.self) {
       try RestartPolicy(
         foreground: .zero, background: .seconds(1), afterRecentEvent: .seconds(1),
@@ -120,5 +128,55 @@ struct PolicyTests {
     #expect(!rates.meets(.seed000))
     #expect(rates.staleChecks.description == "2/100 (2.0%)")
     #expect(try decode(HealthRates.self, json(rates)) == rates)
+  }
+
+  @Test("a rate's JSON form is validated as its initialiser validates")
+  func rateDecodingValidates() throws {
+    #expect(try decode(Rate.self, #"{"count":3,"total":200}"#) == (try Rate(count: 3, total: 200)))
+    for text in [
+      #"{"count":5,"total":1}"#, #"{"count":-3,"total":-1}"#, #"{"count":-1,"total":5}"#,
+    ] {
+      #expect(throws: DecodingError.self, "\(text)") { try decode(Rate.self, text) }
+    }
+  }
+
+  @Test("a rate of huge counts compares and prints without trapping")
+  func rateArithmeticDoesNotTrap() async {
+    await #expect(processExitsWith: .success) {
+      let rate = try Rate(count: Int.max / 10, total: Int.max / 10)
+      _ = rate.isBelow(percent: 2)
+      _ = rate.isBelow(percent: Int.max)
+      _ = rate.description
+    }
+  }
+
+  @Test("a rate of huge counts compares and prints exactly")
+  func rateArithmeticIsExact() throws {
+    let most = try Rate(count: Int.max / 10, total: Int.max / 10)
+    #expect(!most.isBelow(percent: 100))
+    #expect(most.isBelow(percent: 101))
+    #expect(most.description == "\(Int.max / 10)/\(Int.max / 10) (100.0%)")
+    let third = try Rate(count: Int.max / 3, total: Int.max)
+    #expect(third.isBelow(percent: 34))
+    #expect(!third.isBelow(percent: 33))
+    #expect(third.description.hasSuffix("(33.3%)"))
+    let tiny = try Rate(count: 1, total: Int.max)
+    #expect(tiny.isBelow(percent: 1))
+    #expect(!tiny.isBelow(percent: 0))
+  }
+
+  @Test("health targets are percentages from 0 to 100")
+  func healthTargetsValidate() throws {
+    #expect(throws: GapDetectionError.self) {
+      try HealthTargets(staleChecksPercent: -1, failuresPercent: 1, alertedSessionsPercent: 5)
+    }
+    #expect(throws: GapDetectionError.self) {
+      try HealthTargets(staleChecksPercent: 2, failuresPercent: 101, alertedSessionsPercent: 5)
+    }
+    let text = #"{"alertedSessionsPercent":5,"failuresPercent":1,"staleChecksPercent":2}"#
+    #expect(try json(HealthTargets.seed000) == text)
+    #expect(try decode(HealthTargets.self, text) == .seed000)
+    let negative = text.replacingOccurrences(of: ":1,", with: ":-1,")
+    #expect(codingKey(of: try decodingError(HealthTargets.self, negative)) == "failuresPercent")
   }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// ActivityWatch's heartbeat rule or an adaptive pulse time, and the result compared with
 /// ActivityWatch's own. Every line that is not a valid event is reported with its line number
 /// (``MalformedLine``) and takes no part; none is skipped silently. An empty line is malformed;
-/// a final line break is not a line.
+/// a final line break is not a line; a line longer than ``maximumLineLength`` is malformed too,
+/// and reading goes on after it.
 ///
 /// ```swift
 /// let summary = try ActivityWatchJSONLines.merge(
@@ -18,7 +19,7 @@ import Foundation
 /// whatever the file's size (`Documentation/Performance.md`: a million lines in well under two
 /// seconds and a few megabytes).
 public enum ActivityWatchJSONLines {
-  /// The longest line accepted: 16 MiB.
+  /// The longest line accepted: 16 MiB, not counting its `\n`.
   public static let maximumLineLength = 16 << 20
 
   /// Reads every event of a JSON Lines text.
@@ -38,8 +39,13 @@ public enum ActivityWatchJSONLines {
       while start < bytes.count {
         let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
         number += 1
-        collector.consume(
-          LineReader.trimmed(UnsafeRawBufferPointer(rebasing: bytes[start..<end])), number: number)
+        if end - start > maximumLineLength {
+          collector.report(.tooLong(lineNumber: number, length: end - start))
+        } else {
+          collector.consume(
+            LineReader.trimmed(UnsafeRawBufferPointer(rebasing: bytes[start..<end])),
+            number: number)
+        }
         start = end + 1
       }
       collector.result.linesRead = number
@@ -53,15 +59,17 @@ public enum ActivityWatchJSONLines {
   ///   - url: A file URL.
   ///   - maximumReportedErrors: How many malformed lines to list; all are counted.
   /// - Returns: The events and the malformed lines.
-  /// - Throws: ``GapDetectionError/io(operation:path:errno:)`` or
-  ///   ``GapDetectionError/lineTooLong(lineNumber:limit:)``.
+  /// - Throws: ``GapDetectionError/io(operation:path:errno:)``.
   public static func read(
     contentsOf url: URL, maximumReportedErrors: Int = 1000
   ) throws(GapDetectionError) -> ActivityWatchReadResult {
     var collector = EventCollector(maximumReportedErrors: maximumReportedErrors)
     let reader = try LineReader(path: url.path, limit: maximumLineLength)
     try reader.forEachLine { line, number throws(GapDetectionError) in
-      collector.consume(line, number: number)
+      switch line {
+      case .text(let bytes): collector.consume(bytes, number: number)
+      case .tooLong(let length): collector.report(.tooLong(lineNumber: number, length: length))
+      }
     }
     collector.result.linesRead = reader.lineNumber
     return collector.result
@@ -78,7 +86,7 @@ public enum ActivityWatchJSONLines {
       var json = event.data.json
       json.withUTF8 { bytes in
         writer.append(
-          timestamp: event.startInstant, duration: event.durationMs,
+          timestamp: event.startInstant, durationMicroseconds: event.durationMicroseconds,
           data: UnsafeRawBufferPointer(bytes), to: &output)
       }
     }
@@ -88,7 +96,8 @@ public enum ActivityWatchJSONLines {
   /// Merges the heartbeats of one JSON Lines file into events written to another, streaming.
   ///
   /// Heartbeats are merged in file order by ``HeartbeatMerger``'s rule; with a fixed pulse time
-  /// the output equals ActivityWatch's `heartbeat_reduce` on the same lines, to the millisecond.
+  /// the output equals ActivityWatch's `heartbeat_reduce` on the same lines (timestamps to the
+  /// millisecond, durations to the microsecond).
   /// The output is written to a temporary file in the same directory and renamed into place, so
   /// a failure leaves any existing `output` untouched.
   ///
@@ -99,8 +108,7 @@ public enum ActivityWatchJSONLines {
   ///   - maximumReportedErrors: How many malformed lines to list; all are counted.
   /// - Returns: What was read, written and rejected.
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an invalid pulse
-  ///   time, ``GapDetectionError/io(operation:path:errno:)`` and
-  ///   ``GapDetectionError/lineTooLong(lineNumber:limit:)``.
+  ///   time and ``GapDetectionError/io(operation:path:errno:)``.
   /// - Complexity: O(*n*) in the size of the input, in constant memory.
   public static func merge(
     contentsOf input: URL, into output: URL, pulseTime: PulseTime,
@@ -111,7 +119,12 @@ public enum ActivityWatchJSONLines {
     let writer = try LineFileWriter(path: output.path)
     var merge = StreamingMerge(pulseTime: pulseTime, maximumReportedErrors: maximumReportedErrors)
     try reader.forEachLine { line, number throws(GapDetectionError) in
-      try writer.append { buffer in merge.consume(line, number: number, output: &buffer) }
+      switch line {
+      case .text(let bytes):
+        try writer.append { buffer in merge.consume(bytes, number: number, output: &buffer) }
+      case .tooLong(let length):
+        merge.consumeTooLong(length: length, number: number)
+      }
     }
     try writer.append { buffer in merge.close(into: &buffer) }
     try writer.commit()
@@ -139,14 +152,16 @@ private struct EventCollector {
       let canonical = try ActivityWatchData.canonicalObject(data)
       result.events.append(
         ActivityWatchEvent(
-          start: parsed.timestamp, duration: parsed.duration,
+          start: parsed.timestamp, durationMicroseconds: parsed.durationMicroseconds,
           data: ActivityWatchData(
             unchecked: String(decoding: data, as: UTF8.self), canonical: canonical)))
     } catch {
-      result.malformedLineCount += 1
-      if result.malformedLines.count < maximumReportedErrors {
-        result.malformedLines.append(MalformedLine(lineNumber: number, reason: error.reason))
-      }
+      report(MalformedLine(lineNumber: number, reason: error.reason))
     }
+  }
+
+  mutating func report(_ line: MalformedLine) {
+    result.malformedLineCount += 1
+    if result.malformedLines.count < maximumReportedErrors { result.malformedLines.append(line) }
   }
 }

@@ -20,6 +20,14 @@ public struct MalformedLine: Sendable, Hashable, Codable, CustomStringConvertibl
     self.reason = reason
   }
 
+  /// The report of a line longer than ``ActivityWatchJSONLines/maximumLineLength``.
+  static func tooLong(lineNumber: Int, length: Int) -> MalformedLine {
+    MalformedLine(
+      lineNumber: lineNumber,
+      reason: "\(length) bytes, longer than the limit of "
+        + "\(ActivityWatchJSONLines.maximumLineLength); an event is one JSON object per line")
+  }
+
   /// `line 12: missing field "duration"`.
   public var description: String { "line \(lineNumber): \(reason)" }
 }

@@ -36,7 +36,9 @@ public struct DiagnosticEntry: Sendable, Hashable, Codable, Identifiable {
   /// Creates an entry.
   ///
   /// - Parameters:
-  ///   - id: The entry's identifier; a fresh one unless given.
+  ///   - id: The entry's identifier, chosen by the caller and kept when an append is retried —
+  ///     for example made once, before the first attempt — so that ``DiagnosticLog`` counts the
+  ///     entry once. (A fresh `UUID()` at every attempt would defeat that.)
   ///   - at: When it happened; rounded to the millisecond.
   ///   - eventName: The event or trigger handled.
   ///   - action: What was being done.
@@ -46,7 +48,7 @@ public struct DiagnosticEntry: Sendable, Hashable, Codable, Identifiable {
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out of
   ///   range.
   public init(
-    id: UUID = UUID(), at: Date, eventName: String, action: DiagnosticAction, success: Bool,
+    id: UUID, at: Date, eventName: String, action: DiagnosticAction, success: Bool,
     errorDescription: String? = nil, memoryBytes: UInt64? = nil
   ) throws(GapDetectionError) {
     self.id = id

@@ -5,7 +5,10 @@ extension DiagnosticsReport {
   /// The report as plain text, in the shape of seed 000's `createDiagnosticsReport`.
   ///
   /// Times are wall-clock times in the report's time zone; ages are relative ("45s ago",
-  /// "3m ago", "2h ago"); durations are exact to the second.
+  /// "3m ago", "2h ago"); durations are exact to the second. Strings from outside — the title,
+  /// error descriptions — stay on their line: their line breaks and other control characters
+  /// are shown as escapes (`\n`), so that they cannot forge lines of the report (the JSON form
+  /// keeps them as they are).
   ///
   /// ```text
   /// Tracking Diagnostics
@@ -29,7 +32,7 @@ extension DiagnosticsReport {
     let clock = LocalClock(timeZone: boundary.timeZone)
     let generated = TimeValues.clampedInstant(generatedAt)
     var lines = [
-      title,
+      ReadableText.singleLine(title),
       "Generated: \(clock.dateTime(generated)) (\(boundary.timeZone.identifier), "
         + "\(clock.offsetText(at: generated)))",
       "",
@@ -76,7 +79,7 @@ extension DiagnosticsReport {
     for error in errors {
       lines.append(
         "[\(clock.dateTime(error.instant))] \(error.action): "
-          + (error.errorDescription ?? "Unknown"))
+          + ReadableText.singleLine(error.errorDescription ?? "Unknown"))
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -24,7 +24,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   public let day: LocalDay
   /// Where local days begin; its time zone is used for every time shown.
   public let boundary: DayBoundary
-  /// The tracker's health at ``generatedAt``, from its latest heartbeat.
+  /// The tracker's health at ``generatedAt``, from its latest recorded heartbeat.
   public let health: HeartbeatHealth
   /// The day's gaps and accounting up to ``generatedAt``.
   public let gaps: GapReport
@@ -47,8 +47,12 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   ///   - title: The title; `Tracking Diagnostics` unless you choose otherwise.
   ///   - day: The day to report on.
   ///   - now: The instant of the report.
-  ///   - detector: The gap detector, with the day boundary, expectation and policy.
-  ///   - heartbeats: The tracker's heartbeats, in any order (its history).
+  ///   - detector: The gap detector, with the day boundary, expectation, policy and source.
+  ///   - heartbeats: The tracker's heartbeats in the order they were recorded, as a
+  ///     ``HeartbeatHistory`` lists them (those of other sources than the detector's are
+  ///     ignored). Health is judged from the last of them — the recorder's latest — even when
+  ///     an earlier one is dated later (the device clock was set back); the gaps are found
+  ///     whatever the order.
   ///   - usage: The usage records.
   ///   - rules: How apps map to categories when a record has none.
   ///   - missedSequences: Lost notification numbers and when.
@@ -62,15 +66,16 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
     self.title = title
     self.day = day
     boundary = detector.boundary
-    let latest = heartbeats.max { $0.instant < $1.instant }
-    health = detector.policy.health(of: latest, at: now)
+    let source = detector.source
+    let tracker = heartbeats.filter { $0.source == source }
+    health = detector.policy.health(of: tracker.last, at: now)
     gaps = detector.report(
-      for: day, now: now, heartbeats: heartbeats, usage: usage, missedSequences: missedSequences)
+      for: day, now: now, heartbeats: tracker, usage: usage, missedSequences: missedSequences)
     alerts = TrackerDownAlert.evaluate(gaps, policy: detector.policy)
     let (dayStart, dayEnd) = TimeValues.bounds(of: boundary.interval(of: day))
     self.usage = UsageBlock.blocks(
       of: usage, rules: rules, from: dayStart, to: min(dayEnd, gaps.endInstant))
-    heartbeatInstants = heartbeats.map(\.instant).filter { $0 >= dayStart && $0 < dayEnd }.sorted()
+    heartbeatInstants = tracker.map(\.instant).filter { $0 >= dayStart && $0 < dayEnd }.sorted()
     var seen = Set<UUID>()
     let unique = diagnostics.filter { seen.insert($0.id).inserted }
     errors = Array(
@@ -81,7 +86,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
 
   /// When the report was made.
   public var generatedAt: Date { health.checkedAt }
-  /// The day's heartbeats, in order.
+  /// The day's heartbeats of the detector's source, in order of time.
   public var heartbeats: [Date] { heartbeatInstants.map(Milliseconds.date) }
 
   /// Seed 000's relative time: `45s ago`, `3m ago`, `2h ago`, in whole units rounded down; a
@@ -90,7 +95,9 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   /// - Parameter age: How long ago.
   /// - Returns: The text.
   public static func relativeTime(_ age: Duration) -> String {
-    ReadableText.relative(Milliseconds.amount(age) ?? 0)
+    // Whole seconds toward zero; both components of a duration share its sign.
+    let (seconds, attoseconds) = age.components
+    return ReadableText.relative(seconds: seconds.magnitude, future: seconds < 0 || attoseconds < 0)
   }
 
   /// The report as indented JSON with sorted keys, in the documented form.

@@ -6,14 +6,24 @@ import UsageModel
 /// Three kinds of evidence are gathered inside the windows in which tracking was expected
 /// (``TrackingExpectation``), between the start of the period and `now`:
 ///
-/// 1. **Heartbeat silence**: within each window, the window's start, every heartbeat and the
-///    window's end (or `now`) are points of life; a pause between two consecutive points longer
-///    than ``HealthPolicy/gapAfter`` is a silence. A tracker that starts its heartbeats when its
-///    monitoring interval starts therefore has ``HealthPolicy/gapAfter`` of grace at the start.
+/// 1. **Heartbeat silence**: a pause between two consecutive signs of life longer than
+///    ``HealthPolicy/gapAfter``. The signs of life of a window are its heartbeats and, where the
+///    window begins monitoring (a schedule occurrence, a timer, an explicit interval), its
+///    start: a tracker that starts its heartbeats with its monitoring interval has
+///    ``HealthPolicy/gapAfter`` of grace. The silence is judged over the *whole* window, not the
+///    part inside the period: where the period cuts a window, the last heartbeat before the cut
+///    and the first after it (up to `now`) count, so a day's report sees a silence that began
+///    the evening before, and two reports that split a period find what one report over it
+///    finds. Tracking expected ``TrackingExpectation/always`` never began: time before the
+///    first heartbeat known is silent.
 /// 2. **Usage silence**: between consecutive usage records (their union, over all apps), a pause
 ///    longer than ``HealthPolicy/usageGapAfter``.
 /// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
 ///    (``MissedSequence``).
+///
+/// Only the heartbeats of the detector's ``source`` count — by default the monitor extension's,
+/// whose silence means usage may be lost — so that an app that keeps beating cannot hide a
+/// dead extension.
 ///
 /// Every instant of a window then falls in exactly one state, by precedence:
 ///
@@ -44,6 +54,8 @@ public struct GapDetector: Sendable {
   public let expectation: TrackingExpectation
   /// Where local days begin, for the daily accounting.
   public let boundary: DayBoundary
+  /// The tracker whose heartbeats count; those of other sources are ignored.
+  public let source: HeartbeatSource
 
   /// Creates a detector.
   ///
@@ -51,13 +63,16 @@ public struct GapDetector: Sendable {
   ///   - boundary: Where local days begin.
   ///   - expectation: When tracking was expected; always unless you choose otherwise.
   ///   - policy: The thresholds; ``HealthPolicy/standard`` unless you choose otherwise.
+  ///   - source: The tracker whose heartbeats count; the monitor extension unless you choose
+  ///     otherwise.
   public init(
     boundary: DayBoundary, expectation: TrackingExpectation = .always,
-    policy: HealthPolicy = .standard
+    policy: HealthPolicy = .standard, source: HeartbeatSource = .monitorExtension
   ) {
     self.boundary = boundary
     self.expectation = expectation
     self.policy = policy
+    self.source = source
   }
 
   /// Analyses one local day up to `now`.
@@ -65,8 +80,11 @@ public struct GapDetector: Sendable {
   /// - Parameters:
   ///   - day: The local day.
   ///   - now: The instant of the analysis; the day is cut there.
-  ///   - heartbeats: The tracker's heartbeats, in any order; pass those of the day and of the
-  ///     ``HealthPolicy/gapAfter`` before it.
+  ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored): at
+  ///     least those of the day, the
+  ///     last one before it and the first one after it (a recorder's history holds them).
+  ///     Without a heartbeat before the day, its start counts as silent unless a window begins
+  ///     monitoring there.
   ///   - usage: The usage records, in any order.
   ///   - missedSequences: Lost notification numbers and when.
   /// - Returns: The gaps and the day's accounting.
@@ -86,12 +104,14 @@ public struct GapDetector: Sendable {
   /// - Parameters:
   ///   - period: The period; it is cut at `now`.
   ///   - now: The instant of the analysis.
-  ///   - heartbeats: The tracker's heartbeats, in any order.
+  ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored),
+  ///     including the last one before the period and the first one after it, when there are
+  ///     such.
   ///   - usage: The usage records, in any order.
   ///   - missedSequences: Lost notification numbers and when.
   /// - Returns: The gaps and the accounting.
   /// - Complexity: O(*n* log *n*) in the number of heartbeats, records and pieces of evidence;
-  ///   O(*n*) when the heartbeats are already sorted.
+  ///   O(*n*) when the heartbeats are already sorted, plus O(*w* log *n*) for *w* windows.
   public func report(
     period: DateInterval, now: Date, heartbeats: [Heartbeat], usage: [UsageRecord],
     missedSequences: [MissedSequence] = []
@@ -99,10 +119,13 @@ public struct GapDetector: Sendable {
     let (start, requestedEnd) = TimeValues.bounds(of: period)
     let nowInstant = TimeValues.clampedInstant(now)
     let end = max(start, min(requestedEnd, nowInstant))
+    let windows = expectation.expectedWindows(
+      from: start, to: end, now: nowInstant, lookAround: policy.gapAfterMs + 1)
     var sweep = GapSweep(
-      start: start, end: end, windows: expectation.windows(from: start, to: end),
-      gapAfter: policy.gapAfterMs, usageGapAfter: policy.usageGapAfterMs)
-    sweep.addHeartbeats(heartbeats)
+      start: start, end: end, windows: windows, gapAfter: policy.gapAfterMs,
+      usageGapAfter: policy.usageGapAfterMs)
+    let source = source
+    sweep.addHeartbeats(heartbeats.compactMap { $0.source == source ? $0.instant : nil })
     sweep.addUsage(usage)
     sweep.addMissedSequences(missedSequences)
     let (gaps, pieces) = sweep.run(dayStarts: dayStarts(from: start, to: end))

@@ -9,7 +9,9 @@ import UsageModel
 ///
 /// JSON form: `{"start": "2026-03-08T00:00:00Z", "end": "2026-03-08T10:21:00Z",
 /// "evaluatedAt": "2026-03-08T10:21:00Z", "windows": [{"start": …, "end": …}, …], "gaps": [Gap,
-/// …], "days": [DayAccounting, …]}`.
+/// …], "days": [DayAccounting, …]}`. Decoding checks what the detector guarantees: `start <=
+/// end <= evaluatedAt`, and the windows, the gaps and the accounting's pieces (across all days)
+/// each in order, disjoint and inside the period — so no total can exceed the period.
 public struct GapReport: Sendable, Hashable, Codable {
   /// The gaps, sorted by start, never overlapping.
   public let gaps: [Gap]
@@ -108,12 +110,37 @@ public struct GapReport: Sendable, Hashable, Codable {
       }
       windows.append(start...end)
     }
+    let start = try container.decodeInstant(forKey: .start)
+    let end = try container.decodeInstant(forKey: .end)
+    let evaluatedAt = try container.decodeInstant(forKey: .evaluatedAt)
+    guard start <= end, end <= evaluatedAt else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .evaluatedAt, in: container, debugDescription: "needs start <= end <= evaluatedAt")
+    }
+    let gaps = try container.decode([Gap].self, forKey: .gaps)
+    let days = try container.decode([DayAccounting].self, forKey: .days)
+    let parts: [(CodingKeys, [(Int64, Int64)])] = [
+      (.windows, windows.map { ($0.lowerBound, $0.upperBound) }),
+      (.gaps, gaps.map { ($0.startInstant, $0.endInstant) }),
+      (.days, days.flatMap(\.windows).map { ($0.startInstant, $0.endInstant) }),
+    ]
+    for (key, spans) in parts where !Self.inOrder(spans, from: start, to: end) {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: container,
+        debugDescription: "\(key.stringValue) must be in order, disjoint and inside start...end")
+    }
     self.init(
-      start: try container.decodeInstant(forKey: .start),
-      end: try container.decodeInstant(forKey: .end),
-      evaluatedAt: try container.decodeInstant(forKey: .evaluatedAt), windows: windows,
-      gaps: try container.decode([Gap].self, forKey: .gaps),
-      days: try container.decode([DayAccounting].self, forKey: .days))
+      start: start, end: end, evaluatedAt: evaluatedAt, windows: windows, gaps: gaps, days: days)
+  }
+
+  /// Whether `spans` follow each other without overlapping, inside `[start, end]`.
+  private static func inOrder(_ spans: [(Int64, Int64)], from start: Int64, to end: Int64) -> Bool {
+    var previousEnd = start
+    for (low, high) in spans {
+      guard low >= previousEnd, high >= low, high <= end else { return false }
+      previousEnd = high
+    }
+    return true
   }
 
   /// Encodes the documented JSON form.

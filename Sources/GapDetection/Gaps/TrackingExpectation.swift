@@ -15,13 +15,13 @@ import UsageModel
 /// "schedules": [MonitoringSchedule, …]}` or `{"kind": "intervals", "intervals": [{"start":
 /// "2026-03-08T09:00:00Z", "end": "2026-03-08T17:00:00Z"}, …]}`.
 public struct TrackingExpectation: Sendable, Hashable, Codable {
-  private enum Storage: Sendable, Hashable {
+  enum Storage: Sendable, Hashable {
     case always
     case schedules([MonitoringSchedule], TimeZone)
     case intervals([ClosedRange<Int64>])
   }
 
-  private let storage: Storage
+  let storage: Storage
 
   private init(_ storage: Storage) {
     self.storage = storage
@@ -72,45 +72,9 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
   /// - Complexity: O(*d* · *s*) for *d* days and *s* schedules.
   public func windows(in period: DateInterval) -> [DateInterval] {
     let (start, end) = TimeValues.bounds(of: period)
-    return windows(from: start, to: end).map { TimeValues.interval($0.lowerBound, $0.upperBound) }
-  }
-
-  func windows(from start: Int64, to end: Int64) -> [ClosedRange<Int64>] {
-    guard end > start else { return [] }
-    var pieces: [ClosedRange<Int64>]
-    switch storage {
-    case .always:
-      return [start...end]
-    case .intervals(let intervals):
-      pieces = intervals
-    case .schedules(let schedules, let timeZone):
-      pieces = []
-      let period = TimeValues.interval(start, end)
-      for schedule in schedules {
-        switch schedule {
-        case .daily(let window):
-          for occurrence in window.occurrences(overlapping: period, in: timeZone) {
-            let (low, high) = TimeValues.bounds(of: occurrence)
-            pieces.append(low...high)
-          }
-        case .timer(let window):
-          let (low, high) = TimeValues.bounds(of: window.interval)
-          pieces.append(low...high)
-        }
-      }
+    return expectedWindows(from: start, to: end, now: end, lookAround: 0).map {
+      TimeValues.interval($0.low, $0.high)
     }
-    var merged: [ClosedRange<Int64>] = []
-    for piece in pieces.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-      let low = max(piece.lowerBound, start)
-      let high = min(piece.upperBound, end)
-      guard high > low else { continue }
-      if let last = merged.last, low <= last.upperBound {
-        merged[merged.count - 1] = last.lowerBound...max(last.upperBound, high)
-      } else {
-        merged.append(low...high)
-      }
-    }
-    return merged
   }
 
   // MARK: - Codable

@@ -62,8 +62,10 @@ public struct WindowAccounting: Sendable, Hashable, Codable {
       tracked: try container.decode(Int64.self, forKey: .trackedMs),
       idle: try container.decode(Int64.self, forKey: .idleMs),
       unknown: try container.decode(Int64.self, forKey: .unknownMs))
-    guard trackedMs >= 0, idleMs >= 0, unknownMs >= 0,
-      trackedMs + idleMs + unknownMs == endInstant - startInstant
+    let (partial, firstOverflow) = trackedMs.addingReportingOverflow(idleMs)
+    let (sum, secondOverflow) = partial.addingReportingOverflow(unknownMs)
+    guard trackedMs >= 0, idleMs >= 0, unknownMs >= 0, !firstOverflow, !secondOverflow,
+      sum == endInstant - startInstant
     else {
       throw DecodingError.dataCorruptedError(
         forKey: .unknownMs, in: container,
@@ -88,9 +90,11 @@ public struct WindowAccounting: Sendable, Hashable, Codable {
 /// The accounting of one local day: its pieces of expected tracking time.
 ///
 /// A window that crosses the day's boundary (21:00 to 07:00, or a gap spanning midnight) is
-/// split there, so each day accounts only for its own time.
+/// split there, so each day accounts only for its own time. The pieces are in order and never
+/// overlap, so the day's totals never exceed the time they span.
 ///
-/// JSON form: `{"day": "2026-03-08", "windows": [WindowAccounting, …]}`.
+/// JSON form: `{"day": "2026-03-08", "windows": [WindowAccounting, …]}`, the windows in order
+/// and disjoint.
 public struct DayAccounting: Sendable, Hashable, Codable {
   /// The local day.
   public let day: LocalDay
@@ -101,10 +105,28 @@ public struct DayAccounting: Sendable, Hashable, Codable {
   ///
   /// - Parameters:
   ///   - day: The local day.
-  ///   - windows: Its pieces, in order.
-  public init(day: LocalDay, windows: [WindowAccounting]) {
+  ///   - windows: Its pieces, in order, none overlapping the next.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` when a piece starts
+  ///   before the previous one ends.
+  public init(day: LocalDay, windows: [WindowAccounting]) throws(GapDetectionError) {
+    if let overlap = Self.firstOverlap(in: windows) {
+      throw .invalidValue(
+        field: "windows", value: "a piece starting \(windows[overlap].start)",
+        requirement: "in order, not before the previous piece ends")
+    }
+    self.init(unchecked: day, windows: windows)
+  }
+
+  init(unchecked day: LocalDay, windows: [WindowAccounting]) {
     self.day = day
     self.windows = windows
+  }
+
+  /// The index of the first piece that starts before its predecessor ends.
+  static func firstOverlap(in windows: [WindowAccounting]) -> Int? {
+    zip(windows.indices.dropFirst(), zip(windows, windows.dropFirst())).first { _, pair in
+      pair.1.startInstant < pair.0.endInstant
+    }?.0
   }
 
   /// Expected tracking time in the day: ``tracked`` + ``idle`` + ``unknown``.
@@ -115,4 +137,36 @@ public struct DayAccounting: Sendable, Hashable, Codable {
   public var idle: Duration { .milliseconds(windows.reduce(0) { $0 + $1.idleMs }) }
   /// Time in which usage may have been lost.
   public var unknown: Duration { .milliseconds(windows.reduce(0) { $0 + $1.unknownMs }) }
+
+  private enum CodingKeys: String, CodingKey {
+    case day
+    case windows
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field, also for pieces out of order
+  ///   or overlapping.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let day = try container.decode(LocalDay.self, forKey: .day)
+    let windows = try container.decode([WindowAccounting].self, forKey: .windows)
+    do {
+      try self.init(day: day, windows: windows)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .windows, in: container, debugDescription: error.description)
+    }
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(day, forKey: .day)
+    try container.encode(windows, forKey: .windows)
+  }
 }

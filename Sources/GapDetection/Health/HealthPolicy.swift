@@ -9,11 +9,11 @@ import UsageModel
 /// | ``gapAfter`` | 300 s | heartbeat silence longer than this is a gap (seed 000's `heartbeat_stale`) |
 /// | ``usageGapAfter`` | 600 s | usage silence between records longer than this is a gap (seed 000's `session_gap`) |
 /// | ``alertAfter`` | 15 min | tracker-down time in one window that raises an alert |
-/// | ``clockSkewTolerance`` | 2 s | a heartbeat less than this far in the future counts as age zero |
+/// | ``clockSkewTolerance`` | 2 s | a heartbeat at most this far in the future counts as age zero |
 /// | ``memory`` | 6 MB, 4.5 / 5.5 MB | see ``MemoryPolicy`` |
 ///
 /// "Longer than" is strict: a heartbeat exactly 120 s old is healthy, a silence of exactly 300 s
-/// is not a gap. The alert threshold is *reached*: exactly 15 minutes of tracker-down time
+/// is not a gap, and a heartbeat exactly 2 s in the future is healthy with age zero. The alert threshold is *reached*: exactly 15 minutes of tracker-down time
 /// alerts, so that seed 000's "Test 4" (a 15-minute gap) raises it.
 ///
 /// ```swift
@@ -52,7 +52,8 @@ public struct HealthPolicy: Sendable, Hashable, Codable {
   ///   - gapAfter: Heartbeat silence beyond which there is a gap; at least `staleAfter`.
   ///   - usageGapAfter: Usage silence beyond which there is a gap; more than zero.
   ///   - alertAfter: Tracker-down time in one window that raises an alert; more than zero.
-  ///   - clockSkewTolerance: How far in the future a heartbeat may be and count as age zero.
+  ///   - clockSkewTolerance: How far in the future a heartbeat may be (inclusive) and count as
+  ///     age zero.
   ///   - memory: The memory thresholds.
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` naming the first
   ///   duration that is out of range or not whole milliseconds.
@@ -77,7 +78,7 @@ public struct HealthPolicy: Sendable, Hashable, Codable {
   public var usageGapAfter: Duration { .milliseconds(usageGapAfterMs) }
   /// Tracker-down time in one window that raises an alert.
   public var alertAfter: Duration { .milliseconds(alertAfterMs) }
-  /// How far in the future a heartbeat may be and still count as age zero.
+  /// How far in the future a heartbeat may be, inclusive, and still count as age zero.
   public var clockSkewTolerance: Duration { .milliseconds(toleranceMs) }
 
   /// Judges a tracker from its latest heartbeat.
@@ -134,7 +135,8 @@ public struct HealthPolicy: Sendable, Hashable, Codable {
         memory: try container.decode(MemoryPolicy.self, forKey: .memory))
     } catch let error as GapDetectionError {
       throw DecodingError.dataCorruptedError(
-        forKey: .staleAfterMs, in: container, debugDescription: error.description)
+        forKey: error.codingKey(CodingKeys.self) ?? .staleAfterMs, in: container,
+        debugDescription: error.description)
     }
   }
 

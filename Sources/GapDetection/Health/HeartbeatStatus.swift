@@ -3,7 +3,7 @@ import UsageModel
 /// The state of a tracker judged from its latest heartbeat.
 ///
 /// A heartbeat from the future — the device clock was set back, or the writer's clock is ahead —
-/// is ``clockSkew(ahead:)``, never a negative age. One less than the policy's tolerance ahead
+/// is ``clockSkew(ahead:)``, never a negative age. One at most the policy's tolerance ahead
 /// (the app read its clock just before the extension wrote) counts as healthy with age zero.
 ///
 /// JSON form: `{"state": "never_seen"}`, `{"state": "healthy", "ageMs": 12000}`,

@@ -29,7 +29,8 @@ public struct Heartbeat: Sendable, Hashable, Codable {
   public let sequence: UInt64?
   /// The writer's resident memory in bytes, if it measured it.
   public let memoryBytes: UInt64?
-  /// The instant in milliseconds since 1970.
+  /// The instant in milliseconds since 1970, always within the supported range (every path
+  /// that makes a heartbeat checks it), so that differences of two instants never overflow.
   let instant: Int64
 
   /// Creates a heartbeat.
@@ -50,6 +51,7 @@ public struct Heartbeat: Sendable, Hashable, Codable {
   }
 
   init(instant: Int64, source: HeartbeatSource, sequence: UInt64?, memoryBytes: UInt64?) {
+    assert((Milliseconds.earliest...Milliseconds.latest).contains(instant), "unchecked instant")
     self.instant = instant
     self.source = source
     self.sequence = sequence

@@ -31,8 +31,13 @@ import SharedStore
 public struct HeartbeatRecorder: Sendable {
   /// A day of heartbeats at a 30-second cadence: 2,880.
   public static let defaultCapacity = 2_880
-  /// The largest capacity accepted: a week at 1 second, 604,800 records (about 19 MB).
-  public static let maximumCapacity = 604_800
+  /// The largest capacity accepted: a week at a 30-second cadence, 20,160 records.
+  ///
+  /// Mind the memory of the monitor extension (6 MB): a ring is `32 + 32 × capacity` bytes, and
+  /// recording into a full one holds about three copies of it at once — the store's read, the
+  /// changed value, the write. At the default capacity that is 92 KB a copy; at this maximum,
+  /// 645 KB. `Documentation/Performance.md` has the measured peak memory of both.
+  public static let maximumCapacity = 20_160
 
   /// Whose heartbeats this recorder keeps.
   public let source: HeartbeatSource
@@ -47,7 +52,8 @@ public struct HeartbeatRecorder: Sendable {
   /// - Parameters:
   ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
   ///   - source: Whose heartbeats to keep.
-  ///   - capacity: The most heartbeats kept, 1...``maximumCapacity``; a day at 30 s by default.
+  ///   - capacity: The most heartbeats kept, 1...``maximumCapacity`` (see its memory note); a
+  ///     day at 30 s by default.
   ///     A history stored with another capacity is re-laid out on the next record, keeping the
   ///     newest heartbeats.
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for a capacity out of
@@ -169,6 +175,34 @@ public struct HeartbeatRecorder: Sendable {
         heartbeats: records.map(heartbeat))
     } catch {
       throw .corruptedHeartbeatHistory(key: key, reason: error.reason)
+    }
+  }
+
+  /// Moves a history that is not readable aside, keeping its bytes, so that recording can start
+  /// afresh.
+  ///
+  /// The recovery step for ``GapDetectionError/corruptedHeartbeatHistory(key:reason:)``: nothing
+  /// in this library replaces a damaged history by itself. The store keeps the bytes (for
+  /// `FileStore`, a quarantined file next to the others).
+  ///
+  /// ```swift
+  /// do {
+  ///   try recorder.record(at: now)
+  /// } catch GapDetectionError.corruptedHeartbeatHistory(let key, let reason) {
+  ///   log("heartbeat history \(key) damaged: \(reason)")
+  ///   try recorder.quarantine()
+  ///   try recorder.record(at: now)
+  /// }
+  /// ```
+  ///
+  /// - Returns: Where the store kept the bytes, or `nil` when nothing was stored.
+  /// - Throws: ``GapDetectionError/store(_:)``.
+  @discardableResult
+  public func quarantine() throws(GapDetectionError) -> String? {
+    do {
+      return try store.quarantine(key)
+    } catch {
+      throw .store(error)
     }
   }
 

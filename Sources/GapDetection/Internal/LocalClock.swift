@@ -65,10 +65,33 @@ enum ReadableText {
     return "\(seconds / 3600)h " + LocalClock.two(seconds / 60 % 60) + "m"
   }
 
+  /// `text` on one line: line breaks, tabs and other control characters (and the Unicode line
+  /// and paragraph separators) are shown as escapes — `\n`, `\r`, `\t`, `\u{7}` — so that a
+  /// string from outside cannot forge lines of a report.
+  static func singleLine(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
   /// Seed 000's relative time: `45s ago`, `3m ago`, `2h ago` (whole units, rounded down); a
   /// moment in the future reads `in 5s`.
   static func relative(_ ageMilliseconds: Int64) -> String {
-    let seconds = abs(ageMilliseconds) / 1000
+    relative(seconds: ageMilliseconds.magnitude / 1000, future: ageMilliseconds < 0)
+  }
+
+  /// The same, from whole seconds and a direction.
+  static func relative(seconds: UInt64, future: Bool) -> String {
     let amount: String
     if seconds < 60 {
       amount = "\(seconds)s"
@@ -77,7 +100,7 @@ enum ReadableText {
     } else {
       amount = "\(seconds / 3600)h"
     }
-    return ageMilliseconds < 0 ? "in " + amount : amount + " ago"
+    return future ? "in " + amount : amount + " ago"
   }
 
   /// `3.2 MB`, one decimal, rounded half up, where 1 MB is 1,048,576 bytes (seed 000's unit).

@@ -81,10 +81,12 @@ public struct AdaptivePulseTime: Sendable, Hashable, Codable {
   public var ceiling: Duration { .milliseconds(ceilingMs) }
 
   func validate() throws(GapDetectionError) {
-    guard floorMs >= 0, floorMs <= ceilingMs, ceilingMs <= PulseEstimator.maximumMs else {
+    guard floorMs >= 0 else {
+      throw .invalidValue(field: "floor", value: "\(floor)", requirement: "zero or more")
+    }
+    guard floorMs <= ceilingMs, ceilingMs <= PulseEstimator.maximumMs else {
       throw .invalidValue(
-        field: "floor...ceiling", value: "\(floor)...\(ceiling)",
-        requirement: "0 <= floor <= ceiling <= 365 days")
+        field: "ceiling", value: "\(ceiling)", requirement: "from \(floor) to 365 days")
     }
     guard (floorMs...ceilingMs).contains(initialMs) else {
       throw .invalidValue(
@@ -129,7 +131,8 @@ public struct AdaptivePulseTime: Sendable, Hashable, Codable {
       try validate()
     } catch {
       throw DecodingError.dataCorruptedError(
-        forKey: .initialMs, in: container, debugDescription: error.description)
+        forKey: error.codingKey(CodingKeys.self) ?? .initialMs, in: container,
+        debugDescription: error.description)
     }
   }
 

@@ -109,15 +109,19 @@ public struct HeartbeatMerger<Data: Equatable> {
 extension HeartbeatMerger: Sendable where Data: Sendable {}
 
 extension HeartbeatMerger where Data == HeartbeatSource {
-  /// Merges a tracker's heartbeats into the intervals during which it was alive, per source.
+  /// Merges trackers' heartbeats into the intervals during which each was alive, per source.
   ///
-  /// Heartbeats count as instants (zero duration) whose data is their source. They are merged
-  /// in the order given: pass them sorted by instant (``GapDetector`` sorts for you).
+  /// Heartbeats count as instants (zero duration) whose data is their source. Each source has
+  /// its own open interval (and, for an adaptive pulse time, its own cadence), so heartbeats of
+  /// several sources may be interleaved: an app beating beside the monitor extension neither
+  /// splits nor extends the extension's intervals. Within a source they are merged in the order
+  /// given: pass them sorted by instant (``GapDetector`` sorts for you).
   ///
   /// - Parameters:
   ///   - heartbeats: The heartbeats, in order.
   ///   - pulseTime: A fixed or adaptive pulse time.
-  /// - Returns: The intervals in the order they were closed.
+  /// - Returns: The intervals in the order they were closed, then those still open at the end,
+  ///   in the order their sources first appeared.
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an invalid
   ///   pulse time.
   /// - Complexity: O(*n*) for a fixed pulse time; O(*n* · *k*) at worst for an adaptive one
@@ -125,14 +129,33 @@ extension HeartbeatMerger where Data == HeartbeatSource {
   public static func merge(
     _ heartbeats: [Heartbeat], pulseTime: PulseTime
   ) throws(GapDetectionError) -> [ActivityInterval<HeartbeatSource>] {
-    var merger = try HeartbeatMerger(pulseTime: pulseTime)
+    let fresh = try HeartbeatMerger(pulseTime: pulseTime)
     var intervals: [ActivityInterval<HeartbeatSource>] = []
+    // The merger of the source seen last, and the others' aside: consecutive heartbeats of one
+    // source, the usual case, cost no dictionary lookup.
+    var current = fresh
+    var currentSource: HeartbeatSource?
+    var others: [HeartbeatSource: HeartbeatMerger] = [:]
+    var sources: [HeartbeatSource] = []
     for heartbeat in heartbeats {
-      if let closed = merger.add(start: heartbeat.instant, duration: 0, data: heartbeat.source) {
+      if heartbeat.source != currentSource {
+        if let currentSource { others[currentSource] = current }
+        if let stashed = others.removeValue(forKey: heartbeat.source) {
+          current = stashed
+        } else {
+          current = fresh
+          sources.append(heartbeat.source)
+        }
+        currentSource = heartbeat.source
+      }
+      if let closed = current.add(start: heartbeat.instant, duration: 0, data: heartbeat.source) {
         intervals.append(closed)
       }
     }
-    if let last = merger.finish() { intervals.append(last) }
+    if let currentSource { others[currentSource] = current }
+    for source in sources {
+      if let last = others[source]?.finish() { intervals.append(last) }
+    }
     return intervals
   }
 }

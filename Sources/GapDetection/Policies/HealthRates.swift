@@ -129,28 +129,79 @@ public struct HealthRates: Sendable, Hashable, Codable {
 
 /// Percentage targets for ``HealthRates``: each rate must stay strictly below its target.
 ///
-/// JSON form: `{"staleChecksPercent": 2, "failuresPercent": 1, "alertedSessionsPercent": 5}`.
+/// JSON form: `{"staleChecksPercent": 2, "failuresPercent": 1, "alertedSessionsPercent": 5}`,
+/// each from 0 to 100.
 public struct HealthTargets: Sendable, Hashable, Codable {
   /// Seed 000's success metrics: stale checks < 2 %, failures < 1 %, alerted sessions < 5 %.
   public static let seed000 = HealthTargets(
-    staleChecksPercent: 2, failuresPercent: 1, alertedSessionsPercent: 5)
+    unchecked: (staleChecks: 2, failures: 1, alertedSessions: 5))
 
   /// The target for stale checks, in percent.
-  public var staleChecksPercent: Int
+  public let staleChecksPercent: Int
   /// The target for failed diagnostic entries, in percent.
-  public var failuresPercent: Int
+  public let failuresPercent: Int
   /// The target for alerted sessions, in percent.
-  public var alertedSessionsPercent: Int
+  public let alertedSessionsPercent: Int
 
   /// Creates targets.
   ///
   /// - Parameters:
-  ///   - staleChecksPercent: The target for stale checks.
-  ///   - failuresPercent: The target for failures.
-  ///   - alertedSessionsPercent: The target for alerted sessions.
-  public init(staleChecksPercent: Int, failuresPercent: Int, alertedSessionsPercent: Int) {
-    self.staleChecksPercent = staleChecksPercent
-    self.failuresPercent = failuresPercent
-    self.alertedSessionsPercent = alertedSessionsPercent
+  ///   - staleChecksPercent: The target for stale checks, 0...100.
+  ///   - failuresPercent: The target for failures, 0...100.
+  ///   - alertedSessionsPercent: The target for alerted sessions, 0...100.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` naming the first
+  ///   target outside 0...100.
+  public init(staleChecksPercent: Int, failuresPercent: Int, alertedSessionsPercent: Int)
+    throws(GapDetectionError)
+  {
+    for (field, value) in [
+      ("staleChecksPercent", staleChecksPercent), ("failuresPercent", failuresPercent),
+      ("alertedSessionsPercent", alertedSessionsPercent),
+    ] where !(0...100).contains(value) {
+      throw .invalidValue(field: field, value: "\(value)", requirement: "a percentage, 0...100")
+    }
+    self.init(
+      unchecked: (staleChecksPercent, failuresPercent, alertedSessionsPercent))
+  }
+
+  private init(unchecked targets: (staleChecks: Int, failures: Int, alertedSessions: Int)) {
+    staleChecksPercent = targets.staleChecks
+    failuresPercent = targets.failures
+    alertedSessionsPercent = targets.alertedSessions
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case staleChecksPercent
+    case failuresPercent
+    case alertedSessionsPercent
+  }
+
+  /// Decodes the documented JSON form, validating it as the initialiser does.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    do {
+      try self.init(
+        staleChecksPercent: try container.decode(Int.self, forKey: .staleChecksPercent),
+        failuresPercent: try container.decode(Int.self, forKey: .failuresPercent),
+        alertedSessionsPercent: try container.decode(Int.self, forKey: .alertedSessionsPercent))
+    } catch let error as GapDetectionError {
+      throw DecodingError.dataCorruptedError(
+        forKey: error.codingKey(CodingKeys.self) ?? .staleChecksPercent, in: container,
+        debugDescription: error.description)
+    }
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(staleChecksPercent, forKey: .staleChecksPercent)
+    try container.encode(failuresPercent, forKey: .failuresPercent)
+    try container.encode(alertedSessionsPercent, forKey: .alertedSessionsPercent)
   }
 }

@@ -18,7 +18,10 @@ public enum AppState: String, Sendable, Hashable, CaseIterable, Codable {
 /// - foreground (``AppState/active``): 60 s, for accuracy;
 /// - ``AppState/inactive`` or ``AppState/background``: 300 s, to save battery;
 /// - but 30 s whenever a usage event arrived less than 30 s before `now`, so that a restart
-///   never interrupts active use. An event dated after `now` (clock skew) counts as recent.
+///   never interrupts active use. An event dated after `now` by at most ``clockSkewTolerance``
+///   (2 s: the event was written just after the app read its clock) counts as recent too; one
+///   further in the future is clock skew and does not count, or a clock set back would keep
+///   the short interval for as long as it stayed behind.
 ///
 /// A pure function of its inputs: the caller passes the app state, the instant of the last event
 /// and `now`, and schedules the returned interval.
@@ -28,17 +31,19 @@ public enum AppState: String, Sendable, Hashable, CaseIterable, Codable {
 /// ```
 ///
 /// JSON form: `{"foregroundMs": 60000, "backgroundMs": 300000, "afterRecentEventMs": 30000,
-/// "recentEventWindowMs": 30000}`.
+/// "recentEventWindowMs": 30000, "clockSkewToleranceMs": 2000}`; `clockSkewToleranceMs` may be
+/// absent on input (2000).
 public struct RestartPolicy: Sendable, Hashable, Codable {
-  /// Seed 000's values: 60 s, 300 s, and 30 s after an event less than 30 s old.
+  /// Seed 000's values: 60 s, 300 s, and 30 s after an event less than 30 s old; 2 s of skew.
   public static let standard = RestartPolicy(
     uncheckedForeground: 60_000, background: 300_000, afterRecentEvent: 30_000,
-    recentEventWindow: 30_000)
+    recentEventWindow: 30_000, clockSkewTolerance: 2_000)
 
   let foregroundMs: Int64
   let backgroundMs: Int64
   let afterRecentEventMs: Int64
   let recentEventWindowMs: Int64
+  let toleranceMs: Int64
 
   /// Creates a policy.
   ///
@@ -47,27 +52,31 @@ public struct RestartPolicy: Sendable, Hashable, Codable {
   ///   - background: The interval while it is inactive or in the background; more than zero.
   ///   - afterRecentEvent: The interval after a recent event; more than zero.
   ///   - recentEventWindow: How old an event may be and still count as recent.
+  ///   - clockSkewTolerance: How far after `now` an event may be dated and still count as
+  ///     recent; 2 s unless you choose otherwise.
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)``.
   public init(
     foreground: Duration, background: Duration, afterRecentEvent: Duration,
-    recentEventWindow: Duration
+    recentEventWindow: Duration, clockSkewTolerance: Duration = .seconds(2)
   ) throws(GapDetectionError) {
     self.init(
       uncheckedForeground: try TimeValues.amount(foreground, field: "foreground", minimum: 1),
       background: try TimeValues.amount(background, field: "background", minimum: 1),
       afterRecentEvent: try TimeValues.amount(
         afterRecentEvent, field: "afterRecentEvent", minimum: 1),
-      recentEventWindow: try TimeValues.amount(recentEventWindow, field: "recentEventWindow"))
+      recentEventWindow: try TimeValues.amount(recentEventWindow, field: "recentEventWindow"),
+      clockSkewTolerance: try TimeValues.amount(clockSkewTolerance, field: "clockSkewTolerance"))
   }
 
   private init(
     uncheckedForeground: Int64, background: Int64, afterRecentEvent: Int64,
-    recentEventWindow: Int64
+    recentEventWindow: Int64, clockSkewTolerance: Int64
   ) {
     foregroundMs = uncheckedForeground
     backgroundMs = background
     afterRecentEventMs = afterRecentEvent
     recentEventWindowMs = recentEventWindow
+    toleranceMs = clockSkewTolerance
   }
 
   /// The time to wait before the next restart of monitoring.
@@ -81,7 +90,9 @@ public struct RestartPolicy: Sendable, Hashable, Codable {
   public func interval(appState: AppState, lastEventAt: Date?, now: Date) -> Duration {
     if let lastEventAt {
       let age = TimeValues.clampedInstant(now) - TimeValues.clampedInstant(lastEventAt)
-      if age < recentEventWindowMs { return .milliseconds(afterRecentEventMs) }
+      if age >= -toleranceMs, age < recentEventWindowMs {
+        return .milliseconds(afterRecentEventMs)
+      }
     }
     switch appState {
     case .active: return .milliseconds(foregroundMs)
@@ -97,12 +108,15 @@ public struct RestartPolicy: Sendable, Hashable, Codable {
   public var afterRecentEvent: Duration { .milliseconds(afterRecentEventMs) }
   /// How old an event may be and still count as recent.
   public var recentEventWindow: Duration { .milliseconds(recentEventWindowMs) }
+  /// How far after `now` an event may be dated and still count as recent.
+  public var clockSkewTolerance: Duration { .milliseconds(toleranceMs) }
 
   private enum CodingKeys: String, CodingKey {
     case foregroundMs
     case backgroundMs
     case afterRecentEventMs
     case recentEventWindowMs
+    case clockSkewToleranceMs
   }
 
   /// Decodes the documented JSON form, validating it as the initialiser does.
@@ -116,10 +130,13 @@ public struct RestartPolicy: Sendable, Hashable, Codable {
         foreground: try container.decodeMilliseconds(forKey: .foregroundMs),
         background: try container.decodeMilliseconds(forKey: .backgroundMs),
         afterRecentEvent: try container.decodeMilliseconds(forKey: .afterRecentEventMs),
-        recentEventWindow: try container.decodeMilliseconds(forKey: .recentEventWindowMs))
+        recentEventWindow: try container.decodeMilliseconds(forKey: .recentEventWindowMs),
+        clockSkewTolerance: try container.decodeIfPresent(Int64.self, forKey: .clockSkewToleranceMs)
+          .map { Duration.milliseconds($0) } ?? .seconds(2))
     } catch let error as GapDetectionError {
       throw DecodingError.dataCorruptedError(
-        forKey: .foregroundMs, in: container, debugDescription: error.description)
+        forKey: error.codingKey(CodingKeys.self) ?? .foregroundMs, in: container,
+        debugDescription: error.description)
     }
   }
 
@@ -133,5 +150,6 @@ public struct RestartPolicy: Sendable, Hashable, Codable {
     try container.encode(backgroundMs, forKey: .backgroundMs)
     try container.encode(afterRecentEventMs, forKey: .afterRecentEventMs)
     try container.encode(recentEventWindowMs, forKey: .recentEventWindowMs)
+    try container.encode(toleranceMs, forKey: .clockSkewToleranceMs)
   }
 }

@@ -32,6 +32,28 @@ func decode<Value: Decodable>(_ type: Value.Type, _ text: String) throws -> Valu
   try JSONDecoder().decode(type, from: Data(text.utf8))
 }
 
+/// The error of decoding `text` as `Value`, failing the test when it decodes.
+func decodingError<Value: Decodable>(_ type: Value.Type, _ text: String) throws -> DecodingError {
+  do {
+    let value = try decode(type, text)
+    Issue.record("\(text) decoded as \(value)")
+  } catch let error as DecodingError {
+    return error
+  }
+  throw CocoaError(.coderInvalidValue)
+}
+
+/// The coding key a decoding error names last, if any.
+func codingKey(of error: DecodingError) -> String? {
+  switch error {
+  case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+    .valueNotFound(_, let context):
+    return context.codingPath.last?.stringValue
+  @unknown default:
+    return nil
+  }
+}
+
 /// The URL of a fixture file under `Fixtures/`.
 func fixtureURL(_ path: String) throws -> URL {
   let url = try #require(Bundle.module.resourceURL, "no resource bundle")

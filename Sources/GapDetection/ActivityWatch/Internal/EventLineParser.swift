@@ -4,22 +4,21 @@ import UsageModel
 /// Parses one line of ActivityWatch's event form, strictly, without building a JSON tree.
 ///
 /// Accepted: one JSON object with exactly the fields `timestamp` (a string, see
-/// ``parseTimestamp(_:)``), `duration` (a number of seconds, zero or more) and `data` (an
-/// object), and optionally `id` (any value, ignored), in any order, surrounded by whitespace.
+/// ``parseTimestamp(_:)``), `duration` (a number of seconds, zero or more, held in microseconds
+/// as aw-core holds it: see ``PythonDuration``) and `data` (an object), and optionally `id` (any
+/// value, ignored), in any order, surrounded by whitespace.
 struct EventLineParser {
-  /// The fields of a parsed line; `data` is the byte range of the `data` object in the line.
+  /// The fields of a parsed line: the timestamp in milliseconds, the duration in microseconds
+  /// and the byte range of the `data` object in the line.
   struct Parsed {
     var timestamp: Int64
-    var duration: Int64
+    var durationMicroseconds: Int64
     var data: Range<Int>
   }
 
   /// The last date seen and the instant of its midnight (UTC), so that consecutive lines of the
   /// same date do not resolve the calendar again.
   private var cachedDate: (bytes: UInt64, bytesHigh: UInt16, midnight: Int64)?
-
-  /// The longest duration accepted: 100 years.
-  static let maximumDurationMs: Int64 = 100 * 365 * 86_400_000
 
   mutating func parse(_ line: UnsafeRawBufferPointer) throws(JSONFailure) -> Parsed {
     var scanner = JSONScanner(line)
@@ -54,7 +53,7 @@ struct EventLineParser {
             JSONScanner.isDigit(first) || first == UInt8(ascii: "-")
           else { throw scanner.failure("\"duration\" must be a number of seconds") }
           let range = try scanner.scanNumber()
-          duration = try Self.milliseconds(UnsafeRawBufferPointer(rebasing: line[range]))
+          duration = try PythonDuration.microseconds(UnsafeRawBufferPointer(rebasing: line[range]))
         case .data:
           guard data == nil else { throw JSONFailure(reason: "duplicate field \"data\"") }
           guard scanner.peek() == UInt8(ascii: "{") else {
@@ -80,10 +79,10 @@ struct EventLineParser {
     guard let timestamp else { throw JSONFailure(reason: "missing field \"timestamp\"") }
     guard let duration else { throw JSONFailure(reason: "missing field \"duration\"") }
     guard let data else { throw JSONFailure(reason: "missing field \"data\"") }
-    guard duration <= Milliseconds.latest - timestamp else {
+    guard duration <= (Milliseconds.latest - timestamp) * 1000 else {
       throw JSONFailure(reason: "the event ends after 9999-12-29")
     }
-    return Parsed(timestamp: timestamp, duration: duration, data: data)
+    return Parsed(timestamp: timestamp, durationMicroseconds: duration, data: data)
   }
 
   private enum Key {
@@ -224,84 +223,5 @@ struct EventLineParser {
   ) -> JSONFailure {
     let shown = String(decoding: text, as: UTF8.self)
     return JSONFailure(reason: "\"timestamp\" \(shown.debugDescription) is invalid: \(reason)")
-  }
-
-  // MARK: - Duration
-
-  /// A JSON number of seconds in milliseconds, rounded to the nearest (halves up), exactly —
-  /// the decimal digits are never turned into a `Double`.
-  static func milliseconds(_ number: UnsafeRawBufferPointer) throws(JSONFailure) -> Int64 {
-    let shown = String(decoding: number, as: UTF8.self)
-    guard number.first != UInt8(ascii: "-") else {
-      if number.allSatisfy({ !(0x31...0x39).contains($0) }) { return 0 }  // -0, -0.0, -0e5
-      throw JSONFailure(reason: "\"duration\" \(shown) is negative")
-    }
-    var mantissa: UInt64 = 0
-    var significant = 0
-    var exponent = 0
-    var position = 0
-    var inFraction = false
-    while position < number.count {
-      let byte = number[position]
-      if byte == UInt8(ascii: ".") {
-        inFraction = true
-      } else if JSONScanner.isDigit(byte) {
-        if significant < 18 {
-          if mantissa != 0 || byte != 0x30 {
-            mantissa = mantissa * 10 + UInt64(byte - 0x30)
-            significant += 1
-          }
-          if inFraction { exponent -= 1 }
-        } else if !inFraction {
-          exponent += 1
-        }
-      } else {
-        break
-      }
-      position += 1
-    }
-    if position < number.count {  // the exponent part, after 'e' or 'E'
-      position += 1
-      var sign = 1
-      if number[position] == UInt8(ascii: "-") {
-        sign = -1
-        position += 1
-      } else if number[position] == UInt8(ascii: "+") {
-        position += 1
-      }
-      var value = 0
-      while position < number.count {
-        value = min(value * 10 + Int(number[position] - 0x30), 100_000)
-        position += 1
-      }
-      exponent += sign * value
-    }
-    let scale = exponent + 3
-    var result: UInt64
-    if mantissa == 0 {
-      result = 0
-    } else if scale >= 0 {
-      guard scale <= 18 else { throw JSONFailure(reason: "\"duration\" \(shown) is too long") }
-      let (product, overflow) = mantissa.multipliedReportingOverflow(by: power(scale))
-      guard !overflow else { throw JSONFailure(reason: "\"duration\" \(shown) is too long") }
-      result = product
-    } else if -scale > 19 {
-      result = 0
-    } else {
-      let divisor = power(-scale)
-      result = mantissa / divisor
-      let remainder = mantissa % divisor
-      if remainder >= divisor - remainder { result += 1 }
-    }
-    guard result <= UInt64(maximumDurationMs) else {
-      throw JSONFailure(reason: "\"duration\" \(shown) is longer than 100 years")
-    }
-    return Int64(result)
-  }
-
-  private static func power(_ exponent: Int) -> UInt64 {
-    var value: UInt64 = 1
-    for _ in 0..<exponent { value &*= 10 }
-    return value
   }
 }

@@ -11,14 +11,26 @@ import Darwin
 /// Reads a file line by line through one reusable buffer.
 ///
 /// Memory stays constant however long the file is. A line is handed out without its `\n` (and
-/// without a `\r` before it).
+/// without a `\r` before it). A line longer than the limit is not buffered: its bytes are
+/// skipped up to the next line break and it is handed out as ``Line/tooLong(length:)``, so one
+/// such line costs the reader at most `limit + 1` bytes and stops nothing.
 final class LineReader {
+  /// One line of the file.
+  enum Line {
+    /// The line's bytes.
+    case text(UnsafeRawBufferPointer)
+    /// A line of `length` bytes (a `\r` before its `\n` included), longer than the limit.
+    case tooLong(length: Int)
+  }
+
   private let descriptor: Int32
   private let path: String
   private var buffer: UnsafeMutableRawBufferPointer
   private var start = 0
   private var end = 0
   private var reachedEnd = false
+  /// Bytes of an over-long line already dropped from the buffer.
+  private var skipped = 0
   private let limit: Int
   /// The number of the line last returned, counting from 1.
   private(set) var lineNumber = 0
@@ -38,29 +50,41 @@ final class LineReader {
   }
 
   /// Calls `body` with each line and its number, until the end of the file.
-  func forEachLine(
-    _ body: (UnsafeRawBufferPointer, Int) throws(GapDetectionError) -> Void
-  ) throws(GapDetectionError) {
+  func forEachLine(_ body: (Line, Int) throws(GapDetectionError) -> Void) throws(GapDetectionError)
+  {
     while true {
       guard let base = buffer.baseAddress else { return }
       if start < end,
         let newline = memchr(base + start, 0x0A, end - start)
       {
         let lineEnd = base.distance(to: newline)
-        lineNumber += 1
-        try body(
-          Self.trimmed(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd])), lineNumber)
+        try hand(lineEnd, to: body)
         start = lineEnd + 1
         continue
       }
       if reachedEnd {
-        if start < end {
-          lineNumber += 1
-          try body(Self.trimmed(UnsafeRawBufferPointer(rebasing: buffer[start..<end])), lineNumber)
+        if start < end || skipped > 0 {
+          try hand(end, to: body)
+          start = end
         }
         return
       }
       try refill()
+    }
+  }
+
+  /// Hands out the line that ends at `lineEnd` in the buffer.
+  private func hand(
+    _ lineEnd: Int, to body: (Line, Int) throws(GapDetectionError) -> Void
+  ) throws(GapDetectionError) {
+    lineNumber += 1
+    let length = skipped + lineEnd - start
+    skipped = 0
+    if length > limit {
+      try body(.tooLong(length: length), lineNumber)
+    } else {
+      try body(
+        .text(Self.trimmed(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd]))), lineNumber)
     }
   }
 
@@ -71,14 +95,17 @@ final class LineReader {
       start = 0
     }
     if end == buffer.count {
-      guard buffer.count <= limit else {
-        throw .lineTooLong(lineNumber: lineNumber + 1, limit: limit)
+      if skipped > 0 || buffer.count > limit {
+        // More than `limit` bytes without a line break: drop them, keep counting.
+        skipped += end
+        end = 0
+      } else {
+        let larger = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: min(buffer.count * 2, limit + 1), alignment: 16)
+        larger.copyMemory(from: UnsafeRawBufferPointer(buffer))
+        buffer.deallocate()
+        buffer = larger
       }
-      let larger = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: min(buffer.count * 2, limit + 1), alignment: 16)
-      larger.copyMemory(from: UnsafeRawBufferPointer(buffer))
-      buffer.deallocate()
-      buffer = larger
     }
     guard let base = buffer.baseAddress else { return }
     let count = Self.retrying { read(descriptor, base + end, buffer.count - end) }

@@ -6,10 +6,12 @@ import Foundation
 ///
 /// Data are compared byte for byte first; only when the bytes differ are both canonicalised
 /// (see ``ActivityWatchData``), and the open event's canonical form is kept for the next line.
+/// The open event's start and end are in microseconds, as aw-core holds them.
 struct StreamingMerge {
   private var parser = EventLineParser()
   private var writer = EventLineWriter()
   private var estimator: PulseEstimator
+  /// The open event's start and end, in microseconds.
   private var openStart: Int64 = 0
   private var openEnd: Int64 = 0
   private var isOpen = false
@@ -34,12 +36,14 @@ struct StreamingMerge {
     }
     let data = UnsafeRawBufferPointer(rebasing: line[parsed.data])
     summary.heartbeatsRead += 1
-    let withinPulse = isOpen && estimator.allows(gap: parsed.timestamp - openEnd)
+    let start = parsed.timestamp * 1000
+    let end = start + parsed.durationMicroseconds
+    let withinPulse = isOpen && estimator.allows(gapMicroseconds: start - openEnd)
     estimator.observe(start: parsed.timestamp)
-    if withinPulse, parsed.timestamp >= openStart {
+    if withinPulse, start >= openStart {
       switch sameData(data) {
       case .success(true):
-        openEnd = max(openEnd, parsed.timestamp + parsed.duration)
+        openEnd = max(openEnd, end)
         return
       case .success(false):
         break
@@ -50,8 +54,8 @@ struct StreamingMerge {
     }
     close(into: &output)
     isOpen = true
-    openStart = parsed.timestamp
-    openEnd = parsed.timestamp + parsed.duration
+    openStart = start
+    openEnd = end
     openData.removeAll(keepingCapacity: true)
     openData.append(contentsOf: data)
     openCanonical = nil
@@ -61,7 +65,9 @@ struct StreamingMerge {
   mutating func close(into output: inout [UInt8]) {
     guard isOpen else { return }
     openData.withUnsafeBytes { data in
-      writer.append(timestamp: openStart, duration: openEnd - openStart, data: data, to: &output)
+      writer.append(
+        timestamp: openStart / 1000, durationMicroseconds: openEnd - openStart, data: data,
+        to: &output)
     }
     summary.eventsWritten += 1
     isOpen = false
@@ -87,6 +93,12 @@ struct StreamingMerge {
     } catch {
       return .failure(error)
     }
+  }
+
+  /// Reports a line longer than the reader accepts; it takes no part in the merge.
+  mutating func consumeTooLong(length: Int, number: Int) {
+    summary.linesRead = number
+    report(MalformedLine.tooLong(lineNumber: number, length: length))
   }
 
   private mutating func report(_ line: MalformedLine) {

@@ -34,21 +34,30 @@ struct SVGWriter {
     attributes.map { " " + $0.0 + "=\"" + escape($0.1) + "\"" }.joined()
   }
 
-  /// Escapes the five XML special characters.
+  /// Makes `value` safe as XML character data or an attribute value.
+  ///
+  /// Works on Unicode scalars, not `Character`s, so that a `<` or `"` followed by a combining
+  /// mark is escaped too. The five special characters become entity references; tab, line feed
+  /// and carriage return become character references (attribute-value normalisation would
+  /// otherwise turn them into spaces); code points XML 1.0 forbids (U+0000–U+0008, U+000B,
+  /// U+000C, U+000E–U+001F, U+FFFE, U+FFFF) become U+FFFD, the replacement character.
   static func escape(_ value: String) -> String {
-    var result = ""
-    result.reserveCapacity(value.utf8.count)
-    for character in value {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      default: result.append(character)
+    var result = String.UnicodeScalarView()
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+      case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+      case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+      case "\"": result.append(contentsOf: "&quot;".unicodeScalars)
+      case "'": result.append(contentsOf: "&apos;".unicodeScalars)
+      case "\t": result.append(contentsOf: "&#9;".unicodeScalars)
+      case "\n": result.append(contentsOf: "&#10;".unicodeScalars)
+      case "\r": result.append(contentsOf: "&#13;".unicodeScalars)
+      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result.append("\u{FFFD}")
+      default: result.append(scalar)
       }
     }
-    return result
+    return String(result)
   }
 
   /// A coordinate with at most one decimal: `12`, `12.5`.

@@ -231,42 +231,6 @@ extension TimelineRenderer {
       colour: TimelineStyle.ink, weight: "600", anchor: "middle")
   }
 
-  func writeLegend(
-    _ svg: inout SVGWriter, categories: [UsageModel.Category], top: Double
-  ) {
-    var items: [(String, String, String)] = categories.map {
-      ($0.displayName, TimelineStyle.colour(of: $0), "block")
-    }
-    items.append(("heartbeat", TimelineStyle.heartbeat, "tick"))
-    for classification in GapClass.allCases {
-      items.append(
-        ("gap: " + classification.displayName, TimelineStyle.colour(of: classification), "block"))
-    }
-    items.append(("tracking expected", TimelineStyle.expected, "frame"))
-    items.append(("not monitored", "url(#unmonitored)", "frame"))
-    var position = 28.0
-    for (name, fill, shape) in items {
-      switch shape {
-      case "tick":
-        svg.element(
-          "line",
-          [
-            ("x1", n(position + 6)), ("y1", n(top - 11)), ("x2", n(position + 6)),
-            ("y2", n(top + 3)), ("stroke", fill), ("stroke-width", "2"),
-          ])
-      default:
-        svg.element(
-          "rect",
-          [
-            ("x", n(position)), ("y", n(top - 11)), ("width", "14"), ("height", "14"),
-            ("rx", "3"), ("fill", fill), ("stroke", shape == "frame" ? "#cbd2d9" : "none"),
-          ])
-      }
-      label(&svg, name, x: position + 20, y: top, size: 12)
-      position += 20 + Double(name.count) * 6.6 + 22
-    }
-  }
-
   func writeGapList(_ svg: inout SVGWriter, gaps: [Gap], top: Double) {
     if gaps.isEmpty {
       label(

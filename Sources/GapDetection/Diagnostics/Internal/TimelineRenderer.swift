@@ -13,6 +13,7 @@ struct TimelineRenderer {
   let plotRight = 1168.0
   let laneHeight = 26.0
   let laneGap = 10.0
+  let legendRowHeight = 24.0
 
   init(report: DiagnosticsReport) {
     self.report = report
@@ -38,8 +39,10 @@ struct TimelineRenderer {
     let gapsTop = heartbeatTop + laneHeight + laneGap
     let plotBottom = gapsTop + laneHeight
     let listedGaps = Array(report.gaps.gaps.prefix(8))
+    let legendItems = legend(categories: categories)
+    let legendRows = (legendItems.map(\.row).max() ?? 0) + 1
     let legendTop = plotBottom + 34
-    let listTop = legendTop + 40
+    let listTop = legendTop + 40 + Double(legendRows - 1) * legendRowHeight
     let height = listTop + Double(max(1, listedGaps.count)) * 20 + 28
 
     var svg = SVGWriter()
@@ -78,7 +81,7 @@ struct TimelineRenderer {
     writeHeartbeats(&svg, top: heartbeatTop)
     writeGaps(&svg, top: gapsTop, lanesTop: lanesTop)
     writeNow(&svg, top: axisTop, bottom: plotBottom)
-    writeLegend(&svg, categories: categories, top: legendTop)
+    writeLegend(&svg, items: legendItems, top: legendTop)
     writeGapList(&svg, gaps: listedGaps, top: listTop)
     svg.close("svg")
     return svg.text

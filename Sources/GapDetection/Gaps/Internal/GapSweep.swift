@@ -6,44 +6,61 @@ import UsageModel
 struct GapSweep {
   let start: Int64
   let end: Int64
+  /// The windows of expected tracking, clipped to the period, sorted and disjoint.
   let windows: [ClosedRange<Int64>]
+  private let expected: [ExpectedWindow]
   let gapAfter: Int64
   let usageGapAfter: Int64
   private var evidence: [GapEvidence] = []
   private var coverage: [ClosedRange<Int64>] = []
 
   init(
-    start: Int64, end: Int64, windows: [ClosedRange<Int64>], gapAfter: Int64,
-    usageGapAfter: Int64
+    start: Int64, end: Int64, windows: [ExpectedWindow], gapAfter: Int64, usageGapAfter: Int64
   ) {
     self.start = start
     self.end = end
-    self.windows = windows
+    self.windows = windows.map(\.range)
+    expected = windows
     self.gapAfter = gapAfter
     self.usageGapAfter = usageGapAfter
   }
 
   // MARK: - Evidence
 
-  mutating func addHeartbeats(_ heartbeats: [Heartbeat]) {
-    var instants = heartbeats.map(\.instant)
+  /// Finds the heartbeat silences of each window, judged over the whole window (see
+  /// ``ExpectedWindow``) and clipped to the period.
+  mutating func addHeartbeats(_ instants: [Int64]) {
+    var instants = instants
     if !instants.isSorted() { instants.sort() }
-    for window in windows {
-      var previous = window.lowerBound
-      var index = Self.lowerBound(of: window.lowerBound, in: instants)
-      while index < instants.count, instants[index] <= window.upperBound {
+    for window in expected {
+      // The last sign of life at or before the window's start.
+      var index = instants.partitionPoint { $0 > window.low }
+      var previous = index > 0 ? instants[index - 1] : nil
+      if let began = window.beganAt { previous = max(previous ?? began, began) }
+      var reachedEnd = false
+      while index < instants.count, instants[index] <= window.reachesTo {
         let beat = instants[index]
-        if beat - previous > gapAfter {
-          evidence.append(GapEvidence(kind: .heartbeatSilence, start: previous, end: beat))
-        }
+        addSilence(from: previous, to: beat, in: window)
         previous = beat
         index += 1
+        if beat >= window.high {
+          reachedEnd = true
+          break
+        }
       }
-      if window.upperBound - previous > gapAfter {
-        evidence.append(
-          GapEvidence(kind: .heartbeatSilence, start: previous, end: window.upperBound))
-      }
+      if !reachedEnd { addSilence(from: previous, to: window.reachesTo, in: window) }
     }
+  }
+
+  /// Records the pause from `previous` (`nil`: no sign of life ever) to `next` when it is
+  /// longer than the threshold, clipped to `window`.
+  private mutating func addSilence(from previous: Int64?, to next: Int64, in window: ExpectedWindow)
+  {
+    if let previous, next - previous <= gapAfter { return }
+    let low = max(previous ?? window.low, window.low)
+    let high = min(next, window.high)
+    guard high > low else { return }
+    evidence.append(GapEvidence(kind: .heartbeatSilence, start: low, end: high))
   }
 
   mutating func addUsage(_ records: [UsageRecord]) {
@@ -196,32 +213,33 @@ struct GapSweep {
         gaps.append((classification, time, next))
       }
     }
-    return (attachEvidence(to: gaps), days.map { DayAccounting(day: $0.0, windows: $0.1) })
+    return (attachEvidence(to: gaps), days.map { DayAccounting(unchecked: $0.0, windows: $0.1) })
   }
 
+  /// Attaches to each gap every piece of evidence that overlaps it, in order of start.
+  ///
+  /// Evidence is walked sorted by start; the first gap it reaches is found by binary search
+  /// (gaps are sorted and disjoint, so their ends ascend too), and it is attached while the gaps
+  /// start before it ends: O(*e* log *g* + attachments), whatever the evidence's lengths.
   private func attachEvidence(
     to gaps: [(classification: GapClass, start: Int64, end: Int64)]
   ) -> [Gap] {
     let sorted = evidence.sorted {
       ($0.startInstant, $0.endInstant) < ($1.startInstant, $1.endInstant)
     }
-    var first = 0
-    return gaps.map { gap in
-      while first < sorted.count, sorted[first].endInstant <= gap.start { first += 1 }
-      var attached: [GapEvidence] = []
-      var index = first
-      while index < sorted.count, sorted[index].startInstant < gap.end {
-        if sorted[index].endInstant > gap.start { attached.append(sorted[index]) }
+    var attached = [[GapEvidence]](repeating: [], count: gaps.count)
+    for item in sorted {
+      var index = gaps.partitionPoint { $0.end > item.startInstant }
+      while index < gaps.count, gaps[index].start < item.endInstant {
+        attached[index].append(item)
         index += 1
       }
-      return Gap(
-        classification: gap.classification, start: gap.start, end: gap.end, evidence: attached,
+    }
+    return zip(gaps, attached).map { gap, evidence in
+      Gap(
+        classification: gap.classification, start: gap.start, end: gap.end, evidence: evidence,
         isOngoing: false)
     }
-  }
-
-  private static func lowerBound(of value: Int64, in values: [Int64]) -> Int {
-    values.partitionPoint { $0 >= value }
   }
 }
 

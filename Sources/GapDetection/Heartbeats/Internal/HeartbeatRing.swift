@@ -1,4 +1,5 @@
 import Foundation
+import UsageModel
 
 /// The stored form of a heartbeat history: a fixed-size binary ring, so that recording one
 /// heartbeat changes 32 bytes and decodes nothing else.
@@ -21,6 +22,10 @@ import Foundation
 /// in bytes (`UInt64`), flags (1 byte: bit 0 sequence present, bit 1 memory present), 7 zero
 /// bytes. Until the ring is full the file grows by one record per heartbeat; a full day at 30 s
 /// (2,880 records) is 92,192 bytes.
+///
+/// Everything read is validated before it is used — header fields, the byte count, flags,
+/// padding, instants within the supported range — and arithmetic on stored counters is checked:
+/// damage is reported as ``Damage``, never trapped on and never written over.
 enum HeartbeatRing {
   static let magic: [UInt8] = [0x53, 0x54, 0x4B, 0x48]
   static let version: UInt16 = 1
@@ -92,10 +97,15 @@ enum HeartbeatRing {
     guard flags & ~0b11 == 0, (25..<32).allSatisfy({ bytes[offset + $0] == 0 }) else {
       throw Damage(reason: "record \(slot) has unknown flags or non-zero padding")
     }
+    let instant = load(Int64.self, bytes, offset)
+    guard instant >= Milliseconds.earliest, instant <= Milliseconds.latest else {
+      throw Damage(
+        reason: "record \(slot) has the instant \(instant) ms, outside 0001-01-03...9999-12-29")
+    }
     let sequence = load(UInt64.self, bytes, offset + 8)
     let memory = load(UInt64.self, bytes, offset + 16)
     return Record(
-      instant: load(Int64.self, bytes, offset),
+      instant: instant,
       sequence: flags & 0b01 != 0 ? sequence : nil,
       memoryBytes: flags & 0b10 != 0 ? memory : nil)
   }
@@ -130,6 +140,10 @@ enum HeartbeatRing {
   /// Appends `record` to the ring in `data` (created when `nil`), evicting the oldest record
   /// when full; re-lays the ring out first when its capacity differs from `capacity`.
   ///
+  /// Validates everything it relies on: the header, the newest record (compared with `record`)
+  /// and, once the ring is full, the oldest record it overwrites — so that a damaged ring is
+  /// reported instead of being quietly repaired slot by slot.
+  ///
   /// - Returns: `false` when `record` equals the newest record, in which case nothing changes.
   static func append(
     _ record: Record, to data: inout Data?, capacity: Int
@@ -141,14 +155,22 @@ enum HeartbeatRing {
     }
     if try newest(in: bytes) == record { return false }
     var header = try bytes.withUnsafeBytes { raw in
-      Result { () throws(Damage) in try Self.header(of: raw) }
+      Result { () throws(Damage) in
+        let header = try Self.header(of: raw)
+        if header.count == header.capacity { _ = try Self.record(at: header.next, in: raw) }
+        return header
+      }
     }.get()
+    let (total, overflow) = header.totalRecorded.addingReportingOverflow(1)
+    guard !overflow else {
+      throw Damage(reason: "the count of heartbeats ever recorded is at its limit, \(UInt64.max)")
+    }
     if header.capacity != capacity {
-      let (old, records) = try records(in: bytes)
+      let (_, records) = try records(in: bytes)
       let kept = Array(records.suffix(capacity - 1))
       header = Header(
         capacity: capacity, count: kept.count + 1, next: (kept.count + 1) % capacity,
-        totalRecorded: old.totalRecorded + 1)
+        totalRecorded: total)
       data = encode(header, kept + [record])
       return true
     }
@@ -158,7 +180,7 @@ enum HeartbeatRing {
       header.count += 1
     }
     header.next = (slot + 1) % header.capacity
-    header.totalRecorded += 1
+    header.totalRecorded = total
     bytes.withUnsafeMutableBytes { raw in
       store(header, raw)
       store(record, at: slot, raw)

@@ -68,6 +68,14 @@ struct PulseEstimator: Sendable {
     return below <= (filled - 1) / 2
   }
 
+  /// Whether a gap in microseconds is within the pulse time (which is whole milliseconds):
+  /// `gap <= 1000 × pulse` exactly when `⌈gap / 1000⌉ <= pulse`.
+  @inline(__always)
+  func allows(gapMicroseconds gap: Int64) -> Bool {
+    let milliseconds = gap >= 0 ? (gap + 999) / 1000 : -(-gap / 1000)
+    return allows(gap: milliseconds)
+  }
+
   /// Samples the interval from the previous heartbeat's start to `start`.
   @inline(__always)
   mutating func observe(start: Int64) {

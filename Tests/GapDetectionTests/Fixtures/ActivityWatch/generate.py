@@ -22,8 +22,9 @@ from aw_transform import heartbeat_reduce
 EPOCH = datetime(2026, 3, 8, 6, 0, 0, tzinfo=timezone.utc)
 
 
-def stamp(ms, offset_minutes=0, fraction_digits=None):
-    """An ISO 8601 timestamp of EPOCH + ms, written in the given UTC offset."""
+def stamp(ms, offset_minutes=0, fraction_digits=None, micros=0):
+    """An ISO 8601 timestamp of EPOCH + ms, written in the given UTC offset; `micros` are extra
+    digits after the millisecond, which ActivityWatch truncates."""
     tz = timezone(timedelta(minutes=offset_minutes))
     moment = (EPOCH + timedelta(milliseconds=ms)).astimezone(tz)
     text = moment.strftime("%Y-%m-%dT%H:%M:%S")
@@ -31,7 +32,7 @@ def stamp(ms, offset_minutes=0, fraction_digits=None):
     if fraction_digits is None:
         fraction_digits = 3 if millis else 0
     if fraction_digits:
-        digits = f"{millis:03d}" + "0" * 6
+        digits = f"{millis:03d}{micros:03d}" + "0" * 3
         text += "." + digits[:fraction_digits]
     if offset_minutes == 0 and fraction_digits % 2 == 1:
         return text + "Z"
@@ -46,12 +47,13 @@ def seconds(ms):
     return f"{whole}.{millis:03d}".rstrip("0").rstrip(".") if millis else str(whole)
 
 
-def line(ts_ms, duration_ms, data_text, offset_minutes=0, fraction_digits=None, with_id=None):
+def line(ts_ms, duration_ms, data_text, offset_minutes=0, fraction_digits=None, with_id=None,
+         duration_text=None, micros=0):
     parts = []
     if with_id is not None:
         parts.append(f'"id": {json.dumps(with_id)}')
-    parts.append(f'"timestamp": "{stamp(ts_ms, offset_minutes, fraction_digits)}"')
-    parts.append(f'"duration": {seconds(duration_ms)}')
+    parts.append(f'"timestamp": "{stamp(ts_ms, offset_minutes, fraction_digits, micros)}"')
+    parts.append(f'"duration": {duration_text or seconds(duration_ms)}')
     parts.append(f'"data": {data_text}')
     return "{" + ", ".join(parts) + "}"
 
@@ -127,6 +129,66 @@ def mixed(seed=11, count=3000):
     return lines, [0, 1, 30, 60]
 
 
+def submillisecond(seed=23, count=2000):
+    """Durations with digits below the millisecond, in the forms aw-core meets (Python's own
+    float text, 7 and 9 decimals, exponents, half microseconds that Python rounds to even), and
+    heartbeats 0 to 2 ms apart, so that merges hinge on the microseconds. Timestamps sometimes
+    carry microseconds, which ActivityWatch truncates."""
+    rng = random.Random(seed)
+    data = ['{"app": "A"}', '{"app": "B"}']
+    # The case that found the difference: 06:00:00 + 0.0006 s + 1 s < 06:00:01.001.
+    lines = [line(0, 0, data[0], duration_text="0.0006"), line(1_001, 0, data[0])]
+    t, current = 1_001, 0
+    for _ in range(count):
+        if rng.random() < 0.1:
+            current = 1 - current
+        t += rng.choice([0, 1, 2, 999, 1000, 1001, 1002, 2000])
+        us = rng.choice([0, 1, 2, 499, 500, 501, 600, 999, 1000, 1001, 1499, 1500, 2500])
+        if rng.random() < 0.3:
+            us = rng.randint(0, 3000)
+        form = rng.randrange(4)
+        if form == 0:
+            text = repr(us / 1e6)
+        elif form == 1:
+            text = f"{us / 1e6:.7f}"
+        elif form == 2:
+            text = f"{us + rng.choice([-0.5, 0.5, 0.4, -0.4, 0.25])}e-6"
+        else:
+            text = f"{us / 1e6:.9f}"
+        micros = rng.randint(0, 999) if rng.random() < 0.3 else 0
+        lines.append(line(t, 0, data[current], duration_text=text,
+                          fraction_digits=6 if micros else None, micros=micros))
+    return lines, [0, 1]
+
+
+def durations(seed=29, count=3000):
+    """Duration literals and the microseconds aw-core's `Event` holds for each, tab-separated."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        whole = rng.choice([0, 0, 1, 59, 86_399, rng.randint(0, 10**9), rng.randint(0, 3 * 10**9)])
+        digits = rng.randint(1, 12)
+        fraction = "".join(rng.choice("0123456789") for _ in range(digits))
+        form = rng.randrange(5)
+        if form == 0:
+            text = f"{whole}.{fraction}"
+        elif form == 1:
+            text = f"{whole}.{fraction[:6]}5"            # a half microsecond, or nearly
+        elif form == 2:
+            text = f"{rng.randint(0, 10**7)}e-{rng.randint(1, 9)}"
+        elif form == 3:
+            text = f"{rng.randint(0, 999)}.{fraction}E{rng.choice(['', '+', '-'])}{rng.randint(0, 3)}"
+        else:
+            text = repr(rng.randint(0, 10**12) / 10 ** rng.randint(0, 9))
+        texts.append(text)
+    rows = []
+    for text in texts:
+        duration = Event(timestamp=EPOCH, duration=json.loads(text), data={}).duration
+        micros = (duration.days * 86_400 + duration.seconds) * 1_000_000 + duration.microseconds
+        rows.append(f"{text}\t{micros}")
+    return rows
+
+
 def reduce_with_activitywatch(lines, pulse):
     events = [Event(**json.loads(text)) for text in lines]
     return [event.to_json_str() for event in heartbeat_reduce(events, pulsetime=pulse)]
@@ -134,13 +196,16 @@ def reduce_with_activitywatch(lines, pulse):
 
 def main():
     for name, (lines, pulses) in {
-        "boundaries": boundaries(), "jitter": jitter(), "mixed": mixed()
+        "boundaries": boundaries(), "jitter": jitter(), "mixed": mixed(),
+        "submillisecond": submillisecond(),
     }.items():
         with open(f"{name}.input.jsonl", "w", encoding="utf-8") as out:
             out.write("\n".join(lines) + "\n")
         for pulse in pulses:
             with open(f"{name}.pulse-{pulse}.expected.jsonl", "w", encoding="utf-8") as out:
                 out.write("\n".join(reduce_with_activitywatch(lines, pulse)) + "\n")
+    with open("durations.expected.tsv", "w", encoding="utf-8") as out:
+        out.write("\n".join(durations()) + "\n")
     print(f"fixtures written with aw-core {version('aw-core')}")
 
 
