@@ -1,3 +1,5 @@
+import UsageModel
+
 /// What an extension was doing when it logged a diagnostic entry.
 ///
 /// An open set: the well-known actions are seed 000's, and any other name of 1 to 64 characters
@@ -64,13 +66,7 @@ public struct DiagnosticAction: Sendable, Hashable, Comparable, Codable, CustomS
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the name is not valid.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let value = try container.decode(String.self)
-    do {
-      try self.init(value)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self($0) }
   }
 
   /// Encodes the bare name.

@@ -1,3 +1,5 @@
+import UsageModel
+
 /// Who wrote a heartbeat: the DeviceActivity monitor extension, the app, or a name of your own.
 ///
 /// Each source keeps its own heartbeat history (see ``HeartbeatRecorder``), so the name is part
@@ -76,13 +78,7 @@ public struct HeartbeatSource: Sendable, Hashable, Comparable, Codable, CustomSt
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the name is not valid.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let value = try container.decode(String.self)
-    do {
-      try self.init(value)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self($0) }
   }
 
   /// Encodes the bare name.

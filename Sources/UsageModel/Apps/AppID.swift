@@ -64,13 +64,7 @@ public struct AppID: Sendable, Hashable, Comparable, Codable, CustomStringConver
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the string is not a valid app ID.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let value = try container.decode(String.self)
-    do {
-      try self.init(value)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self($0) }
   }
 
   /// Encodes the bare string form.

@@ -116,13 +116,7 @@ public struct Category: Sendable, Hashable, Comparable, Codable, CustomStringCon
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the string is not a valid category.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let value = try container.decode(String.self)
-    do {
-      try self.init(value)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self($0) }
   }
 
   /// Encodes the bare raw value.

@@ -103,13 +103,7 @@ public struct ThresholdEventName: Sendable, Hashable, Codable, CustomStringConve
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the name is not valid.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let name = try container.decode(String.self)
-    do {
-      try self.init(parsing: name)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self(parsing: $0) }
   }
 
   /// Encodes the name string.

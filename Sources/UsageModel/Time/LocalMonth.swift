@@ -95,13 +95,7 @@ public struct LocalMonth: Sendable, Hashable, Comparable, Strideable, Codable,
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the text is not a month.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    do {
-      try self.init(parsing: text)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self(parsing: $0) }
   }
 
   /// Encodes the string form `"yyyy-MM"`.

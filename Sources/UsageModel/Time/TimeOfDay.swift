@@ -86,13 +86,7 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, Codable, CustomStringCo
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError.dataCorrupted` when the text is not a time of day.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    do {
-      try self.init(parsing: text)
-    } catch {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-    }
+    self = try decoder.decodeText { try Self(parsing: $0) }
   }
 
   /// Encodes the string form.
