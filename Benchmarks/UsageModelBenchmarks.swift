@@ -72,11 +72,10 @@ enum UsageModelBenchmarks {
   /// What an app written by hand does: one `Calendar.startOfDay` per record, the whole record
   /// credited to the day it starts on (no split at midnight, no union of overlaps), `Double`
   /// seconds summed per day, category and app.
-  static func naiveAggregate(_ workload: Workload) -> [Date: [UsageModel.Category: [AppID: Double]]]
-  {
+  static func naiveAggregate(_ workload: Workload) -> [Date: [AppCategory: [AppID: Double]]] {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = workload.boundary.timeZone
-    var totals: [Date: [UsageModel.Category: [AppID: Double]]] = [:]
+    var totals: [Date: [AppCategory: [AppID: Double]]] = [:]
     for record in workload.records {
       let day = calendar.startOfDay(for: record.start)
       let category = record.category ?? workload.ruleCategory[record.app] ?? .other
@@ -108,7 +107,7 @@ extension UsageModelBenchmarks {
     let rules: CategoryRules
     let records: [UsageRecord]
     let shuffled: [UsageRecord]
-    let ruleCategory: [AppID: UsageModel.Category]
+    let ruleCategory: [AppID: AppCategory]
     let dayCount: Int
 
     /// Creates the workload.
@@ -144,7 +143,7 @@ extension UsageModelBenchmarks {
         if random.next() % 10 < appChangesPerTen { app = apps[Int(random.next() % 40)] }
         let seconds = Double(5 + random.next() % 36) * scale
         // The recorder knows the category of a few apps and leaves the rest to the rules.
-        var category: UsageModel.Category? = app.rawValue.hasSuffix("7") ? .education : nil
+        var category: AppCategory? = app.rawValue.hasSuffix("7") ? .education : nil
         if mixedCategories, app.rawValue.hasSuffix("5"), random.next() % 2 == 0 {
           category = .shopping
         }

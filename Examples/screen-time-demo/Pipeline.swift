@@ -111,7 +111,7 @@ struct Pipeline {
         .gaming: .seconds(25 * 3600),
       ],
       excluded: [.education], granularity: .minutes)
-    var used: [ScreenTimeKit.Category: [LocalDay: Duration]] = [:]
+    var used: [AppCategory: [LocalDay: Duration]] = [:]
     for (category, daily) in SampleDay.earlierEachDay {
       for offset in 1...7 {
         used[category, default: [:]][SampleDay.day.advanced(by: -offset)] = daily

@@ -26,7 +26,7 @@ enum SampleDay {
   ]
 
   /// The daily use the app had already recorded on each of March 1–7, per category.
-  static let earlierEachDay: [ScreenTimeKit.Category: Duration] = [
+  static let earlierEachDay: [AppCategory: Duration] = [
     .socialMedia: .seconds(70 * 60), .entertainment: .seconds(80 * 60),
     .gaming: .seconds(25 * 60), .education: .seconds(15 * 60),
   ]
@@ -72,7 +72,7 @@ extension AppID {
 
 extension CategoryRule {
   /// A prefix rule the demo knows is valid.
-  static func prefixForDemo(_ prefix: String, _ category: ScreenTimeKit.Category) -> CategoryRule {
+  static func prefixForDemo(_ prefix: String, _ category: AppCategory) -> CategoryRule {
     do {
       return try .prefix(prefix, category)
     } catch {

@@ -136,7 +136,7 @@ struct TimelineSVGTests {
     let boundary = DayBoundary(timeZone: try zone("UTC"))
     let day = try LocalDay(parsing: "2026-03-08")
     let interval = boundary.interval(of: day)
-    let categories: [UsageModel.Category] = [
+    let categories: [AppCategory] = [
       .socialMedia, .entertainment, .gaming, .productivity, .shopping, .newsReading,
       .healthFitness, .education, .other,
     ]
@@ -187,7 +187,7 @@ struct TimelineSVGTests {
       }
       time = time.addingTimeInterval(Double(Int.random(in: 24_000...36_000, using: &random)) / 1000)
     }
-    let apps: [(String, UsageModel.Category, String, String)] = [
+    let apps: [(String, AppCategory, String, String)] = [
       ("com.duolingo", .education, "07:40", "08:05"),
       ("com.instagram", .socialMedia, "08:05", "08:20"),
       ("com.duolingo", .education, "12:30", "13:10"),

@@ -32,14 +32,14 @@ struct AggregationPropertyTests {
       .exact(apps[2], .socialMedia), .exact(apps[3], .socialMedia),
       try .pattern("com.example.app?", .productivity),
     ])
-    let explicit: [UsageModel.Category?] = [nil, nil, nil, .education, .shopping]
+    let explicit: [AppCategory?] = [nil, nil, nil, .education, .shopping]
     let sources = UsageSource.allCases
 
     // The reference's state: difference arrays per (category, app), per category, per app over
     // all its categories, and for the device. A record's category and (category, app) depend
     // only on its app and its explicit category, so they are numbered once per pair.
-    var categoryNames: [UsageModel.Category] = []
-    var groupNames: [(category: UsageModel.Category, app: AppID)] = []
+    var categoryNames: [AppCategory] = []
+    var groupNames: [(category: AppCategory, app: AppID)] = []
     let slots = explicit.map { category in
       apps.map { app in
         let resolved = category ?? rules.category(for: app)

@@ -23,7 +23,7 @@ struct AggregationTests {
   }
 
   func record(
-    _ app: AppID, _ start: String, _ end: String, category: UsageModel.Category? = nil,
+    _ app: AppID, _ start: String, _ end: String, category: AppCategory? = nil,
     source: UsageSource = .heartbeat
   ) throws -> UsageRecord {
     try UsageRecord(

@@ -27,26 +27,27 @@ struct AppsAndCategoriesTests {
   @Test("the nine well-known categories use the backend's wire values and display names")
   func wellKnownCategories() throws {
     #expect(
-      Category.wellKnown.map(\.rawValue) == [
+      AppCategory.wellKnown.map(\.rawValue) == [
         "social_media", "entertainment", "gaming", "productivity", "shopping", "news_reading",
         "health_fitness", "education", "other",
       ])
     #expect(
-      Category.wellKnown.map(\.displayName) == [
+      AppCategory.wellKnown.map(\.displayName) == [
         "Social Media", "Entertainment", "Gaming", "Productivity", "Shopping", "News & Reading",
         "Health & Fitness", "Education", "Other",
       ])
-    #expect(try json([Category.socialMedia, .newsReading]) == #"["social_media","news_reading"]"#)
-    #expect(try decode(Category.self, #""health_fitness""#) == .healthFitness)
+    #expect(
+      try json([AppCategory.socialMedia, .newsReading]) == #"["social_media","news_reading"]"#)
+    #expect(try decode(AppCategory.self, #""health_fitness""#) == .healthFitness)
   }
 
   @Test("custom categories decode, keep their raw value and get a display name")
   func customCategories() throws {
-    let study = try decode(Category.self, #""study_time""#)
+    let study = try decode(AppCategory.self, #""study_time""#)
     #expect(!study.isWellKnown)
     #expect(study.displayName == "Study Time")
-    #expect(throws: UsageModelError.self) { try Category("Social Media") }
-    #expect(throws: DecodingError.self) { try decode(Category.self, #""""#) }
+    #expect(throws: UsageModelError.self) { try AppCategory("Social Media") }
+    #expect(throws: DecodingError.self) { try decode(AppCategory.self, #""""#) }
   }
 
   @Test("exact beats the longest prefix, which beats a pattern; ties go to the earlier rule")

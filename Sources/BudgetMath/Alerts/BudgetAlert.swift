@@ -7,7 +7,7 @@ import UsageModel
 /// "thresholdPercent": 80, "usedMs": 2880000, "allowanceMs": 3600000}`.
 public struct BudgetAlert: Sendable, Hashable, Codable {
   /// The budget's category.
-  public let category: Category
+  public let category: AppCategory
   /// The first day of the window (the day itself for a daily alert).
   public let first: LocalDay
   /// The last day of the window.
@@ -23,7 +23,7 @@ public struct BudgetAlert: Sendable, Hashable, Codable {
   public var window: ClosedRange<LocalDay> { first...last }
 
   init(
-    category: Category, window: ClosedRange<LocalDay>, thresholdPercent: Int, used: Duration,
+    category: AppCategory, window: ClosedRange<LocalDay>, thresholdPercent: Int, used: Duration,
     allowance: Duration
   ) {
     self.category = category
@@ -44,7 +44,7 @@ public struct BudgetAlert: Sendable, Hashable, Codable {
   /// - Throws: `DecodingError` naming a missing or invalid field.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    category = try container.decode(Category.self, forKey: .category)
+    category = try container.decode(AppCategory.self, forKey: .category)
     first = try container.decode(LocalDay.self, forKey: .first)
     last = try container.decode(LocalDay.self, forKey: .last)
     guard first <= last else {

@@ -27,7 +27,7 @@ import UsageModel
 /// category, then first and last day.
 public struct BudgetAlertState: Sendable, Hashable, Codable {
   private struct WindowKey: Hashable, Comparable {
-    var category: Category
+    var category: AppCategory
     var first: LocalDay
     var last: LocalDay
 
@@ -69,7 +69,7 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
   /// - Returns: The new alerts, lowest threshold first; empty when nothing new was crossed.
   /// - Complexity: O(*t*) in the number of thresholds.
   public mutating func evaluate(
-    category: Category,
+    category: AppCategory,
     window: ClosedRange<LocalDay>,
     used: Duration,
     allowance: Duration
@@ -127,7 +127,7 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
   /// - Returns: Whether it was reported.
   public func hasReported(
     _ threshold: Int,
-    category: Category,
+    category: AppCategory,
     window: ClosedRange<LocalDay>
   ) -> Bool {
     let key = WindowKey(category: category, first: window.lowerBound, last: window.upperBound)
@@ -144,7 +144,7 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private struct StoredWindow: Codable {
-    var category: Category
+    var category: AppCategory
     var first: LocalDay
     var last: LocalDay
     var thresholds: [Int]

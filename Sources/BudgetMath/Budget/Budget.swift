@@ -22,7 +22,7 @@ import UsageModel
 /// absent when there is none.
 public struct Budget: Sendable, Hashable, Codable {
   /// The category the budget limits.
-  public let category: Category
+  public let category: AppCategory
   /// The stretch of days the amount covers.
   public let period: BudgetPeriod
   /// The time allowed per period.
@@ -47,7 +47,7 @@ public struct Budget: Sendable, Hashable, Codable {
   ///   ``BudgetMathError/amountNotWholeUnits(amount:granularity:)`` when the amount is not a
   ///   whole number of units.
   public init(
-    category: Category,
+    category: AppCategory,
     period: BudgetPeriod,
     amount: Duration,
     isExcluded: Bool = false,
@@ -77,7 +77,7 @@ public struct Budget: Sendable, Hashable, Codable {
       try container.decodeIfPresent(AllowanceGranularity.self, forKey: .granularity) ?? .seconds
     do {
       try self.init(
-        category: container.decode(Category.self, forKey: .category),
+        category: container.decode(AppCategory.self, forKey: .category),
         period: container.decode(BudgetPeriod.self, forKey: .period),
         amount: container.decodeMilliseconds(forKey: .amountMs),
         isExcluded: container.decodeIfPresent(Bool.self, forKey: .isExcluded) ?? false,

@@ -40,9 +40,9 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   ///   outside the month or an invalid amount.
   public init(
     month: LocalMonth,
-    amounts: [Category: Duration],
-    excluded: Set<Category> = [],
-    defaults: [Category: Duration] = [:],
+    amounts: [AppCategory: Duration],
+    excluded: Set<AppCategory> = [],
+    defaults: [AppCategory: Duration] = [:],
     startDay: LocalDay? = nil,
     granularity: AllowanceGranularity = .seconds,
     rollover: RolloverPolicy? = nil
@@ -70,7 +70,7 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   /// - Parameter category: A category.
   /// - Returns: Its budget.
   /// - Complexity: O(log *n*) in the number of budgets.
-  public func budget(for category: Category) -> Budget? {
+  public func budget(for category: AppCategory) -> Budget? {
     var low = 0
     var high = budgets.count
     while low < high {
@@ -87,7 +87,7 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   ///   - category: A category.
   ///   - day: A day of the month.
   /// - Returns: The day's share of the category's monthly amount (zero before ``startDay``).
-  public func dailyAllowance(for category: Category, on day: LocalDay) -> Duration? {
+  public func dailyAllowance(for category: AppCategory, on day: LocalDay) -> Duration? {
     guard month.days.contains(day), let budget = budget(for: category), !budget.isExcluded else {
       return nil
     }
@@ -105,7 +105,7 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   ///   the month or before ``startDay``, a negative use or an invalid warning percentage.
   public func reports(
     on day: LocalDay,
-    usage: [Category: [LocalDay: Duration]],
+    usage: [AppCategory: [LocalDay: Duration]],
     warningPercent: Int = 80
   ) throws(BudgetMathError) -> [BudgetReport] {
     guard month.days.contains(day) else {

@@ -7,7 +7,7 @@ import UsageModel
 /// "periodToDate": BudgetStatus, "period": BudgetStatus, "allowance": DayAllowance}`.
 public struct BudgetReport: Sendable, Hashable, Codable {
   /// The budget's category.
-  public let category: Category
+  public let category: AppCategory
   /// The day reported on.
   public let day: LocalDay
   /// The day's use against the day's allowance (including time rolled over into it).

@@ -7,11 +7,11 @@ import UsageModel
 /// "2026-03-08T09:03:00Z"}`.
 public struct UsageBlock: Sendable, Hashable, Codable {
   /// The category in use.
-  public let category: UsageModel.Category
+  public let category: AppCategory
   let startInstant: Int64
   let endInstant: Int64
 
-  init(category: UsageModel.Category, start: Int64, end: Int64) {
+  init(category: AppCategory, start: Int64, end: Int64) {
     self.category = category
     startInstant = start
     endInstant = end
@@ -28,7 +28,7 @@ public struct UsageBlock: Sendable, Hashable, Codable {
   static func blocks(
     of records: [UsageRecord], rules: CategoryRules, from low: Int64, to high: Int64
   ) -> [UsageBlock] {
-    var spans: [UsageModel.Category: [(Int64, Int64)]] = [:]
+    var spans: [AppCategory: [(Int64, Int64)]] = [:]
     for record in records {
       let (start, end) = TimeValues.bounds(of: DateInterval(start: record.start, end: record.end))
       let clippedStart = max(start, low)
@@ -69,7 +69,7 @@ public struct UsageBlock: Sendable, Hashable, Codable {
   /// - Throws: `DecodingError` naming the missing or invalid field.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    category = try container.decode(UsageModel.Category.self, forKey: .category)
+    category = try container.decode(AppCategory.self, forKey: .category)
     startInstant = try container.decodeInstant(forKey: .start)
     endInstant = try container.decodeInstant(forKey: .end)
     guard endInstant >= startInstant else {

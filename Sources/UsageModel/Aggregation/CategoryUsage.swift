@@ -8,7 +8,7 @@
 /// descending order of time, ties by app ID.
 public struct CategoryUsage: Sendable, Hashable, Codable {
   /// The category.
-  public let category: Category
+  public let category: AppCategory
   /// The time during which at least one app of the category was in use.
   public let total: Duration
   /// Each app's time, most used first.
@@ -20,7 +20,7 @@ public struct CategoryUsage: Sendable, Hashable, Codable {
   ///   - category: The category.
   ///   - total: The time during which at least one of its apps was in use.
   ///   - apps: Each app's time.
-  public init(category: Category, total: Duration, apps: [AppUsage]) {
+  public init(category: AppCategory, total: Duration, apps: [AppUsage]) {
     self.category = category
     self.total = total
     self.apps = apps
@@ -47,7 +47,7 @@ public struct CategoryUsage: Sendable, Hashable, Codable {
   /// - Throws: `DecodingError` naming a missing or invalid field.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    category = try container.decode(Category.self, forKey: .category)
+    category = try container.decode(AppCategory.self, forKey: .category)
     total = try container.decodeMilliseconds(forKey: .totalMs)
     apps = try container.decode([AppUsage].self, forKey: .apps)
   }

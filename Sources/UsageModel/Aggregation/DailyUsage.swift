@@ -83,7 +83,7 @@ public struct DailyUsage: Sendable, Hashable, Codable {
   /// - Parameter category: A category.
   /// - Returns: Its usage.
   /// - Complexity: O(*n*) in the number of categories.
-  public func usage(of category: Category) -> CategoryUsage? {
+  public func usage(of category: AppCategory) -> CategoryUsage? {
     categories.first { $0.category == category }
   }
 
@@ -108,7 +108,7 @@ public struct DailyUsage: Sendable, Hashable, Codable {
   private static func check(categories: [CategoryUsage], within total: Duration)
     throws(UsageModelError)
   {
-    var seen: Set<Category> = []
+    var seen: Set<AppCategory> = []
     for category in categories {
       guard seen.insert(category.category).inserted else {
         throw .duplicateEntry(field: "categories", value: category.category.rawValue)

@@ -47,7 +47,7 @@ public struct UsageAggregator: Sendable {
   /// - Parameters:
   ///   - boundary: Where days start and end.
   ///   - rules: The categories of records that carry none; by default every such app is
-  ///     ``Category/other``.
+  ///     ``AppCategory/other``.
   public init(boundary: DayBoundary, rules: CategoryRules = CategoryRules()) {
     self.boundary = boundary
     self.rules = rules

@@ -11,7 +11,7 @@ public struct UsageReport: Sendable, Hashable, Codable {
   /// Each day with usage, in ascending order, one entry per day.
   public let days: [DailyUsage]
   /// Apps whose records carried no category and that no rule matched, so they were counted as
-  /// ``Category/other``; sorted.
+  /// ``AppCategory/other``; sorted.
   public let uncategorizedApps: [AppID]
 
   /// Creates a report.

@@ -20,7 +20,7 @@ public struct CategoryRule: Sendable, Hashable, Codable {
   /// The text compared with app IDs.
   public let value: String
   /// The category of a matching app.
-  public let category: Category
+  public let category: AppCategory
 
   /// Creates a rule.
   ///
@@ -29,7 +29,7 @@ public struct CategoryRule: Sendable, Hashable, Codable {
   ///   - value: A non-empty text; for ``Match/pattern``, a glob.
   ///   - category: The category of a matching app.
   /// - Throws: ``UsageModelError/invalidCategoryRule(value:reason:)`` for an empty value.
-  public init(_ match: Match, _ value: String, category: Category) throws(UsageModelError) {
+  public init(_ match: Match, _ value: String, category: AppCategory) throws(UsageModelError) {
     guard !value.isEmpty else {
       throw .invalidCategoryRule(value: value, reason: "the value must not be empty")
     }
@@ -44,7 +44,7 @@ public struct CategoryRule: Sendable, Hashable, Codable {
   ///   - app: The app ID.
   ///   - category: Its category.
   /// - Returns: The rule.
-  public static func exact(_ app: AppID, _ category: Category) -> CategoryRule {
+  public static func exact(_ app: AppID, _ category: AppCategory) -> CategoryRule {
     CategoryRule(uncheckedMatch: .exact, value: app.rawValue, category: category)
   }
 
@@ -55,7 +55,7 @@ public struct CategoryRule: Sendable, Hashable, Codable {
   ///   - category: The category of matching apps.
   /// - Returns: The rule.
   /// - Throws: ``UsageModelError/invalidCategoryRule(value:reason:)`` for an empty prefix.
-  public static func prefix(_ prefix: String, _ category: Category) throws(UsageModelError)
+  public static func prefix(_ prefix: String, _ category: AppCategory) throws(UsageModelError)
     -> CategoryRule
   {
     try CategoryRule(.prefix, prefix, category: category)
@@ -68,13 +68,13 @@ public struct CategoryRule: Sendable, Hashable, Codable {
   ///   - category: The category of matching apps.
   /// - Returns: The rule.
   /// - Throws: ``UsageModelError/invalidCategoryRule(value:reason:)`` for an empty pattern.
-  public static func pattern(_ pattern: String, _ category: Category) throws(UsageModelError)
+  public static func pattern(_ pattern: String, _ category: AppCategory) throws(UsageModelError)
     -> CategoryRule
   {
     try CategoryRule(.pattern, pattern, category: category)
   }
 
-  private init(uncheckedMatch match: Match, value: String, category: Category) {
+  private init(uncheckedMatch match: Match, value: String, category: AppCategory) {
     self.match = match
     self.value = value
     self.category = category
@@ -107,7 +107,7 @@ public struct CategoryRule: Sendable, Hashable, Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let match = try container.decode(Match.self, forKey: .match)
     let value = try container.decode(String.self, forKey: .value)
-    let category = try container.decode(Category.self, forKey: .category)
+    let category = try container.decode(AppCategory.self, forKey: .category)
     do {
       try self.init(match, value, category: category)
     } catch {

@@ -8,7 +8,7 @@
 ///
 /// Ties within a step (two exact rules for one ID, two prefixes of equal length, two matching
 /// patterns) go to the rule that comes first in ``rules``. An app no rule matches is
-/// ``Category/other``; ``uncategorizedApps(in:)`` lists such apps so that an app can ask the
+/// ``AppCategory/other``; ``uncategorizedApps(in:)`` lists such apps so that an app can ask the
 /// person to categorise them.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ public struct CategoryRules: Sendable, Hashable, Codable {
   /// The rules, in the order that breaks ties.
   public let rules: [CategoryRule]
 
-  /// Creates rules; an empty list sends every app to ``Category/other``.
+  /// Creates rules; an empty list sends every app to ``AppCategory/other``.
   ///
   /// - Parameter rules: The rules, in the order that breaks ties.
   public init(_ rules: [CategoryRule] = []) {
@@ -56,18 +56,18 @@ public struct CategoryRules: Sendable, Hashable, Codable {
     return longestPrefix ?? firstPattern
   }
 
-  /// The category of `app`: the deciding rule's category, or ``Category/other``.
+  /// The category of `app`: the deciding rule's category, or ``AppCategory/other``.
   ///
   /// - Parameter app: An app ID.
   /// - Returns: Its category.
   /// - Complexity: That of ``rule(for:)``.
-  public func category(for app: AppID) -> Category {
+  public func category(for app: AppID) -> AppCategory {
     rule(for: app)?.category ?? .other
   }
 
   /// The apps of `apps` that no rule matches, sorted and without duplicates.
   ///
-  /// An app that a rule sends to ``Category/other`` on purpose is categorised and not listed.
+  /// An app that a rule sends to ``AppCategory/other`` on purpose is categorised and not listed.
   ///
   /// - Parameter apps: App IDs, in any order, possibly repeated.
   /// - Returns: The uncategorised apps.

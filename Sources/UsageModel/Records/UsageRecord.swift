@@ -28,7 +28,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   /// The app in use.
   public let app: AppID
   /// The category the recorder assigned, or `nil` to let ``CategoryRules`` decide.
-  public let category: Category?
+  public let category: AppCategory?
   /// Where the record came from.
   public let source: UsageSource
   let startInstant: Int64
@@ -46,7 +46,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   ///   out-of-range instant, ``UsageModelError/reversedInterval(start:end:)`` when `end` is
   ///   before `start`.
   public init(
-    app: AppID, category: Category? = nil, start: Date, end: Date, source: UsageSource
+    app: AppID, category: AppCategory? = nil, start: Date, end: Date, source: UsageSource
   ) throws(UsageModelError) {
     let startInstant = try Milliseconds.instant(start, field: "start")
     let endInstant = try Milliseconds.instant(end, field: "end")
@@ -68,7 +68,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   ///   ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` when either end is out of
   ///   range.
   public init(
-    app: AppID, category: Category? = nil, start: Date, duration: Duration, source: UsageSource
+    app: AppID, category: AppCategory? = nil, start: Date, duration: Duration, source: UsageSource
   ) throws(UsageModelError) {
     guard duration >= .zero, let amount = Milliseconds.amount(duration) else {
       throw .invalidDuration(
@@ -96,7 +96,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for a negative, NaN or
   ///   infinite duration, and the errors of ``init(app:category:start:end:source:)``.
   public init(
-    app: AppID, category: Category? = nil, start: Date, duration: TimeInterval,
+    app: AppID, category: AppCategory? = nil, start: Date, duration: TimeInterval,
     source: UsageSource
   ) throws(UsageModelError) {
     guard duration.isFinite, duration >= 0 else {
@@ -110,7 +110,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   }
 
   init(
-    app: AppID, category: Category?, startInstant: Int64, endInstant: Int64, source: UsageSource
+    app: AppID, category: AppCategory?, startInstant: Int64, endInstant: Int64, source: UsageSource
   ) {
     self.app = app
     self.category = category
@@ -145,7 +145,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let app = try container.decode(AppID.self, forKey: .app)
-    let category = try container.decodeIfPresent(Category.self, forKey: .category)
+    let category = try container.decodeIfPresent(AppCategory.self, forKey: .category)
     let start = try container.decodeInstant(forKey: .start)
     let end = try container.decodeInstant(forKey: .end)
     let source = try container.decode(UsageSource.self, forKey: .source)

@@ -12,12 +12,12 @@
 /// ```
 ///
 /// Decoding ignores unknown fields, names any missing or invalid field in its `DecodingError`,
-/// and accepts category types it does not know as custom ``Category`` values.
+/// and accepts category types it does not know as custom ``AppCategory`` values.
 public struct DailyUsageResponse: Sendable, Hashable, Codable {
   /// One category's row.
   public struct CategoryRow: Sendable, Hashable, Codable {
     /// The category.
-    public let categoryType: Category
+    public let categoryType: AppCategory
     /// The name shown to people.
     public let categoryName: String
     /// Whole minutes used on the day.
@@ -40,7 +40,7 @@ public struct DailyUsageResponse: Sendable, Hashable, Codable {
     ///   - apps: One row per app.
     /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for negative minutes.
     public init(
-      categoryType: Category, categoryName: String, totalMinutes: Int, budgetMinutes: Int,
+      categoryType: AppCategory, categoryName: String, totalMinutes: Int, budgetMinutes: Int,
       isOverBudget: Bool, apps: [AppRow]
     ) throws(UsageModelError) {
       try Self.checkMinutes(totalMinutes, field: "totalMinutes")
@@ -68,7 +68,7 @@ public struct DailyUsageResponse: Sendable, Hashable, Codable {
     /// - Throws: `DecodingError` naming the missing or invalid field.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      categoryType = try container.decode(Category.self, forKey: .categoryType)
+      categoryType = try container.decode(AppCategory.self, forKey: .categoryType)
       categoryName = try container.decode(String.self, forKey: .categoryName)
       totalMinutes = try container.decodeMinutes(forKey: .totalMinutes)
       budgetMinutes = try container.decodeMinutes(forKey: .budgetMinutes)

@@ -20,7 +20,7 @@ extension TimelineRenderer {
   }
 
   /// The legend's entries laid out in rows that never pass the right margin.
-  func legend(categories: [UsageModel.Category]) -> [LegendItem] {
+  func legend(categories: [AppCategory]) -> [LegendItem] {
     var items = categories.map {
       LegendItem(name: $0.displayName, fill: TimelineStyle.colour(of: $0), swatch: .block)
     }

@@ -127,7 +127,7 @@ extension TimelineRenderer {
     }
   }
 
-  func writeUsage(_ svg: inout SVGWriter, categories: [UsageModel.Category], top: Double) {
+  func writeUsage(_ svg: inout SVGWriter, categories: [AppCategory], top: Double) {
     if categories.isEmpty {
       label(&svg, "Usage", x: 28, y: top + 17, size: 13, colour: TimelineStyle.ink)
       label(&svg, "no usage recorded", x: plotLeft + 8, y: top + 17, size: 12)

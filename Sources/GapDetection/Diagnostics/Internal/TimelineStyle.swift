@@ -24,7 +24,7 @@ enum TimelineStyle {
     "gap gap-" + classification.rawValue.replacingOccurrences(of: "_", with: "-")
   }
 
-  static func colour(of category: UsageModel.Category) -> String {
+  static func colour(of category: AppCategory) -> String {
     switch category.rawValue {
     case "social_media": return "#d6336c"
     case "entertainment": return "#7048e8"

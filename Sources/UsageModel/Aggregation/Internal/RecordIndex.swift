@@ -14,10 +14,10 @@ struct RecordIndex {
 
   let rules: CategoryRules
   private(set) var apps: [AppID] = []
-  private(set) var categories: [Category] = []
+  private(set) var categories: [AppCategory] = []
   private(set) var groups: [Group] = []
   private var appNumbers: [AppID: Int32] = [:]
-  private var categoryNumbers: [Category: Int32] = [:]
+  private var categoryNumbers: [AppCategory: Int32] = [:]
   private var groupNumbers: [Int64: Int32] = [:]
   /// For each app, its group under the rules' category, or -1 until first needed.
   private var ruleGroupOfApp: [Int32] = []
@@ -94,7 +94,7 @@ struct RecordIndex {
     return number
   }
 
-  private mutating func categoryNumber(_ category: Category) -> Int32 {
+  private mutating func categoryNumber(_ category: AppCategory) -> Int32 {
     if let number = categoryNumbers[category] { return number }
     let number = Int32(categories.count)
     categories.append(category)

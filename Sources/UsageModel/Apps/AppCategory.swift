@@ -7,39 +7,40 @@
 /// received from a newer backend therefore decodes instead of failing.
 ///
 /// ```swift
-/// Category.socialMedia.displayName          // "Social Media"
-/// let study = try Category("study_time")    // a custom category
+/// AppCategory.socialMedia.displayName           // "Social Media"
+/// let study = try AppCategory("study_time")     // a custom category
 /// study.displayName                         // "Study Time"
 /// ```
 ///
-/// On Apple platforms the Objective-C runtime also declares a type named `Category`; where both
-/// are visible, write `UsageModel.Category`.
+/// The type is called `AppCategory`, not `Category`, because the Objective-C runtime declares a
+/// `Category` type on every Apple platform, and an app that imports Foundation could not write the
+/// name unqualified.
 ///
 /// JSON form: the bare raw value, for example `"social_media"`.
-public struct Category: Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
+public struct AppCategory: Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
   RawRepresentable
 {
   /// Social networks and messaging feeds, `social_media`.
-  public static let socialMedia = Category(uncheckedRawValue: "social_media")
+  public static let socialMedia = AppCategory(uncheckedRawValue: "social_media")
   /// Video, music and streaming, `entertainment`.
-  public static let entertainment = Category(uncheckedRawValue: "entertainment")
+  public static let entertainment = AppCategory(uncheckedRawValue: "entertainment")
   /// Games, `gaming`.
-  public static let gaming = Category(uncheckedRawValue: "gaming")
+  public static let gaming = AppCategory(uncheckedRawValue: "gaming")
   /// Work and productivity tools, `productivity`.
-  public static let productivity = Category(uncheckedRawValue: "productivity")
+  public static let productivity = AppCategory(uncheckedRawValue: "productivity")
   /// Shopping, `shopping`.
-  public static let shopping = Category(uncheckedRawValue: "shopping")
+  public static let shopping = AppCategory(uncheckedRawValue: "shopping")
   /// News and reading, `news_reading`.
-  public static let newsReading = Category(uncheckedRawValue: "news_reading")
+  public static let newsReading = AppCategory(uncheckedRawValue: "news_reading")
   /// Health and fitness, `health_fitness`.
-  public static let healthFitness = Category(uncheckedRawValue: "health_fitness")
+  public static let healthFitness = AppCategory(uncheckedRawValue: "health_fitness")
   /// Education and learning, `education`.
-  public static let education = Category(uncheckedRawValue: "education")
+  public static let education = AppCategory(uncheckedRawValue: "education")
   /// Everything not categorised otherwise, `other`.
-  public static let other = Category(uncheckedRawValue: "other")
+  public static let other = AppCategory(uncheckedRawValue: "other")
 
   /// The nine well-known categories, in the order listed above.
-  public static let wellKnown: [Category] = [
+  public static let wellKnown: [AppCategory] = [
     .socialMedia, .entertainment, .gaming, .productivity, .shopping, .newsReading,
     .healthFitness, .education, .other,
   ]
@@ -106,7 +107,7 @@ public struct Category: Sendable, Hashable, Comparable, Codable, CustomStringCon
   }
 
   /// Whether `lhs`'s raw value sorts before `rhs`'s.
-  public static func < (lhs: Category, rhs: Category) -> Bool { lhs.rawValue < rhs.rawValue }
+  public static func < (lhs: AppCategory, rhs: AppCategory) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// The raw value.
   public var description: String { rawValue }
