@@ -11,7 +11,9 @@ let package = Package(
     .library(name: "UsageModel", targets: ["UsageModel"]),
     .library(name: "BudgetMath", targets: ["BudgetMath"]),
     .library(name: "SequenceTracking", targets: ["SequenceTracking"]),
+    .library(name: "TrackerSignals", targets: ["TrackerSignals"]),
     .library(name: "GapDetection", targets: ["GapDetection"]),
+    .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
   ],
   targets: [
@@ -20,10 +22,15 @@ let package = Package(
     .target(name: "UsageModel"),
     .target(name: "BudgetMath", dependencies: ["UsageModel"]),
     .target(name: "SequenceTracking", dependencies: ["SharedStore"]),
-    .target(name: "GapDetection", dependencies: ["UsageModel", "SharedStore"]),
+    .target(name: "TrackerSignals", dependencies: ["SharedStore", "UsageModel"]),
+    .target(name: "GapDetection", dependencies: ["UsageModel", "TrackerSignals"]),
+    .target(name: "ActivityWatchInterop", dependencies: ["GapDetection", "UsageModel"]),
     .target(
       name: "ScreenTimeKit",
-      dependencies: ["SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "GapDetection"]
+      dependencies: [
+        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
+        "GapDetection", "ActivityWatchInterop",
+      ]
     ),
 
     // MARK: Examples and tools
@@ -35,8 +42,8 @@ let package = Package(
     .executableTarget(
       name: "Benchmarks",
       dependencies: [
-        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "GapDetection",
-        "TestSupport",
+        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
+        "GapDetection", "ActivityWatchInterop", "TestSupport",
       ],
       path: "Benchmarks"
     ),
@@ -67,8 +74,16 @@ let package = Package(
       dependencies: ["SequenceTracking", "SharedStore", "TestSupport", "stk-test-helper"]
     ),
     .testTarget(
+      name: "TrackerSignalsTests",
+      dependencies: ["TrackerSignals", "GapDetection", "UsageModel", "SharedStore", "TestSupport"]
+    ),
+    .testTarget(
       name: "GapDetectionTests",
-      dependencies: ["GapDetection", "UsageModel", "SharedStore", "TestSupport"],
+      dependencies: ["GapDetection", "TrackerSignals", "UsageModel", "TestSupport"]
+    ),
+    .testTarget(
+      name: "ActivityWatchInteropTests",
+      dependencies: ["ActivityWatchInterop", "GapDetection", "UsageModel", "TestSupport"],
       // ActivityWatch's own output on fixed inputs, so that the comparison needs no Python.
       resources: [.copy("Fixtures")]
     ),

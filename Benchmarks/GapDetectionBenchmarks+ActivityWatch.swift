@@ -1,5 +1,7 @@
+import ActivityWatchInterop
 import Foundation
 import GapDetection
+import TrackerSignals
 import UsageModel
 
 extension GapDetectionBenchmarks {

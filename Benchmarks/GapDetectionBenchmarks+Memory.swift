@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 
 #if canImport(Darwin)
 import Darwin

@@ -1,6 +1,7 @@
 import Foundation
 import GapDetection
 import SharedStore
+import TrackerSignals
 import UsageModel
 
 /// Merging and gap-detecting a million heartbeats against a plain loop over the same array; the

@@ -1,6 +1,8 @@
 // The umbrella module: one import for every ScreenTimeKit module.
+@_exported import ActivityWatchInterop
 @_exported import BudgetMath
 @_exported import GapDetection
 @_exported import SequenceTracking
 @_exported import SharedStore
+@_exported import TrackerSignals
 @_exported import UsageModel

@@ -1,6 +1,8 @@
 import Foundation
 import GapDetection
+import TestSupport
 import Testing
+import TrackerSignals
 import UsageModel
 
 /// The detector against a reference that classifies every second one by one.

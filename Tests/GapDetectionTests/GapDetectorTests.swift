@@ -1,6 +1,8 @@
 import Foundation
 import GapDetection
+import TestSupport
 import Testing
+import TrackerSignals
 import UsageModel
 
 /// Gaps from heartbeat silence, usage silence and missed sequence numbers, clipped to the

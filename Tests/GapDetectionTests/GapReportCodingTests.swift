@@ -1,5 +1,6 @@
 import Foundation
 import GapDetection
+import TestSupport
 import Testing
 import UsageModel
 

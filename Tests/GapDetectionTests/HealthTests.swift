@@ -1,6 +1,8 @@
 import Foundation
 import GapDetection
+import TestSupport
 import Testing
+import TrackerSignals
 
 /// Health from the latest heartbeat and `now`, under documented thresholds.
 @Suite("Health")

@@ -1,6 +1,8 @@
 import Foundation
 import GapDetection
+import TestSupport
 import Testing
+import TrackerSignals
 
 /// ActivityWatch's merge rule at each boundary, and the adaptive pulse time.
 @Suite("Heartbeat merging")

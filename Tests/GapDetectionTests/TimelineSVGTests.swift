@@ -1,6 +1,8 @@
 import Foundation
 import GapDetection
+import TestSupport
 import Testing
+import TrackerSignals
 import UsageModel
 
 #if canImport(FoundationXML)

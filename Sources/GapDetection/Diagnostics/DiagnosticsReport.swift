@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 import UsageModel
 
 /// Everything a person needs to judge a day's tracking: health, gaps, accounting and errors,
@@ -49,7 +50,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   ///   - now: The instant of the report.
   ///   - detector: The gap detector, with the day boundary, expectation, policy and source.
   ///   - heartbeats: The tracker's heartbeats in the order they were recorded, as a
-  ///     ``HeartbeatHistory`` lists them (those of other sources than the detector's are
+  ///     `HeartbeatHistory` lists them (those of other sources than the detector's are
   ///     ignored). Health is judged from the last of them — the recorder's latest — even when
   ///     an earlier one is dated later (the device clock was set back); the gaps are found
   ///     whatever the order.

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 import UsageModel
 
 /// Finds the gaps in tracking and tells a dead tracker from a person who put the phone down.

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 import UsageModel
 
 /// The thresholds that turn heartbeats and usage into health, gaps and alerts.
@@ -49,7 +50,7 @@ public struct HealthPolicy: Sendable, Hashable, Codable {
   ///
   /// - Parameters:
   ///   - staleAfter: Age beyond which the latest heartbeat is stale; more than zero.
-  ///   - gapAfter: Heartbeat silence beyond which there is a gap; at least `staleAfter`.
+  ///   - gapAfter: Heartbeat silence beyond which there is a gap; at least ``staleAfter``.
   ///   - usageGapAfter: Usage silence beyond which there is a gap; more than zero.
   ///   - alertAfter: Tracker-down time in one window that raises an alert; more than zero.
   ///   - clockSkewTolerance: How far in the future a heartbeat may be (inclusive) and count as

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 import UsageModel
 
 /// The health of a tracker at one instant: its status, its latest heartbeat and its memory level.

@@ -1,3 +1,4 @@
+import TrackerSignals
 import UsageModel
 
 /// The state of a tracker judged from its latest heartbeat.

@@ -46,7 +46,7 @@ public struct AdaptivePulseTime: Sendable, Hashable, Codable {
   ///   - floor: The shortest pulse time; zero or more.
   ///   - ceiling: The longest pulse time; at least `floor`, at most 365 days.
   ///   - sampleCount: How many recent intervals the median covers, 1...256.
-  ///   - minimumSamples: How many must be seen first, 1...`sampleCount`.
+  ///   - minimumSamples: How many must be seen first, 1...``sampleCount``.
   /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` naming the first
   ///   value out of range.
   public init(
@@ -80,7 +80,7 @@ public struct AdaptivePulseTime: Sendable, Hashable, Codable {
   /// The longest pulse time.
   public var ceiling: Duration { .milliseconds(ceilingMs) }
 
-  func validate() throws(GapDetectionError) {
+  package func validate() throws(GapDetectionError) {
     guard floorMs >= 0 else {
       throw .invalidValue(field: "floor", value: "\(floor)", requirement: "zero or more")
     }

@@ -16,7 +16,7 @@ public enum PulseTime: Sendable, Hashable, Codable {
   public static let maximum: Duration = .seconds(365 * 86_400)
 
   /// Checks that the durations are whole milliseconds within 0...``maximum``.
-  func validate() throws(GapDetectionError) {
+  package func validate() throws(GapDetectionError) {
     switch self {
     case .fixed(let duration):
       let amount = try TimeValues.amount(duration, field: "pulseTime")

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 import UsageModel
 
 /// Seed 000's success metrics over a window: how often health checks found the tracker stale,

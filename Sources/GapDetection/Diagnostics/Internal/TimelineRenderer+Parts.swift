@@ -1,4 +1,5 @@
 import Foundation
+import TrackerSignals
 import UsageModel
 
 extension TimelineRenderer {

@@ -28,7 +28,7 @@ struct GapSweep {
   // MARK: - Evidence
 
   /// Finds the heartbeat silences of each window, judged over the whole window (see
-  /// ``ExpectedWindow``) and clipped to the period.
+  /// `ExpectedWindow`) and clipped to the period.
   mutating func addHeartbeats(_ instants: [Int64]) {
     var instants = instants
     if !instants.isSorted() { instants.sort() }

@@ -5,9 +5,9 @@
 /// `floor < gap <= ceiling`, `gap <= median × percent / 100` holds exactly when at most
 /// `(n - 1) / 2` of the `n` samples are below `⌈gap × 100 / percent⌉`, which one branch-free
 /// pass over at most 256 samples counts. The pulse time itself is computed only when asked.
-struct PulseEstimator: Sendable {
+package struct PulseEstimator: Sendable {
   /// 365 days in milliseconds, the longest pulse time.
-  static let maximumMs: Int64 = 365 * 86_400_000
+  package static let maximumMs: Int64 = 365 * 86_400_000
 
   private let isAdaptive: Bool
   /// The fixed pulse time, or the adaptive one's initial value.
@@ -24,7 +24,7 @@ struct PulseEstimator: Sendable {
   private var previousStart: Int64?
 
   /// Creates an estimator; `pulseTime` must have been validated.
-  init(_ pulseTime: PulseTime) {
+  package init(_ pulseTime: PulseTime) {
     switch pulseTime {
     case .fixed(let duration):
       constant = duration.millisecondsClamped
@@ -47,7 +47,7 @@ struct PulseEstimator: Sendable {
   }
 
   /// The pulse time for the next heartbeat, in milliseconds.
-  var current: Int64 {
+  package var current: Int64 {
     guard isAdaptive, filled >= minimumSamples else { return constant }
     let sorted = samples.prefix(filled).sorted()
     return min(max(sorted[(filled - 1) / 2] * percent / 100, floor), ceiling)
@@ -55,7 +55,7 @@ struct PulseEstimator: Sendable {
 
   /// Whether `gap` (a heartbeat's start minus the open interval's end) is within the pulse time.
   @inline(__always)
-  func allows(gap: Int64) -> Bool {
+  package func allows(gap: Int64) -> Bool {
     guard isAdaptive, filled >= minimumSamples else { return gap <= constant }
     if gap <= floor { return true }
     if gap > ceiling { return false }
@@ -71,14 +71,14 @@ struct PulseEstimator: Sendable {
   /// Whether a gap in microseconds is within the pulse time (which is whole milliseconds):
   /// `gap <= 1000 × pulse` exactly when `⌈gap / 1000⌉ <= pulse`.
   @inline(__always)
-  func allows(gapMicroseconds gap: Int64) -> Bool {
+  package func allows(gapMicroseconds gap: Int64) -> Bool {
     let milliseconds = gap >= 0 ? (gap + 999) / 1000 : -(-gap / 1000)
     return allows(gap: milliseconds)
   }
 
   /// Samples the interval from the previous heartbeat's start to `start`.
   @inline(__always)
-  mutating func observe(start: Int64) {
+  package mutating func observe(start: Int64) {
     guard isAdaptive else { return }
     defer { previousStart = start }
     guard let previous = previousStart, start > previous else { return }

@@ -1,0 +1,51 @@
+import GapDetection
+
+/// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
+///
+/// A call that throws changes nothing: a merge writes no output file. Malformed lines of an
+/// ActivityWatch file are *not* errors of this type: they are reported one by one, with their
+/// line numbers, in the result of the read or merge (see ``MalformedLine``), so that one bad
+/// line does not hide the others.
+public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A field has a value outside its allowed range, such as a pulse time.
+  case invalidValue(field: String, value: String, requirement: String)
+
+  /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
+  case io(operation: String, path: String, errno: Int32)
+
+  /// One ActivityWatch event's text is not valid; `reason` says what is wrong.
+  case malformedEvent(reason: String)
+
+  /// A sentence a person can act on.
+  public var description: String {
+    switch self {
+    case .invalidValue(let field, let value, let requirement):
+      return "Invalid \(field) \(value): \(requirement)."
+    case .io(let operation, let path, let code):
+      return "\(operation) failed for '\(path)' (errno \(code))."
+    case .malformedEvent(let reason):
+      return "Not an ActivityWatch event: \(reason)."
+    }
+  }
+}
+
+extension ActivityWatchError {
+  /// The same problem, reported by this module: GapDetection validates pulse times.
+  init(_ error: GapDetectionError) {
+    switch error {
+    case .invalidValue(let field, let value, let requirement):
+      self = .invalidValue(field: field, value: value, requirement: requirement)
+    }
+  }
+}
+
+extension ActivityWatchError {
+  /// Runs a GapDetection check and reports its failure as this module's error.
+  static func checking(_ check: () throws(GapDetectionError) -> Void) throws(ActivityWatchError) {
+    do {
+      try check()
+    } catch {
+      throw ActivityWatchError(error)
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SharedStore
+import UsageModel
+
+/// The extension's diagnostic entries in a `BoundedLog`: the last 100, shared by the app.
+///
+/// Appends are atomic across processes. A log that does not decode throws instead of starting
+/// afresh (seed 000's `try?` silently replaced a damaged log with an empty one). Appending an
+/// entry whose ``DiagnosticEntry/id`` is already in the log changes nothing, so a retried append
+/// is counted once. The stored value is a `BoundedLog`'s, so a `BoundedLog<DiagnosticEntry>`
+/// on the same key reads it too.
+///
+/// ```swift
+/// let log = try DiagnosticLog(store: store)
+/// try log.append(entry)
+/// let failures = try log.failures(on: today, boundary: boundary)
+/// ```
+public struct DiagnosticLog: Sendable {
+  /// The default capacity, seed 000's: 100 entries.
+  public static let defaultCapacity = 100
+  /// The default store key: `stk.diagnostics`.
+  public static let defaultKey = "stk.diagnostics"
+
+  private let log: BoundedLog<DiagnosticEntry>
+  private let store: any SharedStore
+  private let storeKey: StoreKey<BoundedLogContents<DiagnosticEntry>>
+
+  /// Creates a log on `key` of `store`; nothing is written until the first append.
+  ///
+  /// - Parameters:
+  ///   - store: The shared store.
+  ///   - key: The store key; `stk.diagnostics` unless you choose otherwise.
+  ///   - capacity: The most entries kept, at least 1; 100 unless you choose otherwise.
+  /// - Throws: ``TrackerSignalsError/store(_:)`` for an invalid key or capacity.
+  public init(store: any SharedStore, key: String = defaultKey, capacity: Int = defaultCapacity)
+    throws(TrackerSignalsError)
+  {
+    do {
+      log = try BoundedLog(store: store, key: key, capacity: capacity)
+    } catch {
+      throw .store(error)
+    }
+    self.store = store
+    storeKey = StoreKey(key, default: BoundedLogContents())
+  }
+
+  /// Appends an entry, evicting the oldest when the log is full; an entry already in the log
+  /// (same identifier) changes nothing.
+  ///
+  /// - Parameter entry: The entry.
+  /// - Returns: How many entries were evicted (0 or 1).
+  /// - Throws: ``TrackerSignalsError/store(_:)``; the log is then unchanged.
+  /// - Complexity: O(*capacity*), in one atomic read-modify-write.
+  @discardableResult
+  public func append(_ entry: DiagnosticEntry) throws(TrackerSignalsError) -> Int {
+    let capacity = log.capacity
+    do {
+      return try store.update(storeKey) { contents in
+        guard !contents.entries.contains(where: { $0.id == entry.id }) else { return 0 }
+        contents.entries.append(entry)
+        let excess = max(0, contents.entries.count - capacity)
+        contents.entries.removeFirst(excess)
+        contents.evictedCount += excess
+        return excess
+      }
+    } catch let error as SharedStoreError {
+      throw .store(error)
+    } catch {
+      // The body throws nothing, so only the store's own errors reach here.
+      preconditionFailure("unexpected error from a non-throwing update: \(error)")
+    }
+  }
+
+  /// Every entry, oldest first, each identifier once (its first occurrence).
+  ///
+  /// - Returns: The entries.
+  /// - Throws: ``TrackerSignalsError/store(_:)``, including a log that does not decode.
+  public func entries() throws(TrackerSignalsError) -> [DiagnosticEntry] {
+    try snapshot().entries
+  }
+
+  /// The entries and how many were evicted to respect the capacity.
+  ///
+  /// - Returns: The entries, oldest first and each identifier once, and the eviction count.
+  /// - Throws: ``TrackerSignalsError/store(_:)``.
+  public func snapshot() throws(TrackerSignalsError) -> (entries: [DiagnosticEntry], evicted: Int) {
+    do {
+      let contents = try log.snapshot()
+      var seen = Set<UUID>()
+      return (contents.entries.filter { seen.insert($0.id).inserted }, contents.evictedCount)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// The failed entries of one local day, oldest first — seed 000's "today's errors".
+  ///
+  /// - Parameters:
+  ///   - day: The local day.
+  ///   - boundary: Where local days begin.
+  /// - Returns: The failures of that day.
+  /// - Throws: ``TrackerSignalsError/store(_:)``.
+  public func failures(on day: LocalDay, boundary: DayBoundary) throws(TrackerSignalsError)
+    -> [DiagnosticEntry]
+  {
+    Self.failures(in: try entries(), on: day, boundary: boundary)
+  }
+
+  /// The failed entries of the local day that contains `now`.
+  ///
+  /// - Parameters:
+  ///   - now: An instant of the day, usually the current one.
+  ///   - boundary: Where local days begin.
+  /// - Returns: That day's failures, oldest first.
+  /// - Throws: ``TrackerSignalsError/store(_:)``, or
+  ///   ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an instant out of range.
+  public func todaysFailures(now: Date, boundary: DayBoundary) throws(TrackerSignalsError)
+    -> [DiagnosticEntry]
+  {
+    let day: LocalDay
+    do {
+      day = try boundary.day(containing: now)
+    } catch {
+      throw .invalidValue(field: "now", value: "\(now)", requirement: error.description)
+    }
+    return try failures(on: day, boundary: boundary)
+  }
+
+  /// The failed entries among `entries` that fall on `day`.
+  ///
+  /// - Parameters:
+  ///   - entries: Diagnostic entries.
+  ///   - day: The local day.
+  ///   - boundary: Where local days begin.
+  /// - Returns: The failures of that day, in the order given.
+  public static func failures(
+    in entries: [DiagnosticEntry], on day: LocalDay, boundary: DayBoundary
+  ) -> [DiagnosticEntry] {
+    let (start, end) = Milliseconds.bounds(of: boundary.interval(of: day))
+    return entries.filter { !$0.success && $0.instant >= start && $0.instant < end }
+  }
+
+  /// Removes every entry.
+  ///
+  /// - Throws: ``TrackerSignalsError/store(_:)``.
+  public func clear() throws(TrackerSignalsError) {
+    do {
+      try log.clear()
+    } catch {
+      throw .store(error)
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import SharedStore
+
+/// Keeps the latest heartbeat and a bounded history of one source in a `SharedStore`.
+///
+/// The monitor extension records a heartbeat every ~30 seconds; the app reads ``latest()`` to
+/// judge health and ``history()`` to find gaps. The history is a fixed-size binary ring under one
+/// key (`stk.heartbeats.<source>`), so recording costs one read-modify-write of at most
+/// `32 + 32 × capacity` bytes — 92 KB for the default day at 30 s — and decodes nothing but the
+/// newest record: no JSON, no array of 2,880 values, on the extension's hot path (6 MB memory
+/// limit). `Documentation/Performance.md` has measured costs.
+///
+/// **Durability.** Heartbeats are ephemeral: one lost to a power cut is replaced 30 seconds
+/// later. Record them through a `FileStore` opened with `.processCrashSafe`, which skips the
+/// flushes that make a write survive a power cut but still never tears a value. Durability is a
+/// property of the store instance, so either open a second `FileStore` on the app-group directory
+/// for heartbeats (two instances on one directory exclude each other correctly), or let
+/// ``init(directory:source:capacity:)`` do it for you:
+///
+/// ```swift
+/// // In the monitor extension:
+/// let recorder = try HeartbeatRecorder(directory: storeDirectory, source: .monitorExtension)
+/// try recorder.record(at: Date(), sequence: counter, memoryBytes: residentBytes())
+///
+/// // In the app:
+/// let health = HealthPolicy.standard.health(of: try recorder.latest(), at: Date())
+/// ```
+///
+/// Recording the same heartbeat twice (a retried write) stores it once. The store's `update` is
+/// atomic across processes, so two writers never lose each other's heartbeats.
+public struct HeartbeatRecorder: Sendable {
+  /// A day of heartbeats at a 30-second cadence: 2,880.
+  public static let defaultCapacity = 2_880
+  /// The largest capacity accepted: a week at a 30-second cadence, 20,160 records.
+  ///
+  /// Mind the memory of the monitor extension (6 MB): a ring is `32 + 32 × capacity` bytes, and
+  /// recording into a full one holds about three copies of it at once — the store's read, the
+  /// changed value, the write. At the default capacity that is 92 KB a copy; at this maximum,
+  /// 645 KB. `Documentation/Performance.md` has the measured peak memory of both.
+  public static let maximumCapacity = 20_160
+
+  /// Whose heartbeats this recorder keeps.
+  public let source: HeartbeatSource
+  /// The most heartbeats kept; older ones are evicted and counted.
+  public let capacity: Int
+  /// The store key of the history: `stk.heartbeats.<source>`.
+  public let key: String
+  private let store: any SharedStore
+
+  /// Creates a recorder on `store`; nothing is written until the first heartbeat.
+  ///
+  /// - Parameters:
+  ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
+  ///   - source: Whose heartbeats to keep.
+  ///   - capacity: The most heartbeats kept, 1...``maximumCapacity`` (see its memory note); a
+  ///     day at 30 s by default.
+  ///     A history stored with another capacity is re-laid out on the next record, keeping the
+  ///     newest heartbeats.
+  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for a capacity out of
+  ///   range.
+  public init(
+    store: any SharedStore, source: HeartbeatSource, capacity: Int = defaultCapacity
+  ) throws(TrackerSignalsError) {
+    guard (1...Self.maximumCapacity).contains(capacity) else {
+      throw .invalidValue(
+        field: "capacity", value: "\(capacity)", requirement: "1...\(Self.maximumCapacity)")
+    }
+    self.store = store
+    self.source = source
+    self.capacity = capacity
+    self.key = "stk.heartbeats." + source.rawValue
+  }
+
+  /// Creates a recorder on its own `FileStore` in `directory`, opened with `.processCrashSafe`.
+  ///
+  /// Other `FileStore`s on the same directory — the app's `.durable` one — keep their own
+  /// durability and exclude this one correctly.
+  ///
+  /// - Parameters:
+  ///   - directory: The shared store's directory, for example in the app-group container.
+  ///   - source: Whose heartbeats to keep.
+  ///   - capacity: The most heartbeats kept.
+  /// - Throws: ``TrackerSignalsError/store(_:)`` when the store cannot be opened, and the errors
+  ///   of ``init(store:source:capacity:)``.
+  public init(
+    directory: URL, source: HeartbeatSource, capacity: Int = defaultCapacity
+  ) throws(TrackerSignalsError) {
+    let store: FileStore
+    do {
+      store = try FileStore(directory: directory, durability: .processCrashSafe)
+    } catch {
+      throw .store(error)
+    }
+    try self.init(store: store, source: source, capacity: capacity)
+  }
+
+  /// Records a heartbeat of this recorder's source.
+  ///
+  /// - Parameter heartbeat: The heartbeat; its source must be ``source``.
+  /// - Returns: Whether it was stored, or was equal to the latest and changed nothing.
+  /// - Throws: ``TrackerSignalsError/sourceMismatch(recorder:heartbeat:)``,
+  ///   ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)`` (nothing is overwritten) and
+  ///   ``TrackerSignalsError/store(_:)``.
+  /// - Complexity: O(1) work on the ring, plus the store's cost of rewriting its bytes; O(n)
+  ///   once when the capacity changed.
+  @discardableResult
+  public func record(_ heartbeat: Heartbeat) throws(TrackerSignalsError) -> HeartbeatRecordOutcome {
+    guard heartbeat.source == source else {
+      throw .sourceMismatch(recorder: source.rawValue, heartbeat: heartbeat.source.rawValue)
+    }
+    let record = HeartbeatRing.Record(
+      instant: heartbeat.instant, sequence: heartbeat.sequence,
+      memoryBytes: heartbeat.memoryBytes)
+    let capacity = capacity
+    let key = key
+    do {
+      let stored = try store.update(key) { (data: inout Data?) throws -> Bool in
+        do throws(HeartbeatRing.Damage) {
+          return try HeartbeatRing.append(record, to: &data, capacity: capacity)
+        } catch {
+          throw TrackerSignalsError.corruptedHeartbeatHistory(key: key, reason: error.reason)
+        }
+      }
+      return stored ? .recorded : .duplicate
+    } catch {
+      throw Self.mapped(error)
+    }
+  }
+
+  /// Records a heartbeat of this recorder's source at `at`.
+  ///
+  /// - Parameters:
+  ///   - at: When it was written; rounded to the millisecond.
+  ///   - sequence: The producer's notification counter, if any.
+  ///   - memoryBytes: The writer's resident memory in bytes, if measured.
+  /// - Returns: Whether it was stored, or was equal to the latest and changed nothing.
+  /// - Throws: The errors of ``Heartbeat/init(at:source:sequence:memoryBytes:)`` and
+  ///   ``record(_:)``.
+  @discardableResult
+  public func record(
+    at: Date, sequence: UInt64? = nil, memoryBytes: UInt64? = nil
+  ) throws(TrackerSignalsError) -> HeartbeatRecordOutcome {
+    try record(Heartbeat(at: at, source: source, sequence: sequence, memoryBytes: memoryBytes))
+  }
+
+  /// The most recently recorded heartbeat, or `nil` when none was ever recorded.
+  ///
+  /// - Returns: The latest heartbeat.
+  /// - Throws: ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)`` or
+  ///   ``TrackerSignalsError/store(_:)``.
+  public func latest() throws(TrackerSignalsError) -> Heartbeat? {
+    guard let data = try read() else { return nil }
+    do {
+      return try HeartbeatRing.newest(in: data).map(heartbeat)
+    } catch {
+      throw .corruptedHeartbeatHistory(key: key, reason: error.reason)
+    }
+  }
+
+  /// Every kept heartbeat, oldest first, with the number evicted.
+  ///
+  /// - Returns: The history; empty when nothing was recorded.
+  /// - Throws: ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)`` or
+  ///   ``TrackerSignalsError/store(_:)``.
+  /// - Complexity: O(*n*) in the number of kept heartbeats.
+  public func history() throws(TrackerSignalsError) -> HeartbeatHistory {
+    guard let data = try read() else {
+      return HeartbeatHistory(source: source, capacity: capacity, evictedCount: 0, heartbeats: [])
+    }
+    do {
+      let (header, records) = try HeartbeatRing.records(in: data)
+      return HeartbeatHistory(
+        source: source, capacity: header.capacity,
+        evictedCount: header.totalRecorded - UInt64(header.count),
+        heartbeats: records.map(heartbeat))
+    } catch {
+      throw .corruptedHeartbeatHistory(key: key, reason: error.reason)
+    }
+  }
+
+  /// Moves a history that is not readable aside, keeping its bytes, so that recording can start
+  /// afresh.
+  ///
+  /// The recovery step for ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)``: nothing
+  /// in this library replaces a damaged history by itself. The store keeps the bytes (for
+  /// `FileStore`, a quarantined file next to the others).
+  ///
+  /// ```swift
+  /// do {
+  ///   try recorder.record(at: now)
+  /// } catch TrackerSignalsError.corruptedHeartbeatHistory(let key, let reason) {
+  ///   log("heartbeat history \(key) damaged: \(reason)")
+  ///   try recorder.quarantine()
+  ///   try recorder.record(at: now)
+  /// }
+  /// ```
+  ///
+  /// - Returns: Where the store kept the bytes, or `nil` when nothing was stored.
+  /// - Throws: ``TrackerSignalsError/store(_:)``.
+  @discardableResult
+  public func quarantine() throws(TrackerSignalsError) -> String? {
+    do {
+      return try store.quarantine(key)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Removes the whole history.
+  ///
+  /// - Throws: ``TrackerSignalsError/store(_:)``.
+  public func clear() throws(TrackerSignalsError) {
+    do {
+      try store.remove(key)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  private func read() throws(TrackerSignalsError) -> Data? {
+    do {
+      return try store.read(key)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  private func heartbeat(_ record: HeartbeatRing.Record) -> Heartbeat {
+    Heartbeat(
+      instant: record.instant, source: source, sequence: record.sequence,
+      memoryBytes: record.memoryBytes)
+  }
+
+  private static func mapped(_ error: any Error) -> TrackerSignalsError {
+    switch error {
+    case let error as TrackerSignalsError: return error
+    case let error as SharedStoreError: return .store(error)
+    default:
+      // The update body throws only TrackerSignalsError and the store only SharedStoreError.
+      preconditionFailure("unexpected error from the heartbeat store: \(error)")
+    }
+  }
+}
+
+/// What ``HeartbeatRecorder/record(_:)`` did with a heartbeat.
+///
+/// JSON form: the raw value, `"recorded"` or `"duplicate"`.
+public enum HeartbeatRecordOutcome: String, Sendable, Hashable, Codable {
+  /// The heartbeat was stored, evicting the oldest when the history was full.
+  case recorded
+  /// The heartbeat equals the latest one stored; nothing was written.
+  case duplicate
+}

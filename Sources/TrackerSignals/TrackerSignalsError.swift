@@ -1,0 +1,61 @@
+import SharedStore
+
+/// Everything TrackerSignals rejects or fails at, with the context needed to act on it.
+///
+/// A call that throws changes nothing: a recorder keeps its stored history, a log keeps its
+/// entries, a policy is not created.
+public enum TrackerSignalsError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A field has a value outside its allowed range.
+  ///
+  /// `field` names it (`"at"`, `"capacity"`, `"foreground"`, ...), `value` shows what was given
+  /// and `requirement` what is allowed.
+  case invalidValue(field: String, value: String, requirement: String)
+
+  /// A heartbeat source name is empty, too long or uses a character outside `A-Z a-z 0-9 _ -`.
+  case invalidHeartbeatSource(value: String, reason: String)
+
+  /// A heartbeat was given to the recorder of another source.
+  case sourceMismatch(recorder: String, heartbeat: String)
+
+  /// The shared store failed; the underlying error says where and why.
+  case store(SharedStoreError)
+
+  /// The stored heartbeat history is not in the format this library writes.
+  ///
+  /// The value was left untouched; ``HeartbeatRecorder/quarantine()`` moves it aside, keeping
+  /// its bytes, so that recording can start afresh.
+  case corruptedHeartbeatHistory(key: String, reason: String)
+
+  /// A sentence a person can act on.
+  public var description: String {
+    switch self {
+    case .invalidValue(let field, let value, let requirement):
+      return "Invalid \(field) \(value): \(requirement)."
+    case .invalidHeartbeatSource(let value, let reason):
+      return "Invalid heartbeat source \(value.debugDescription): \(reason)."
+    case .sourceMismatch(let recorder, let heartbeat):
+      return
+        "A heartbeat from source '\(heartbeat)' was given to the recorder of '\(recorder)'; "
+        + "record each source's heartbeats with its own recorder."
+    case .store(let error):
+      return "The shared store failed: \(error.description)"
+    case .corruptedHeartbeatHistory(let key, let reason):
+      return
+        "The heartbeat history under key '\(key)' is not readable: \(reason). "
+        + "It was left untouched; HeartbeatRecorder.quarantine() moves it aside, keeping its "
+        + "bytes, so that recording can start afresh."
+    }
+  }
+}
+
+extension TrackerSignalsError {
+  /// The coding key of the JSON field that an invalid value came from.
+  ///
+  /// For `invalidValue(field:value:requirement:)`, the key named `field`, or `field` with `Ms`
+  /// appended (the library's name for an amount of milliseconds); `nil` for other errors.
+  /// Decoders use it to name the field that was wrong.
+  func codingKey<Key: CodingKey>(_ type: Key.Type) -> Key? {
+    guard case .invalidValue(let field, _, _) = self else { return nil }
+    return Key(stringValue: field) ?? Key(stringValue: field + "Ms")
+  }
+}
