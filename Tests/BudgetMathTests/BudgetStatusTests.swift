@@ -209,7 +209,7 @@ struct BudgetStatusTests {
     #expect(report.period.level == .under)
     #expect(report.periodToDate.used == minutes(30))
     #expect(report.periodToDate.allowance == hours(1))
-    var alerts = try BudgetAlertState()
+    var alerts = BudgetAlertState()
     #expect(alerts.evaluate(report, period: budget.period, scope: .period).isEmpty)
     #expect(
       alerts.evaluate(report, period: budget.period, scope: .day).map(\.thresholdPercent) == [50])
