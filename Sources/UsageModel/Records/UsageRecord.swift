@@ -10,15 +10,15 @@ import Foundation
 ///
 /// ```swift
 /// let record = try UsageRecord(
-///   app: try AppID("com.instagram.instagram"),
+///   app: AppID("com.instagram.instagram"),
 ///   start: sessionStart, duration: .seconds(65 * 60), source: .heartbeat)
 /// ```
 ///
 /// > Important: A record may end as late as 9999-12-29, so a session closed with a sentinel such
 /// > as `Date.distantFuture` (the year 4001) is a valid record — and one that spans about 721,000
 /// > local days. Aggregating it unclipped costs work and memory for every one of those days; see
-/// > ``UsageAggregator/aggregate(_:clippedTo:)``, and end open sessions at the instant they were
-/// > last seen instead.
+/// > ``UsageAggregator/aggregate(_:over:)``, and end open sessions at the instant they were last
+/// > seen instead.
 ///
 /// JSON form: `{"app": "com.instagram.instagram", "category": "social_media", "start":
 /// "2026-01-02T10:00:00Z", "end": "2026-01-02T11:05:00Z", "source": "heartbeat"}`; instants are
