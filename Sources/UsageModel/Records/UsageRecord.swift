@@ -85,7 +85,14 @@ public struct UsageRecord: Sendable, Hashable, Codable {
       source: source)
   }
 
-  /// Creates a record from its start and a duration in seconds, as `TimeInterval` APIs give it.
+  /// Creates a record from its start and a length in seconds, as Foundation gives it.
+  ///
+  /// The bridge for `TimeInterval` lengths, such as a DeviceActivityReport segment's
+  /// `totalActivityDuration`: the same record as
+  /// ``init(app:category:start:duration:source:)-(_,_,_,Duration,_)`` with `duration` rounded to
+  /// the millisecond, so both forms agree on every value. Prefer it to converting with
+  /// `Duration.seconds(_:)` yourself, which stops the program on a NaN, infinite or huge
+  /// `Double`; here each of those is a typed error.
   ///
   /// - Parameters:
   ///   - app: The app in use.
@@ -94,7 +101,8 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   ///   - duration: Seconds, zero or more; rounded to the millisecond.
   ///   - source: Where the record came from.
   /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for a negative, NaN or
-  ///   infinite duration, and the errors of ``init(app:category:start:end:source:)``.
+  ///   infinite duration, ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` when
+  ///   either end is out of range.
   public init(
     app: AppID, category: AppCategory? = nil, start: Date, duration: TimeInterval,
     source: UsageSource
@@ -104,8 +112,15 @@ public struct UsageRecord: Sendable, Hashable, Codable {
         field: "duration", value: "\(duration) s",
         reason: "a duration must be a finite number of seconds, zero or more")
     }
+    let milliseconds = (duration * 1000).rounded()
+    // No record is longer than the supported instants are apart; checking first keeps the
+    // conversion to an integer from trapping.
+    guard milliseconds <= Double(Milliseconds.latest - Milliseconds.earliest) else {
+      throw .instantOutOfRange(
+        field: "end", secondsSince1970: start.timeIntervalSince1970 + duration)
+    }
     try self.init(
-      app: app, category: category, start: start, end: start.addingTimeInterval(duration),
+      app: app, category: category, start: start, duration: .milliseconds(Int64(milliseconds)),
       source: source)
   }
 
@@ -123,9 +138,10 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// When use ended.
   public var end: Date { Milliseconds.date(endInstant) }
-  /// The record's interval.
+  /// The record's interval, its ends rounded to the millisecond; ``duration`` is its exact
+  /// length.
   public var interval: DateInterval { DateInterval(start: start, end: end) }
-  /// The exact length of the record.
+  /// The exact length of the record, a whole number of milliseconds.
   public var duration: Duration { Milliseconds.duration(endInstant - startInstant) }
 
   // MARK: - Codable
