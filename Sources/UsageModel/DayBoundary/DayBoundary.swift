@@ -67,7 +67,9 @@ public struct DayBoundary: Sendable, Hashable, Codable {
       * 1000
   }
 
-  func startInstant(ofDayNumber dayNumber: Int) -> Int64 {
+  /// The instant, in milliseconds since 1970, at which the day `dayNumber` starts; defined one
+  /// day either side of the supported days, so that a day's end always exists.
+  package func startInstant(ofDayNumber dayNumber: Int) -> Int64 {
     clock.firstInstant(reachingWall: wall(ofDayNumber: dayNumber))
   }
 
