@@ -123,7 +123,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     }
     guard let instant = Milliseconds.instant(transaction.at) else {
       throw .invalidValue(
-        field: "at", value: "\(transaction.at)", requirement: "a representable instant")
+        field: "at", value: describe(transaction.at), requirement: "a representable instant")
     }
     return LedgerTransaction(
       id: transaction.id, at: Milliseconds.date(instant), kind: transaction.kind)
