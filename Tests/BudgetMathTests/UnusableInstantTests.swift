@@ -18,6 +18,7 @@ struct UnusableInstantTests {
     #expect(throws: BudgetMathError.self) {
       try ledger.apply(LedgerTransaction(id: "earn", at: date, kind: .earn(xp: 10)))
     }
+    #expect(throws: BudgetMathError.self) { try ledger.redeemAll(id: "all", at: date) }
     #expect(ledger.entries.isEmpty)
     #expect(throws: BudgetMathError.self) {
       try FocusSession(id: "deep-work", scheduledStart: date, focusDuration: .seconds(60))

@@ -11,6 +11,7 @@ import UsageModel
 /// - **Earn** XP, subject to an optional ``DailyEarningCap``; XP beyond the cap is reported in
 ///   ``LedgerEntry/cappedXP``, not silently dropped.
 /// - **Redeem** XP into time at the ``rate``, in whole units; the remainder stays as XP credit.
+///   ``redeemAll(id:at:)`` redeems everything redeemable and says what it bought.
 /// - **Spend** time in sessions: ``LedgerTransaction/Kind/startSpending(session:reserve:)``
 ///   reserves time; ``LedgerTransaction/Kind/endSpending(session:used:)`` charges what was used
 ///   and refunds the rest — a session ended early costs only its real length.
