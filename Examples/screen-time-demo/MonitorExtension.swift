@@ -7,7 +7,7 @@ struct MonitorExtension {
   let store: FileStore
   let outbox: SequencedOutbox<UsageRecord>
   let accountant = StoreKey(
-    "threshold-accountant", default: ThresholdAccountant(uncheckedIn: SampleDay.timeZone))
+    "threshold-accountant", default: ThresholdAccountant(timeZone: SampleDay.timeZone))
 
   /// Counts of what happened, for the demo's narration.
   struct Tally {
@@ -42,17 +42,6 @@ struct MonitorExtension {
       tally.published += 1
       tally.notificationsPosted += 1
       if !deliver(number) { tally.notificationsDropped += 1 }
-    }
-  }
-}
-
-extension ThresholdAccountant {
-  /// An accountant for a zone the demo knows.
-  init(uncheckedIn timeZone: TimeZone) {
-    do {
-      self = try ThresholdAccountant(timeZone: timeZone)
-    } catch {
-      preconditionFailure("\(error)")
     }
   }
 }

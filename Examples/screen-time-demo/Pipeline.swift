@@ -132,7 +132,7 @@ struct Pipeline {
           + "\(report.today.level.rawValue); March so far \(format(report.periodToDate.used)) of "
           + "\(format(report.periodToDate.allowance))")
     }
-    let alertsKey = StoreKey("budget-alerts", default: BudgetAlertState.uncheckedDefault)
+    let alertsKey = StoreKey("budget-alerts", default: BudgetAlertState())
     for pass in ["first sync", "re-sync"] {
       let alerts = try store.update(alertsKey) { state in
         reports.flatMap { state.evaluate($0, period: .month, scope: .day) }
@@ -184,17 +184,6 @@ struct Pipeline {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(payload), as: UTF8.self))
-  }
-}
-
-extension BudgetAlertState {
-  /// The default thresholds, which are always valid.
-  static var uncheckedDefault: BudgetAlertState {
-    do {
-      return try BudgetAlertState()
-    } catch {
-      preconditionFailure("\(error)")
-    }
   }
 }
 

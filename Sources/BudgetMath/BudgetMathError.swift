@@ -7,7 +7,7 @@ import Foundation
 public enum BudgetMathError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A field has a value outside its allowed range.
   ///
-  /// `field` names it (`"amount"`, `"exchangeRate.minutes"`, ...), `value` shows what was given
+  /// `field` names it (`"amount"`, `"exchangeRate.time"`, ...), `value` shows what was given
   /// and `requirement` what is allowed.
   case invalidValue(field: String, value: String, requirement: String)
 

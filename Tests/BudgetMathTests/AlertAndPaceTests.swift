@@ -9,7 +9,7 @@ struct AlertAndPaceTests {
 
   @Test("usage crossing thresholds one by one reports each once")
   func thresholdsReportOnce() throws {
-    var state = try BudgetAlertState()
+    var state = BudgetAlertState()
     let today = try day("2026-01-15")
     var reported: [Int] = []
     for used in stride(from: 0, through: 70, by: 5) {
@@ -23,7 +23,7 @@ struct AlertAndPaceTests {
 
   @Test("a burst that crosses several thresholds at once reports all of them, lowest first")
   func burstReportsEveryThreshold() throws {
-    var state = try BudgetAlertState()
+    var state = BudgetAlertState()
     let today = try day("2026-01-15")
     let alerts = state.evaluate(
       category: .gaming, window: today...today, used: minutes(61), allowance: minutes(60))
@@ -33,7 +33,7 @@ struct AlertAndPaceTests {
 
   @Test("re-syncs with the same or lower totals report nothing again")
   func resyncsReportNothing() throws {
-    var state = try BudgetAlertState()
+    var state = BudgetAlertState()
     let today = try day("2026-01-15")
     _ = state.evaluate(
       category: .gaming, window: today...today, used: minutes(50), allowance: minutes(60))
@@ -71,7 +71,7 @@ struct AlertAndPaceTests {
 
   @Test("a new period, and another category, start with nothing reported")
   func newPeriodResets() throws {
-    var state = try BudgetAlertState()
+    var state = BudgetAlertState()
     let january = try day("2026-01-01")...(try day("2026-01-31"))
     let february = try day("2026-02-01")...(try day("2026-02-28"))
     _ = state.evaluate(category: .gaming, window: january, used: hours(40), allowance: hours(30))
@@ -88,7 +88,7 @@ struct AlertAndPaceTests {
 
   @Test("no use never alerts, even against a zero allowance; any use of a zero allowance alerts")
   func zeroAllowanceAlerts() throws {
-    var state = try BudgetAlertState()
+    var state = BudgetAlertState()
     let today = try day("2026-01-15")
     #expect(
       state.evaluate(category: .gaming, window: today...today, used: .zero, allowance: .zero)
@@ -104,7 +104,7 @@ struct AlertAndPaceTests {
     let budget = try Budget(category: .socialMedia, period: .month, amount: hours(31))
     let today = try day("2026-01-02")
     let report = try budget.report(on: today, usage: [today: minutes(55)])
-    var state = try BudgetAlertState()
+    var state = BudgetAlertState()
     #expect(
       state.evaluate(report, period: budget.period, scope: .day).map(\.thresholdPercent) == [
         50, 80,
@@ -113,6 +113,15 @@ struct AlertAndPaceTests {
     let excluded = try Budget(category: .education, period: .day, amount: .zero, isExcluded: true)
     let excludedReport = try excluded.report(on: today, usage: [today: hours(3)])
     #expect(state.evaluate(excludedReport, period: .day, scope: .day).isEmpty)
+  }
+
+  @Test("the default state cannot fail and is the one built from the default thresholds")
+  func defaultStateCannotFail() throws {
+    let state = BudgetAlertState()
+    #expect(state == (try BudgetAlertState(thresholds: BudgetAlertState.defaultThresholds)))
+    #expect(state.thresholds == [50, 80, 100])
+    #expect(try json(state) == #"{"reported":[],"thresholds":[50,80,100]}"#)
+    #expect(try roundTrip(state) == state)
   }
 
   @Test("thresholds must be 1 to 1000 percent")

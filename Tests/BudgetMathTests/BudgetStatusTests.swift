@@ -209,7 +209,7 @@ struct BudgetStatusTests {
     #expect(report.period.level == .under)
     #expect(report.periodToDate.used == minutes(30))
     #expect(report.periodToDate.allowance == hours(1))
-    var alerts = try BudgetAlertState()
+    var alerts = BudgetAlertState()
     #expect(alerts.evaluate(report, period: budget.period, scope: .period).isEmpty)
     #expect(
       alerts.evaluate(report, period: budget.period, scope: .day).map(\.thresholdPercent) == [50])
@@ -261,11 +261,11 @@ struct BudgetStatusTests {
       excluded: [.education],
       defaults: [.socialMedia: hours(40), .gaming: hours(62)])
     #expect(plan.budgets.map(\.category) == [.education, .gaming, .socialMedia])
-    #expect(plan.dailyAllowance(for: .socialMedia, on: try day("2026-01-10")) == hours(1))
-    #expect(plan.dailyAllowance(for: .gaming, on: try day("2026-01-10")) == hours(2))
-    #expect(plan.dailyAllowance(for: .education, on: try day("2026-01-10")) == nil)
-    #expect(plan.dailyAllowance(for: .shopping, on: try day("2026-01-10")) == nil)
-    #expect(plan.dailyAllowance(for: .gaming, on: try day("2026-02-01")) == nil)
+    #expect(plan.baseAllowance(for: .socialMedia, on: try day("2026-01-10")) == hours(1))
+    #expect(plan.baseAllowance(for: .gaming, on: try day("2026-01-10")) == hours(2))
+    #expect(plan.baseAllowance(for: .education, on: try day("2026-01-10")) == nil)
+    #expect(plan.baseAllowance(for: .shopping, on: try day("2026-01-10")) == nil)
+    #expect(plan.baseAllowance(for: .gaming, on: try day("2026-02-01")) == nil)
     #expect(try roundTrip(plan) == plan)
     let reports = try plan.reports(
       on: try day("2026-01-10"), usage: [.socialMedia: [try day("2026-01-10"): minutes(61)]])
@@ -277,8 +277,8 @@ struct BudgetStatusTests {
     let month = try LocalMonth(year: 2026, month: 1)
     let plan = try MonthlyPlan(
       month: month, amounts: [.gaming: hours(31)], startDay: try day("2026-01-20"))
-    #expect(plan.dailyAllowance(for: .gaming, on: try day("2026-01-19")) == .zero)
-    #expect(plan.dailyAllowance(for: .gaming, on: try day("2026-01-20")) == hours(1))
+    #expect(plan.baseAllowance(for: .gaming, on: try day("2026-01-19")) == .zero)
+    #expect(plan.baseAllowance(for: .gaming, on: try day("2026-01-20")) == hours(1))
     #expect(throws: BudgetMathError.self) {
       _ = try MonthlyPlan(month: month, amounts: [:], startDay: try day("2026-02-01"))
     }

@@ -234,7 +234,7 @@ struct FocusSessionTests {
   func countdownAcrossFallBack() throws {
     // 2026-11-01 01:30 EDT in New York; 01:00–02:00 happens twice.
     let start = try instant("2026-11-01T05:30:00Z")
-    let countdown = Countdown(from: start, lasting: minutes(60))
+    let countdown = Countdown(start: start, duration: minutes(60))
     #expect(countdown.remaining(at: start.addingTimeInterval(30 * 60)) == minutes(30))
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))

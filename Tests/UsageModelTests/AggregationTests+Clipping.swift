@@ -59,6 +59,29 @@ extension AggregationTests {
       try aggregator.aggregate(records, clippedTo: unbounded) == aggregator.aggregate(records))
   }
 
+  @Test("aggregating over local days counts what clipping to their interval does, and cannot fail")
+  func aggregatingOverDaysEqualsClippingToTheirInterval() throws {
+    let records = [
+      try record(instagram, "2026-01-01T22:00:00-05:00", "2026-01-02T01:00:00-05:00"),
+      try record(tiktok, "2026-01-03T23:30:00-05:00", "2026-01-04T00:30:00-05:00"),
+      try UsageRecord(
+        app: netflix, start: try instant("2026-01-03T20:00:00-05:00"), end: .distantFuture,
+        source: .manual),
+    ]
+    let aggregator = UsageAggregator(boundary: newYork, rules: rules)
+    let days = try day("2026-01-02")...day("2026-01-03")
+    let interval = DateInterval(
+      start: newYork.start(of: days.lowerBound), end: newYork.interval(of: days.upperBound).end)
+    let report = aggregator.aggregate(records, over: days)
+    #expect(report == (try aggregator.aggregate(records, clippedTo: interval)))
+    #expect(report.days.map(\.total) == [.hours(1), .hours(4)])
+    // Every supported day, the ends included, is a valid range: nothing traps. (Without the
+    // endless record, whose unclipped report would hold 721,000 days.)
+    let everyDay = try day("0001-01-01")...day("9999-12-31")
+    let bounded = Array(records.prefix(2))
+    #expect(aggregator.aggregate(bounded, over: everyDay) == aggregator.aggregate(bounded))
+  }
+
   @Test("a clip whose bound is not a number is a typed error")
   func clipThatIsNotANumberIsAnError() throws {
     let notANumber = DateInterval(start: Date(timeIntervalSince1970: .nan), duration: 0)

@@ -71,7 +71,7 @@ struct ThresholdTests {
 
   @Test("usage is the highest threshold reached, counted as the increase over the last one")
   func highestThresholdReached() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     #expect(
       accountant.record(try event(1, at: "2026-01-02T09:01:00-05:00"))
         == .counted(added: .minutes(1), total: .minutes(1)))
@@ -101,7 +101,7 @@ struct ThresholdTests {
 
   @Test("a duplicate event adds no usage")
   func duplicateThresholdEventAddsNoUsage() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     var outcomes: [ThresholdOutcome] = []
     #expect(
       Self.countsOnce(try deliveriesOfOneThreshold()) { delivery in
@@ -129,11 +129,11 @@ struct ThresholdTests {
   @Test("late and out-of-order events add nothing; the total does not depend on the order")
   func reorderedEvents() throws {
     let events = try [1, 2, 3, 4, 5, 10].map { try event($0, at: "2026-01-02T12:00:00-05:00") }
-    var forward = try ThresholdAccountant(timeZone: timeZone)
+    var forward = ThresholdAccountant(timeZone: timeZone)
     var random = SplitMix64(seed: 7)
     for event in events { _ = forward.record(event) }
     for _ in 0..<20 {
-      var shuffled = try ThresholdAccountant(timeZone: timeZone)
+      var shuffled = ThresholdAccountant(timeZone: timeZone)
       var added = Duration.zero
       for event in (events + events).shuffled(using: &random) {
         added += shuffled.record(event).added
@@ -143,7 +143,7 @@ struct ThresholdTests {
         shuffled.usage(inIntervalStartingAt: midnight)
           == forward.usage(inIntervalStartingAt: midnight))
     }
-    var late = try ThresholdAccountant(timeZone: timeZone)
+    var late = ThresholdAccountant(timeZone: timeZone)
     _ = late.record(try event(10, at: "2026-01-02T12:00:00-05:00"))
     #expect(
       late.record(try event(3, at: "2026-01-02T12:05:00-05:00")) == .superseded(total: .minutes(10))
@@ -152,7 +152,7 @@ struct ThresholdTests {
 
   @Test("a new monitoring interval starts from zero; a late event counts only in its own interval")
   func newIntervalResetsAccumulation() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     let nextMidnight = try instant("2026-01-03T00:00:00-05:00")
     _ = accountant.record(try event(30, at: "2026-01-02T20:00:00-05:00"))
     #expect(
@@ -170,7 +170,7 @@ struct ThresholdTests {
 
   @Test("apps are accounted separately")
   func appsAreSeparate() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     let netflix = try app("com.netflix.Netflix")
     _ = accountant.record(try event(10, at: "2026-01-02T12:00:00-05:00"))
     _ = accountant.record(try event(20, at: "2026-01-02T12:30:00-05:00", app: netflix))
@@ -182,7 +182,7 @@ struct ThresholdTests {
 
   @Test("every threshold firing at the first pickup of the day is flagged, not counted")
   func implausibleEventsAreFlagged() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     // At 00:02, two minutes into the interval, thresholds of 1 to 60 minutes all fire.
     var counted = Duration.zero
     for minutes in 1...60 {
@@ -208,7 +208,7 @@ struct ThresholdTests {
 
   @Test("includesPastActivity allows the time since the start of the local hour")
   func pastActivityAllowance() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     let start = try instant("2026-01-02T10:20:00-05:00")
     #expect(accountant.pastActivityAllowance(intervalStart: start) == .minutes(20))
     // 5 minutes after a 10:20 start, 25 minutes of use is possible with past activity …
@@ -234,7 +234,7 @@ struct ThresholdTests {
       return
     }
     // In a zone with a half-hour offset the local hour is what counts.
-    let india = try ThresholdAccountant(timeZone: try zone("Asia/Kolkata"))
+    let india = ThresholdAccountant(timeZone: try zone("Asia/Kolkata"))
     #expect(
       india.pastActivityAllowance(intervalStart: try instant("2026-01-02T10:20:00+05:30"))
         == .minutes(20))
@@ -242,7 +242,7 @@ struct ThresholdTests {
 
   @Test("the accountant's state round-trips through its documented JSON form")
   func accountantJSON() throws {
-    var accountant = try ThresholdAccountant(timeZone: timeZone)
+    var accountant = ThresholdAccountant(timeZone: timeZone)
     _ = accountant.record(try event(15, at: "2026-01-02T10:00:00-05:00"))
     _ = accountant.record(try event(30, at: "2026-01-02T00:01:00-05:00"))
     let text = try json(accountant)
@@ -258,10 +258,20 @@ struct ThresholdTests {
     #expect(try decode(ThresholdAccountant.self, text) == accountant)
   }
 
-  @Test("a negative tolerance is a typed error")
-  func negativeTolerance() throws {
+  @Test("an accountant without tolerance cannot fail and is the one with a zero tolerance")
+  func accountantWithoutToleranceCannotFail() throws {
+    let accountant = ThresholdAccountant(timeZone: timeZone)
+    #expect(accountant == (try ThresholdAccountant(timeZone: timeZone, tolerance: .zero)))
+    #expect(accountant.tolerance == .zero)
+    #expect(accountant.intervals.isEmpty)
+  }
+
+  @Test(
+    "a negative or fractional-millisecond tolerance is a typed error",
+    arguments: [Duration.seconds(-1), .milliseconds(-1), .microseconds(1500)])
+  func invalidTolerance(tolerance: Duration) throws {
     #expect(throws: UsageModelError.self) {
-      try ThresholdAccountant(timeZone: timeZone, tolerance: .seconds(-1))
+      try ThresholdAccountant(timeZone: timeZone, tolerance: tolerance)
     }
   }
 }

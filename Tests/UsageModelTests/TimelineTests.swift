@@ -43,6 +43,45 @@ struct TimelineTests {
       ])
   }
 
+  @Test(
+    "the events of the day containing an instant are that local day's, its first instant included",
+    arguments: [
+      "2026-01-01T23:00:00Z", "2026-01-02T12:00:00+01:00", "2026-01-02T22:59:59.999Z",
+    ])
+  func eventsOfDayContainingInstant(now: String) throws {
+    let log = TimelineLog([
+      try notification("2026-01-01T22:59:59Z"), try notification("2026-01-01T23:00:00Z"),
+      try action("2026-01-02T22:59:59.999Z"), try notification("2026-01-02T23:00:00Z"),
+    ])
+    let today = try log.events(onDayContaining: try instant(now), boundary: boundary)
+    #expect(today == log.events(on: try day("2026-01-02"), boundary: boundary))
+    #expect(today.count == 2)
+  }
+
+  @Test("with a 04:00 day start, an instant at 02:00 asks about the previous day's events")
+  func eventsOfDayContainingInstantHonourTheDayStart() throws {
+    let lateNight = DayBoundary(timeZone: try zone("Europe/Berlin"), dayStart: try time("04:00"))
+    let log = TimelineLog([
+      try notification("2026-01-02T22:00:00+01:00"), try action("2026-01-03T02:00:00+01:00"),
+      try notification("2026-01-03T04:00:00+01:00"),
+    ])
+    let today = try log.events(
+      onDayContaining: try instant("2026-01-03T02:30:00+01:00"), boundary: lateNight)
+    #expect(today == Array(log.events.prefix(2)))
+    #expect(today == log.events(on: try day("2026-01-02"), boundary: lateNight))
+  }
+
+  @Test(
+    "an instant with no local day is a typed error, never a trap",
+    arguments: [Double.nan, .infinity, -.infinity, 1e15, -1e15])
+  func eventsOfDayContainingUnusableInstant(secondsSince1970: Double) throws {
+    let log = TimelineLog([try notification("2026-01-02T10:00:00Z")])
+    #expect(throws: UsageModelError.self) {
+      try log.events(
+        onDayContaining: Date(timeIntervalSince1970: secondsSince1970), boundary: boundary)
+    }
+  }
+
   @Test("retention keeps today only, or the last N local days")
   func retention() throws {
     let events = try [

@@ -40,16 +40,25 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
   public let thresholds: [Int]
   private var reported: [WindowKey: Set<Int>] = [:]
 
-  /// The default thresholds: 50 %, 80 % and 100 %.
+  /// The default thresholds, in percent and ascending: 50, 80 and 100.
   public static let defaultThresholds = [50, 80, 100]
 
-  /// Creates a state in which nothing was reported yet.
+  /// Creates a state with the ``defaultThresholds`` (50 %, 80 % and 100 %) in which nothing was
+  /// reported yet.
+  ///
+  /// The default thresholds are valid, so this cannot fail; use it as the default value of a
+  /// stored key.
+  public init() {
+    thresholds = Self.defaultThresholds
+  }
+
+  /// Creates a state with your own thresholds in which nothing was reported yet.
   ///
   /// - Parameter thresholds: The thresholds in percent, each 1 to 1000 (above 100 alerts on
   ///   overuse); duplicates are merged and the list is sorted.
   /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for an empty list or a
   ///   threshold outside 1...1000.
-  public init(thresholds: [Int] = BudgetAlertState.defaultThresholds) throws(BudgetMathError) {
+  public init(thresholds: [Int]) throws(BudgetMathError) {
     guard !thresholds.isEmpty, thresholds.allSatisfy({ (1...1000).contains($0) }) else {
       throw .invalidValue(
         field: "thresholds", value: "\(thresholds)",

@@ -23,6 +23,9 @@ public enum BudgetPeriod: Sendable, Hashable, Codable, CustomStringConvertible {
 
   /// The days of the period that contains `day`.
   ///
+  /// A week that would reach outside the supported days (before 0001-01-01 or after
+  /// 9999-12-31) is cut to them, so that every day has a period.
+  ///
   /// - Parameter day: Any day.
   /// - Returns: The first through the last day of its period.
   public func days(containing day: LocalDay) -> ClosedRange<LocalDay> {
@@ -30,9 +33,13 @@ public enum BudgetPeriod: Sendable, Hashable, Codable, CustomStringConvertible {
     case .day:
       return day...day
     case .week(let firstWeekday):
+      // The first and last weeks of the supported days are cut to them, rather than stepping
+      // outside 0001-01-01...9999-12-31.
+      let supported = LocalDay.supportedDayNumbers
       let offset = (day.weekday.rawValue - firstWeekday.rawValue + 7) % 7
-      let first = day.advanced(by: -offset)
-      return first...first.advanced(by: 6)
+      let first = max(day.dayNumber - offset, supported.lowerBound)
+      let last = min(day.dayNumber - offset + 6, supported.upperBound)
+      return day.advanced(by: first - day.dayNumber)...day.advanced(by: last - day.dayNumber)
     case .month:
       return day.firstDayOfMonth...day.lastDayOfMonth
     }
@@ -41,15 +48,40 @@ public enum BudgetPeriod: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The instants the period containing `day` covers, from its first day's start to the start
   /// of the day after its last.
   ///
+  /// The ends are rounded to the millisecond; ``length(containing:boundary:)`` gives the exact
+  /// length.
+  ///
   /// - Parameters:
   ///   - day: Any day of the period.
   ///   - boundary: Where local days begin and end.
   /// - Returns: The period as an interval of instants.
   public func interval(containing day: LocalDay, boundary: DayBoundary) -> DateInterval {
+    let (start, end) = instants(containing: day, boundary: boundary)
+    return DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end))
+  }
+
+  /// The real length of the period containing `day`: the sum of its days' lengths.
+  ///
+  /// A month with a spring-forward day is an hour shorter than its days × 24 hours, a week with
+  /// a fall-back day an hour longer.
+  ///
+  /// - Parameters:
+  ///   - day: Any day of the period.
+  ///   - boundary: Where local days begin and end.
+  /// - Returns: The exact length of ``interval(containing:boundary:)``, a whole number of
+  ///   milliseconds.
+  public func length(containing day: LocalDay, boundary: DayBoundary) -> Duration {
+    let (start, end) = instants(containing: day, boundary: boundary)
+    return Milliseconds.duration(end - start)
+  }
+
+  /// The start of the period's first day and the start of the day after its last.
+  private func instants(containing day: LocalDay, boundary: DayBoundary) -> (Int64, Int64) {
     let days = days(containing: day)
-    return DateInterval(
-      start: boundary.start(of: days.lowerBound),
-      end: boundary.start(of: days.upperBound.advanced(by: 1)))
+    return (
+      boundary.startInstant(ofDayNumber: days.lowerBound.dayNumber),
+      boundary.startInstant(ofDayNumber: days.upperBound.dayNumber + 1)
+    )
   }
 
   /// `day`, `week(starting Monday)` or `month`.

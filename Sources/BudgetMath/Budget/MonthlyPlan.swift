@@ -12,7 +12,7 @@ import UsageModel
 ///   month: LocalMonth(year: 2026, month: 1),
 ///   amounts: [.socialMedia: .seconds(30 * 3600), .gaming: .seconds(20 * 3600)],
 ///   excluded: [.education])
-/// plan.dailyAllowance(for: .socialMedia, on: jan15)   // 58 min 3 s or 58 min 4 s
+/// plan.baseAllowance(for: .socialMedia, on: jan15)   // 58 min 3 s or 58 min 4 s
 /// ```
 ///
 /// JSON form: `{"month": "2026-01", "startDay": "2026-01-01", "budgets": [Budget, …]}`, budgets
@@ -83,11 +83,15 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   /// The base allowance of `category` on `day`, or `nil` when the category is not budgeted,
   /// is excluded, or `day` is outside the month.
   ///
+  /// The day's share of the month's amount, without time rolled over from earlier days; the
+  /// day's whole allowance, rollover included, is ``BudgetReport/allowance`` of
+  /// ``reports(on:usage:warningPercent:)``.
+  ///
   /// - Parameters:
   ///   - category: A category.
   ///   - day: A day of the month.
   /// - Returns: The day's share of the category's monthly amount (zero before ``startDay``).
-  public func dailyAllowance(for category: AppCategory, on day: LocalDay) -> Duration? {
+  public func baseAllowance(for category: AppCategory, on day: LocalDay) -> Duration? {
     guard month.days.contains(day), let budget = budget(for: category), !budget.isExcluded else {
       return nil
     }

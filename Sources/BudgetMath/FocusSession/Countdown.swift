@@ -25,10 +25,12 @@ public struct Countdown: Sendable, Hashable, Codable {
 
   /// Creates a countdown that reaches zero `duration` after `start`.
   ///
+  /// An end beyond the supported instants (0001-01-03...9999-12-29) is clamped to them.
+  ///
   /// - Parameters:
   ///   - start: The instant it starts.
   ///   - duration: Its length, rounded to the millisecond.
-  public init(from start: Date, lasting duration: Duration) {
+  public init(start: Date, duration: Duration) {
     let length = Milliseconds.amount(duration) ?? (duration > .zero ? .max : .min)
     let (sum, overflow) = clampedInstant(start).addingReportingOverflow(length)
     endInstant =

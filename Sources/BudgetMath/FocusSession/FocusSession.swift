@@ -78,7 +78,8 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
     }
     guard let start = Milliseconds.instant(scheduledStart) else {
       throw .invalidValue(
-        field: "scheduledStart", value: "\(scheduledStart)", requirement: "a representable instant")
+        field: "scheduledStart", value: describe(scheduledStart),
+        requirement: "a representable instant")
     }
     guard focusDuration > .zero, Milliseconds.isWhole(focusDuration),
       let focus = Milliseconds.amount(focusDuration)
@@ -128,7 +129,8 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
   @discardableResult
   public mutating func apply(_ event: FocusEvent) throws(BudgetMathError) -> FocusEventOutcome {
     guard let at = Milliseconds.instant(event.at) else {
-      throw .invalidValue(field: "at", value: "\(event.at)", requirement: "a representable instant")
+      throw .invalidValue(
+        field: "at", value: describe(event.at), requirement: "a representable instant")
     }
     if let length = event.breakLength, length <= .zero || !Milliseconds.isWhole(length) {
       throw .invalidValue(

@@ -37,3 +37,11 @@ func clampedInstant(_ date: Date) -> Int64 {
   if let instant = Milliseconds.instant(date) { return instant }
   return date.timeIntervalSince1970 < 0 ? Milliseconds.earliest : Milliseconds.latest
 }
+
+/// `date` as text for an error message, for any `Date`.
+///
+/// Foundation's own description of a NaN date stops the program, and it describes dates outside
+/// the supported instants as "<description unavailable>"; those are given as seconds since 1970.
+func describe(_ date: Date) -> String {
+  Milliseconds.instant(date) == nil ? "\(date.timeIntervalSince1970) s since 1970" : "\(date)"
+}

@@ -11,6 +11,7 @@ import UsageModel
 /// - **Earn** XP, subject to an optional ``DailyEarningCap``; XP beyond the cap is reported in
 ///   ``LedgerEntry/cappedXP``, not silently dropped.
 /// - **Redeem** XP into time at the ``rate``, in whole units; the remainder stays as XP credit.
+///   ``redeemAll(id:at:)`` redeems everything redeemable and says what it bought.
 /// - **Spend** time in sessions: ``LedgerTransaction/Kind/startSpending(session:reserve:)``
 ///   reserves time; ``LedgerTransaction/Kind/endSpending(session:used:)`` charges what was used
 ///   and refunds the rest — a session ended early costs only its real length.
@@ -123,7 +124,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     }
     guard let instant = Milliseconds.instant(transaction.at) else {
       throw .invalidValue(
-        field: "at", value: "\(transaction.at)", requirement: "a representable instant")
+        field: "at", value: describe(transaction.at), requirement: "a representable instant")
     }
     return LedgerTransaction(
       id: transaction.id, at: Milliseconds.date(instant), kind: transaction.kind)

@@ -57,7 +57,9 @@ public struct PaceProjection: Sendable, Hashable, Codable {
       let instant = Milliseconds.instant(now)
     else {
       throw .invalidValue(
-        field: "period", value: "\(period) at \(now)", requirement: "representable instants")
+        field: "period",
+        value: "\(describe(period.start)) to \(describe(period.end)) at \(describe(now))",
+        requirement: "representable instants")
     }
     let length = end - start
     let elapsedMs = min(max(instant - start, 0), length)

@@ -75,7 +75,9 @@ public struct DailyUsage: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// When the day ended (the next day's start).
   public var end: Date { Milliseconds.date(endInstant) }
-  /// The day's real length.
+  /// The day's interval, its ends rounded to the millisecond; ``length`` is its exact length.
+  public var interval: DateInterval { DateInterval(start: start, end: end) }
+  /// The day's real length, exactly: a whole number of milliseconds.
   public var length: Duration { Milliseconds.duration(endInstant - startInstant) }
 
   /// The usage of `category` on this day, or `nil` when none of its apps was used.

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let aggregator = UsageAggregator(
-///   boundary: DayBoundary(timeZone: TimeZone(identifier: "America/New_York")!), rules: rules)
+///   boundary: try DayBoundary(timeZoneIdentifier: "America/New_York"), rules: rules)
 /// let report = aggregator.aggregate(records)
 /// report[today]?.usage(of: .socialMedia)?.total
 /// ```
@@ -34,9 +34,10 @@ import Foundation
 /// > instant, as an open-ended session closed with a sentinel end gets) spans 721,353 days and
 /// > makes as many `DailyUsage` values: 0.45 s and about 430 MB at peak in a release build on a
 /// > 2-core Linux VM, against a DeviceActivity monitor extension's 6 MB. Where records come from
-/// > code you do not control, pass the period you need to ``aggregate(_:clippedTo:)``, which
-/// > bounds the work by that period's days (the same record clipped to a week: 7 days, 0.3 ms).
-public struct UsageAggregator: Sendable {
+/// > code you do not control, pass the days you need to ``aggregate(_:over:)`` (or an interval to
+/// > ``aggregate(_:clippedTo:)``), which bounds the work by those days (the same record clipped
+/// > to a week: 7 days, 0.3 ms).
+public struct UsageAggregator: Sendable, Hashable {
   /// Where days start and end.
   public let boundary: DayBoundary
   /// The categories of records that carry none.
@@ -56,7 +57,7 @@ public struct UsageAggregator: Sendable {
   /// Aggregates `records`, in any order.
   ///
   /// The work grows with the days the records span (see the type's discussion); use
-  /// ``aggregate(_:clippedTo:)`` to bound it.
+  /// ``aggregate(_:over:)`` or ``aggregate(_:clippedTo:)`` to bound it.
   ///
   /// - Parameter records: Usage records; empty records count nothing.
   /// - Returns: The usage of every day that has some.
@@ -75,9 +76,11 @@ public struct UsageAggregator: Sendable {
   /// by the records: clip to the week or month you are about to show or send.
   ///
   /// ```swift
-  /// let week = DateInterval(start: boundary.start(of: monday), end: boundary.start(of: nextMonday))
-  /// let report = try aggregator.aggregate(records, clippedTo: week)
+  /// let lastHour = DateInterval(start: now.addingTimeInterval(-3600), end: now)
+  /// let report = try aggregator.aggregate(records, clippedTo: lastHour)
   /// ```
+  ///
+  /// To count whole local days, ``aggregate(_:over:)`` takes the days and cannot fail.
   ///
   /// A bound beyond the supported instants (such as `Date.distantPast`, `Date.distantFuture`
   /// or an infinite date) leaves that side unbounded. A day that `interval` cuts counts only
@@ -98,6 +101,27 @@ public struct UsageAggregator: Sendable {
     aggregate(
       records, from: try Self.bound(interval.start, field: "interval.start"),
       to: try Self.bound(interval.end, field: "interval.end"))
+  }
+
+  /// Aggregates the parts of `records` that lie on `days`, in any order.
+  ///
+  /// The same report as ``aggregate(_:clippedTo:)`` for the interval from the start of the
+  /// first day to the start of the day after the last, but it cannot fail: every local day has
+  /// an interval. Use it for the days you are about to show or send.
+  ///
+  /// ```swift
+  /// let report = aggregator.aggregate(records, over: week.days)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - records: Usage records; empty records count nothing.
+  ///   - days: The local days to count, under ``boundary``.
+  /// - Returns: The usage of every day of `days` that has some.
+  /// - Complexity: That of ``aggregate(_:clippedTo:)``, with *d* at most `days.count`.
+  public func aggregate(_ records: [UsageRecord], over days: ClosedRange<LocalDay>) -> UsageReport {
+    aggregate(
+      records, from: boundary.startInstant(ofDayNumber: days.lowerBound.dayNumber),
+      to: boundary.startInstant(ofDayNumber: days.upperBound.dayNumber + 1))
   }
 
   /// A clip bound in milliseconds, clamped to one step outside the supported instants.

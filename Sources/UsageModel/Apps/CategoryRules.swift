@@ -12,10 +12,10 @@
 /// person to categorise them.
 ///
 /// ```swift
-/// let rules = CategoryRules([
-///   .exact(try AppID("com.google.ios.youtube"), .entertainment),
-///   try .prefix("com.google.", .productivity),
-///   try .pattern("*.game*", .gaming),
+/// let rules = try CategoryRules([
+///   .exact(AppID("com.google.ios.youtube"), .entertainment),
+///   .prefix("com.google.", .productivity),
+///   .pattern("*.game*", .gaming),
 /// ])
 /// rules.category(for: try AppID("com.google.ios.youtube"))   // .entertainment (exact wins)
 /// rules.category(for: try AppID("com.google.Maps"))          // .productivity

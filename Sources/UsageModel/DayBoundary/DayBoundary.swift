@@ -7,10 +7,11 @@ import Foundation
 /// hours when clocks change, 23.5 or 24.5 on Lord Howe Island.
 ///
 /// ```swift
-/// let newYork = DayBoundary(timeZone: TimeZone(identifier: "America/New_York")!)
+/// let newYork = DayBoundary(timeZone: zone)
 /// let day = try LocalDay(parsing: "2026-03-08")
-/// newYork.length(of: day)        // 23 hours
-/// let lateNight = DayBoundary(timeZone: newYork.timeZone, dayStart: try TimeOfDay(hour: 4))
+/// newYork.interval(of: day)      // 05:00Z to 04:00Z the next day
+/// newYork.length(of: day)        // 23 hours, exactly
+/// let lateNight = DayBoundary(timeZone: zone, dayStart: try TimeOfDay(hour: 4))
 /// try lateNight.day(containing: someInstantAt2AM)   // the previous day, as a time tracker counts
 /// ```
 ///
@@ -66,7 +67,9 @@ public struct DayBoundary: Sendable, Hashable, Codable {
       * 1000
   }
 
-  func startInstant(ofDayNumber dayNumber: Int) -> Int64 {
+  /// The instant, in milliseconds since 1970, at which the day `dayNumber` starts; defined one
+  /// day either side of the supported days, so that a day's end always exists.
+  package func startInstant(ofDayNumber dayNumber: Int) -> Int64 {
     clock.firstInstant(reachingWall: wall(ofDayNumber: dayNumber))
   }
 
@@ -83,8 +86,10 @@ public struct DayBoundary: Sendable, Hashable, Codable {
 
   /// The interval of `day`: from its start to the next day's start.
   ///
+  /// The ends are rounded to the millisecond; ``length(of:)`` gives the exact length.
+  ///
   /// - Parameter day: A local day.
-  /// - Returns: The day's interval; its duration is the day's real length.
+  /// - Returns: The day's interval.
   /// - Complexity: A few `TimeZone` calls; use ``table(for:)`` for many days.
   public func interval(of day: LocalDay) -> DateInterval {
     let start = startInstant(ofDayNumber: day.dayNumber)

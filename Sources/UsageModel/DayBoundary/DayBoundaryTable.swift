@@ -48,6 +48,8 @@ public struct DayBoundaryTable: Sendable, Hashable {
 
   /// The interval of `day`, from its start to the next day's start.
   ///
+  /// The ends are rounded to the millisecond; ``length(of:)`` gives the exact length.
+  ///
   /// - Parameter day: A day of ``days``.
   /// - Returns: The day's interval.
   /// - Throws: ``UsageModelError/dayOutsideTable(day:first:last:)``.

@@ -10,15 +10,15 @@ import Foundation
 ///
 /// ```swift
 /// let record = try UsageRecord(
-///   app: try AppID("com.instagram.instagram"),
+///   app: AppID("com.instagram.instagram"),
 ///   start: sessionStart, duration: .seconds(65 * 60), source: .heartbeat)
 /// ```
 ///
 /// > Important: A record may end as late as 9999-12-29, so a session closed with a sentinel such
 /// > as `Date.distantFuture` (the year 4001) is a valid record — and one that spans about 721,000
 /// > local days. Aggregating it unclipped costs work and memory for every one of those days; see
-/// > ``UsageAggregator/aggregate(_:clippedTo:)``, and end open sessions at the instant they were
-/// > last seen instead.
+/// > ``UsageAggregator/aggregate(_:over:)``, and end open sessions at the instant they were last
+/// > seen instead.
 ///
 /// JSON form: `{"app": "com.instagram.instagram", "category": "social_media", "start":
 /// "2026-01-02T10:00:00Z", "end": "2026-01-02T11:05:00Z", "source": "heartbeat"}`; instants are
@@ -85,7 +85,14 @@ public struct UsageRecord: Sendable, Hashable, Codable {
       source: source)
   }
 
-  /// Creates a record from its start and a duration in seconds, as `TimeInterval` APIs give it.
+  /// Creates a record from its start and a length in seconds, as Foundation gives it.
+  ///
+  /// The bridge for `TimeInterval` lengths, such as a DeviceActivityReport segment's
+  /// `totalActivityDuration`: the same record as
+  /// ``init(app:category:start:duration:source:)-(_,_,_,Duration,_)`` with `duration` rounded to
+  /// the millisecond, so both forms agree on every value. Prefer it to converting with
+  /// `Duration.seconds(_:)` yourself, which stops the program on a NaN, infinite or huge
+  /// `Double`; here each of those is a typed error.
   ///
   /// - Parameters:
   ///   - app: The app in use.
@@ -94,7 +101,8 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   ///   - duration: Seconds, zero or more; rounded to the millisecond.
   ///   - source: Where the record came from.
   /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for a negative, NaN or
-  ///   infinite duration, and the errors of ``init(app:category:start:end:source:)``.
+  ///   infinite duration, ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` when
+  ///   either end is out of range.
   public init(
     app: AppID, category: AppCategory? = nil, start: Date, duration: TimeInterval,
     source: UsageSource
@@ -104,8 +112,15 @@ public struct UsageRecord: Sendable, Hashable, Codable {
         field: "duration", value: "\(duration) s",
         reason: "a duration must be a finite number of seconds, zero or more")
     }
+    let milliseconds = (duration * 1000).rounded()
+    // No record is longer than the supported instants are apart; checking first keeps the
+    // conversion to an integer from trapping.
+    guard milliseconds <= Double(Milliseconds.latest - Milliseconds.earliest) else {
+      throw .instantOutOfRange(
+        field: "end", secondsSince1970: start.timeIntervalSince1970 + duration)
+    }
     try self.init(
-      app: app, category: category, start: start, end: start.addingTimeInterval(duration),
+      app: app, category: category, start: start, duration: .milliseconds(Int64(milliseconds)),
       source: source)
   }
 
@@ -123,9 +138,10 @@ public struct UsageRecord: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// When use ended.
   public var end: Date { Milliseconds.date(endInstant) }
-  /// The record's interval.
+  /// The record's interval, its ends rounded to the millisecond; ``duration`` is its exact
+  /// length.
   public var interval: DateInterval { DateInterval(start: start, end: end) }
-  /// The exact length of the record.
+  /// The exact length of the record, a whole number of milliseconds.
   public var duration: Duration { Milliseconds.duration(endInstant - startInstant) }
 
   // MARK: - Codable

@@ -15,9 +15,10 @@ import Foundation
 ///   on a fall-back night lasts 30 minutes, during the first pass through that half hour.
 ///
 /// ```swift
-/// let bedtime = try DailyWindow(start: try TimeOfDay(hour: 21), end: try TimeOfDay(hour: 7))
+/// let bedtime = try DailyWindow(start: TimeOfDay(hour: 21), end: TimeOfDay(hour: 7))
 /// bedtime.contains(now, in: zone)
-/// bedtime.nextOccurrence(after: now, in: zone)
+/// bedtime.nextOccurrence(after: now, in: zone)               // a DateInterval
+/// bedtime.length(ofNextOccurrenceAfter: now, in: zone)       // its exact length, a Duration
 /// ```
 ///
 /// JSON form: `{"start": "21:00", "end": "07:00"}`.
@@ -50,34 +51,59 @@ public struct DailyWindow: Sendable, Hashable, Codable {
 
   /// The occurrence that starts on `day`, in `timeZone`.
   ///
+  /// Its ends are rounded to the millisecond; ``length(ofOccurrenceStartingOn:in:)`` gives its
+  /// exact length.
+  ///
   /// - Parameters:
   ///   - day: The date on which the occurrence starts.
   ///   - timeZone: The zone of the wall clock.
   /// - Returns: Its interval; empty when both ends fall in the same daylight-saving gap.
   public func occurrence(startingOn day: LocalDay, in timeZone: TimeZone) -> DateInterval {
-    let (start, end) = instants(
-      startingOnDayNumber: day.dayNumber, clock: ZoneClock(timeZone: timeZone))
-    return DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end))
+    Self.interval(
+      instants(startingOnDayNumber: day.dayNumber, clock: ZoneClock(timeZone: timeZone)))
+  }
+
+  /// The exact length of the occurrence that starts on `day`, in `timeZone`.
+  ///
+  /// The wall-clock length (``nominalLength``) adjusted for any clock change inside the
+  /// occurrence: a 21:00–07:00 window lasts 9 hours across a spring-forward night and 11 across
+  /// a fall-back night.
+  ///
+  /// - Parameters:
+  ///   - day: The date on which the occurrence starts.
+  ///   - timeZone: The zone of the wall clock.
+  /// - Returns: The length of ``occurrence(startingOn:in:)``, a whole number of milliseconds;
+  ///   zero when both ends fall in the same daylight-saving gap.
+  public func length(ofOccurrenceStartingOn day: LocalDay, in timeZone: TimeZone) -> Duration {
+    Self.length(instants(startingOnDayNumber: day.dayNumber, clock: ZoneClock(timeZone: timeZone)))
   }
 
   /// The occurrence that contains `date`, if any.
+  ///
+  /// Its ends are rounded to the millisecond; ``length(ofOccurrenceContaining:in:)`` gives its
+  /// exact length.
   ///
   /// - Parameters:
   ///   - date: An instant.
   ///   - timeZone: The zone of the wall clock.
   /// - Returns: The occurrence whose half-open interval `[start, end)` contains `date`.
   public func occurrence(containing date: Date, in timeZone: TimeZone) -> DateInterval? {
-    guard let instant = Milliseconds.instant(date) else { return nil }
-    let clock = ZoneClock(timeZone: timeZone)
-    let today = Int(
-      CivilCalendar.floorDivide(clock.wall(at: instant), CivilCalendar.millisecondsPerDay))
-    for dayNumber in (today - 2)...(today + 1) {
-      let (start, end) = instants(startingOnDayNumber: dayNumber, clock: clock)
-      if start <= instant, instant < end {
-        return DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end))
-      }
-    }
-    return nil
+    instants(containing: date, clock: ZoneClock(timeZone: timeZone)).map(Self.interval)
+  }
+
+  /// The exact length of the occurrence that contains `date`, if any.
+  ///
+  /// A non-empty occurrence contains its own start, so
+  /// `length(ofOccurrenceContaining: occurrence.start, in: timeZone)` is the exact length of
+  /// each result of ``occurrences(overlapping:in:)``.
+  ///
+  /// - Parameters:
+  ///   - date: An instant.
+  ///   - timeZone: The zone of the wall clock.
+  /// - Returns: The length of ``occurrence(containing:in:)``, a whole number of milliseconds, or
+  ///   `nil` when no occurrence contains `date`.
+  public func length(ofOccurrenceContaining date: Date, in timeZone: TimeZone) -> Duration? {
+    instants(containing: date, clock: ZoneClock(timeZone: timeZone)).map(Self.length)
   }
 
   /// Whether `date` lies inside an occurrence of the window.
@@ -87,34 +113,38 @@ public struct DailyWindow: Sendable, Hashable, Codable {
   ///   - timeZone: The zone of the wall clock.
   /// - Returns: `true` when an occurrence contains it (start included, end excluded).
   public func contains(_ date: Date, in timeZone: TimeZone) -> Bool {
-    occurrence(containing: date, in: timeZone) != nil
+    instants(containing: date, clock: ZoneClock(timeZone: timeZone)) != nil
   }
 
   /// The first non-empty occurrence that starts strictly after `date`.
+  ///
+  /// Its ends are rounded to the millisecond; ``length(ofNextOccurrenceAfter:in:)`` gives its
+  /// exact length.
   ///
   /// - Parameters:
   ///   - date: An instant.
   ///   - timeZone: The zone of the wall clock.
   /// - Returns: The next occurrence, or `nil` only past the supported range of days.
   public func nextOccurrence(after date: Date, in timeZone: TimeZone) -> DateInterval? {
-    guard let instant = Milliseconds.instant(date) else { return nil }
-    let clock = ZoneClock(timeZone: timeZone)
-    var dayNumber =
-      Int(CivilCalendar.floorDivide(clock.wall(at: instant), CivilCalendar.millisecondsPerDay)) - 1
-    while dayNumber < LocalDay.supportedDayNumbers.upperBound {
-      let (start, end) = instants(startingOnDayNumber: dayNumber, clock: clock)
-      if start > instant, end > start {
-        return DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end))
-      }
-      dayNumber += 1
-    }
-    return nil
+    instants(startingAfter: date, clock: ZoneClock(timeZone: timeZone)).map(Self.interval)
+  }
+
+  /// The exact length of the first non-empty occurrence that starts strictly after `date`.
+  ///
+  /// - Parameters:
+  ///   - date: An instant.
+  ///   - timeZone: The zone of the wall clock.
+  /// - Returns: The length of ``nextOccurrence(after:in:)``, a whole number of milliseconds, or
+  ///   `nil` only past the supported range of days.
+  public func length(ofNextOccurrenceAfter date: Date, in timeZone: TimeZone) -> Duration? {
+    instants(startingAfter: date, clock: ZoneClock(timeZone: timeZone)).map(Self.length)
   }
 
   /// The non-empty occurrences that overlap `interval`, whole (not clipped), in order.
   ///
   /// Use it to find where tracking was expected within a period; intersect each result with
-  /// `interval` to clip it.
+  /// `interval` to clip it. The ends are rounded to the millisecond; for the exact length of an
+  /// occurrence, ask ``length(ofOccurrenceContaining:in:)`` about its start.
   ///
   /// - Parameters:
   ///   - interval: A period.
@@ -138,10 +168,43 @@ public struct DailyWindow: Sendable, Hashable, Codable {
       let overlaps = end > start && start < last && end > first
       let touchesEmptyInterval = first == last && start <= first && first < end
       if overlaps || touchesEmptyInterval {
-        result.append(DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end)))
+        result.append(Self.interval((start, end)))
       }
     }
     return result
+  }
+
+  // MARK: - Instants
+
+  private func instants(containing date: Date, clock: ZoneClock) -> (Int64, Int64)? {
+    guard let instant = Milliseconds.instant(date) else { return nil }
+    let today = Int(
+      CivilCalendar.floorDivide(clock.wall(at: instant), CivilCalendar.millisecondsPerDay))
+    for dayNumber in (today - 2)...(today + 1) {
+      let (start, end) = instants(startingOnDayNumber: dayNumber, clock: clock)
+      if start <= instant, instant < end { return (start, end) }
+    }
+    return nil
+  }
+
+  private func instants(startingAfter date: Date, clock: ZoneClock) -> (Int64, Int64)? {
+    guard let instant = Milliseconds.instant(date) else { return nil }
+    var dayNumber =
+      Int(CivilCalendar.floorDivide(clock.wall(at: instant), CivilCalendar.millisecondsPerDay)) - 1
+    while dayNumber < LocalDay.supportedDayNumbers.upperBound {
+      let (start, end) = instants(startingOnDayNumber: dayNumber, clock: clock)
+      if start > instant, end > start { return (start, end) }
+      dayNumber += 1
+    }
+    return nil
+  }
+
+  private static func interval(_ instants: (start: Int64, end: Int64)) -> DateInterval {
+    DateInterval(start: Milliseconds.date(instants.start), end: Milliseconds.date(instants.end))
+  }
+
+  private static func length(_ instants: (start: Int64, end: Int64)) -> Duration {
+    Milliseconds.duration(instants.end - instants.start)
   }
 
   private func instants(startingOnDayNumber dayNumber: Int, clock: ZoneClock) -> (Int64, Int64) {

@@ -43,9 +43,10 @@ public struct TimerWindow: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// When the window ends.
   public var end: Date { Milliseconds.date(endInstant) }
-  /// How long it lasts.
+  /// How long it lasts, exactly: a whole number of milliseconds.
   public var duration: Duration { Milliseconds.duration(endInstant - startInstant) }
-  /// The window's interval.
+  /// The window's interval, its ends rounded to the millisecond; ``duration`` is its exact
+  /// length.
   public var interval: DateInterval { DateInterval(start: start, end: end) }
 
   /// Whether `date` lies in the window (start included, end excluded).

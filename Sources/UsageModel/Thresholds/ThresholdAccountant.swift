@@ -17,7 +17,7 @@ import Foundation
 /// counted — the platform sometimes fires every threshold at the first pickup of the day.
 ///
 /// ```swift
-/// var accountant = try ThresholdAccountant(timeZone: zone)
+/// var accountant = ThresholdAccountant(timeZone: zone)
 /// switch accountant.record(event) {
 /// case .counted(let added, _): recordUsage(added)
 /// case .duplicate, .superseded: break
@@ -36,15 +36,29 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
   /// Every interval with events, in ascending order of start.
   public private(set) var intervals: [MonitoringIntervalUsage] = []
 
-  /// Creates an empty accountant.
+  /// Creates an empty accountant with no tolerance.
+  ///
+  /// Every time zone is valid, so this cannot fail; use it as the default value of a stored key.
+  ///
+  /// ```swift
+  /// let key = StoreKey("threshold-accountant", default: ThresholdAccountant(timeZone: zone))
+  /// ```
+  ///
+  /// - Parameter timeZone: The zone whose local hours bound the past-activity allowance.
+  public init(timeZone: TimeZone) {
+    self.timeZone = timeZone
+    self.tolerance = .zero
+  }
+
+  /// Creates an empty accountant that grants `tolerance` for clock skew.
   ///
   /// - Parameters:
   ///   - timeZone: The zone whose local hours bound the past-activity allowance.
-  ///   - tolerance: Extra time granted before an event is implausible; zero by default, a whole
+  ///   - tolerance: Extra time granted before an event is implausible: zero or more, a whole
   ///     number of milliseconds.
   /// - Throws: ``UsageModelError/invalidDuration(field:value:reason:)`` for a negative or
   ///   fractional-millisecond tolerance.
-  public init(timeZone: TimeZone, tolerance: Duration = .zero) throws(UsageModelError) {
+  public init(timeZone: TimeZone, tolerance: Duration) throws(UsageModelError) {
     guard tolerance >= .zero, Milliseconds.isWhole(tolerance),
       Milliseconds.amount(tolerance) != nil
     else {

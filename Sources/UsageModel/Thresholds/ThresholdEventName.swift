@@ -14,7 +14,7 @@
 /// `:`. A threshold is 1 second...7 days, the longest monitoring interval.
 ///
 /// ```swift
-/// let name = try ThresholdEventName(app: try AppID("com.instagram.instagram"), threshold: .seconds(900))
+/// let name = try ThresholdEventName(app: AppID("com.instagram.instagram"), threshold: .seconds(900))
 /// name.rawValue                                   // "stk:15m:com.instagram.instagram"
 /// try ThresholdEventName(parsing: name.rawValue) == name   // true
 /// ```

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// var log = TimelineLog()
 /// log.record(try TimelineEvent(.notificationFired, at: deliveredAt))
-/// let today = log.events(on: todayDay, boundary: boundary)
+/// let today = try log.events(onDayContaining: now, boundary: boundary)
 /// try log.applyRetention(.today, now: now, boundary: boundary)
 /// let stats = ResponseLatencyStatistics(log.responses(within: .seconds(1800)))
 /// ```
@@ -56,8 +56,37 @@ public struct TimelineLog: Sendable, Hashable, Codable {
   /// - Returns: The events in `[start, end)` of the day.
   /// - Complexity: O(log *n* + *k*) for *k* events returned.
   public func events(on day: LocalDay, boundary: DayBoundary) -> [TimelineEvent] {
-    let start = boundary.startInstant(ofDayNumber: day.dayNumber)
-    let end = boundary.startInstant(ofDayNumber: day.dayNumber + 1)
+    events(onDayNumber: day.dayNumber, boundary: boundary)
+  }
+
+  /// The events of the local day that contains `date`, in time order: "today" when `date` is
+  /// now.
+  ///
+  /// The same as ``events(on:boundary:)`` for `boundary.day(containing: date)`, without the
+  /// conversion: an instant exactly at a day's start belongs to that day.
+  ///
+  /// ```swift
+  /// let today = try log.events(onDayContaining: now, boundary: boundary)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - date: An instant, rounded to the millisecond.
+  ///   - boundary: Where days start.
+  /// - Returns: The events in `[start, end)` of that day.
+  /// - Throws: ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` when `date` is not
+  ///   finite or lies outside 0001-01-03...9999-12-29, so that it has no local day; the log is
+  ///   not consulted.
+  /// - Complexity: O(log *n* + *k*) for *k* events returned.
+  public func events(onDayContaining date: Date, boundary: DayBoundary) throws(UsageModelError)
+    -> [TimelineEvent]
+  {
+    let instant = try Milliseconds.instant(date, field: "date")
+    return events(onDayNumber: boundary.dayNumber(containing: instant), boundary: boundary)
+  }
+
+  private func events(onDayNumber dayNumber: Int, boundary: DayBoundary) -> [TimelineEvent] {
+    let start = boundary.startInstant(ofDayNumber: dayNumber)
+    let end = boundary.startInstant(ofDayNumber: dayNumber + 1)
     return Array(events[firstIndex(atOrAfter: start)..<firstIndex(atOrAfter: end)])
   }
 
