@@ -24,7 +24,7 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
   /// entries and moved the cursor. Do not retry: a retried publish would store the entry twice.
   /// Carry on with what `committed` reports, and treat the store as failing (a full disk, a
   /// failing device).
-  case notDurable(committed: CommittedChange, key: String, path: String, errno: Int32)
+  case notDurable(committed: CommittedChange, key: String, path: String, errno: Errno)
 
   /// A counter or outbox has handed out `UInt64.max` in its epoch and cannot hand out another.
   ///
@@ -68,10 +68,10 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
     switch self {
     case .store(let error):
       return error.description
-    case .notDurable(let committed, let key, let path, let code):
+    case .notDurable(let committed, let key, let path, let errno):
       return
         "On key '\(key)', \(committed). "
-        + SharedStoreError.notDurable(key: key, path: path, errno: code).description
+        + SharedStoreError.notDurable(key: key, path: path, errno: errno).description
     case .exhausted(let key):
       return
         "The numbering on key '\(key)' has reached its largest value; "
@@ -98,4 +98,5 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
         + "\(description). Nothing was applied; skip the entry deliberately to move past it."
     }
   }
+
 }

@@ -7,14 +7,14 @@ struct SequenceTrackingErrorTests {
   static let errors: [(SequenceTrackingError, [String])] = [
     (.store(.invalidKey(key: "a/b", reason: .disallowedCharacter("/", offset: 1))), ["a/b"]),
     (
-      .notDurable(committed: .published(range(5...6)), key: "outbox", path: "/d", errno: 5),
+      .notDurable(committed: .published(range(5...6)), key: "outbox", path: "/d", errno: .ioError),
       [
         "'outbox'", "entries 5...6@000000000000000a were published and notified", "'/d'",
         "errno 5", "Do not retry",
       ]
     ),
     (
-      .notDurable(committed: .issued(number(9)), key: "sequence", path: "/d", errno: 5),
+      .notDurable(committed: .issued(number(9)), key: "sequence", path: "/d", errno: .ioError),
       ["number 9@000000000000000a was handed out", "Do not retry"]
     ),
     (
@@ -22,7 +22,7 @@ struct SequenceTrackingErrorTests {
         committed: .drained(
           applied: range(2...3), lost: range(1...1), reset: .rewritten(at: 1),
           cursor: OutboxCursor(after: number(3))),
-        key: "consumer", path: "/d", errno: 5),
+        key: "consumer", path: "/d", errno: .ioError),
       [
         "entries 2...3@000000000000000a were applied", "1@000000000000000a reported lost",
         "entry 1 was rewritten", "moved after 3@000000000000000a",

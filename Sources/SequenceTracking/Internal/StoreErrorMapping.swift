@@ -28,8 +28,8 @@ extension SequenceTrackingError {
 
   /// The error to report for a store error thrown by an update that would have made `committed`.
   init(_ error: SharedStoreError, committed: CommittedChange?) {
-    if case .notDurable(let key, let path, let code) = error, let committed {
-      self = .notDurable(committed: committed, key: key, path: path, errno: code)
+    if case .notDurable(let key, let path, let errno) = error, let committed {
+      self = .notDurable(committed: committed, key: key, path: path, errno: errno)
     } else {
       self = .store(error)
     }

@@ -55,7 +55,7 @@ public final class FileStore: SharedStore {
   ///   - durability: How much each write flushes; ``Durability/durable`` unless you choose
   ///     otherwise.
   /// - Throws: ``SharedStoreError/io(operation:path:errno:)`` when the directory or the lock file
-  ///   cannot be created or opened, or the URL is not a file URL (`EINVAL`).
+  ///   cannot be created or opened, or the URL is not a file URL (``Errno/invalidArgument``).
   public convenience init(directory: URL, durability: Durability = .durable)
     throws(SharedStoreError)
   {
@@ -73,7 +73,9 @@ public final class FileStore: SharedStore {
     throws(SharedStoreError)
   {
     guard directory.isFileURL else {
-      throw .io(operation: "FileStore.init (not a file URL)", path: "\(directory)", errno: EINVAL)
+      throw .io(
+        operation: "FileStore.init (not a file URL)", path: "\(directory)",
+        errno: .invalidArgument)
     }
     let path = directory.standardizedFileURL.path
     self.directory = directory
@@ -201,7 +203,7 @@ public final class FileStore: SharedStore {
     do {
       return try fileSystem.contentsOfDirectory(directoryPath)
     } catch {
-      throw .io(operation: error.operation, path: directoryPath, errno: error.code)
+      throw error.ioError(path: directoryPath)
     }
   }
 
@@ -214,5 +216,12 @@ public final class FileStore: SharedStore {
     } catch {
       // Nothing was written through this descriptor, so no data depends on this close.
     }
+  }
+}
+
+extension SystemCallError {
+  /// The store error reporting this failed call on `path`.
+  func ioError(path: String) -> SharedStoreError {
+    .io(operation: operation, path: path, errno: Errno(rawValue: code))
   }
 }
