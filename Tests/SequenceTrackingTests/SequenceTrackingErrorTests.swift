@@ -49,4 +49,49 @@ struct SequenceTrackingErrorTests {
       #expect(error.description.contains(fragment), "\(error.description)")
     }
   }
+  @Test("storeError returns the wrapped store error")
+  func storeErrorOfStoreCase() {
+    let wrapped = SharedStoreError.io(operation: "open", path: "/d/k", errno: .noSpace)
+    #expect(SequenceTrackingError.store(wrapped).storeError == wrapped)
+  }
+
+  @Test("storeError of notDurable is the store's notDurable with the same key, path and errno")
+  func storeErrorOfNotDurable() {
+    let error = SequenceTrackingError.notDurable(
+      committed: .issued(number(9)), key: "sequence", path: "/d", errno: .ioError)
+    #expect(error.storeError == .notDurable(key: "sequence", path: "/d", errno: .ioError))
+    guard case .notDurable(_, _, .ioError)? = error.storeError else {
+      Issue.record("the error number is not matchable by name")
+      return
+    }
+  }
+
+  @Test(
+    "storeError is nil for the errors of SequenceTracking itself",
+    arguments: errors.map(\.0).filter {
+      switch $0 {
+      case .store, .notDurable: return false
+      default: return true
+      }
+    })
+  func storeErrorOfOwnErrorsIsNil(error: SequenceTrackingError) {
+    #expect(error.storeError == nil)
+  }
+
+  @Test("a store failure during a publish is found through storeError")
+  func storeFailureIsFoundThroughStoreError() throws {
+    let fixture = try NotDurableTests.Fixture()
+    let outbox = try SequencedOutbox<Int>(store: fixture.store, key: "outbox", capacity: 10)
+    fixture.fileSystem.failNextDirectoryFlush()
+    do {
+      try outbox.publish(1) { _ in }
+      Issue.record("the publish did not report the failed flush")
+    } catch {
+      guard case .notDurable(let key, _, .ioError)? = error.storeError else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+      #expect(key == "outbox")
+    }
+  }
 }
