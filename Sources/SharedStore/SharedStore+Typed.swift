@@ -6,10 +6,11 @@ extension SharedStore {
   /// - Parameter key: The typed key.
   /// - Returns: The decoded value, or `key.defaultValue` when the key has no value.
   /// - Throws: ``SharedStoreError/decoding(key:type:description:)`` when a stored value does not
-  ///   decode — it never falls back to the default — and any error of ``read(_:)``.
+  ///   decode — it never falls back to the default —,
+  ///   ``SharedStoreError/defaultValueFailed(key:type:description:)`` when nothing is stored and
+  ///   the key's default cannot be built, and any error of ``read(_:)``.
   public func value<Value>(for key: StoreKey<Value>) throws(SharedStoreError) -> Value {
-    guard let data = try read(key.name) else { return key.defaultValue }
-    return try key.codec.decode(data, key: key.name)
+    try key.value(decoding: read(key.name))
   }
 
   /// Stores `value` under `key`.
@@ -49,20 +50,26 @@ extension SharedStore {
   ///   - body: The change to make. It must not call back into this store.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` (including `decoding` for a stored value that does not
-  ///   decode), or whatever `body` throws; either way nothing is written.
+  ///   decode, and `defaultValueFailed` when nothing is stored and the key's default cannot be
+  ///   built), or whatever `body` throws; either way nothing is written.
   public func update<Value, Result>(
     _ key: StoreKey<Value>,
     _ body: (inout Value) throws -> Result
   ) throws -> Result {
     try update(key.name) { (data: inout Data?) throws -> Result in
-      var value =
-        try data.map { bytes throws(SharedStoreError) in
-          try key.codec.decode(bytes, key: key.name)
-        } ?? key.defaultValue
+      var value = try key.value(decoding: data)
       let result = try body(&value)
       let encoded = try key.codec.encode(value, key: key.name)
       if encoded != data { data = encoded }
       return result
     }
+  }
+}
+
+extension StoreKey {
+  /// Decodes `data`, or returns the default value when `data` is `nil`.
+  func value(decoding data: Data?) throws(SharedStoreError) -> Value {
+    guard let data else { return try defaultValue }
+    return try codec.decode(data, key: name)
   }
 }

@@ -30,6 +30,13 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// The value could not be encoded (for example a non-finite `Double` in JSON).
   case encoding(key: String, type: String, description: String)
 
+  /// Nothing is stored under `key`, and the closure that builds the key's default value threw.
+  ///
+  /// `description` is the closure's error. Nothing was written, and nothing fell back to another
+  /// value; the closure runs again the next time the default is needed (see
+  /// ``StoreKey/init(_:codec:defaultValue:)``).
+  case defaultValueFailed(key: String, type: String, description: String)
+
   /// The change to `key` was made and is visible to readers, but flushing the directory after it
   /// failed with `errno`, so the change may not survive a power cut.
   ///
@@ -60,6 +67,10 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
       return "The value of key '\(key)' does not decode as \(type): \(description)"
     case .encoding(let key, let type, let description):
       return "A \(type) could not be encoded for key '\(key)': \(description)"
+    case .defaultValueFailed(let key, let type, let description):
+      return
+        "Nothing is stored under key '\(key)', and its default \(type) could not be built: "
+        + "\(description). Nothing was written; the next use builds the default again."
     case .notDurable(let key, let path, let errno):
       return
         "The change to key '\(key)' was made, but flushing '\(path)' afterwards failed: "
