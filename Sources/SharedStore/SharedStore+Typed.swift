@@ -36,14 +36,19 @@ extension SharedStore {
   ///
   /// `body` receives the stored value, or the key's default when nothing is stored. Nothing is
   /// written when the re-encoded value equals the stored bytes; when nothing was stored, the
-  /// value is written even if `body` left the default unchanged.
+  /// value is written even if `body` left the default unchanged. The result may be ignored, and
+  /// every error is the store's:
   ///
   /// ```swift
   /// let ticket = try store.update(.counter) { value -> Int in
   ///   value += 1
   ///   return value
   /// }
+  /// try store.update(trackerKey) { $0.observeHead(head) }
   /// ```
+  ///
+  /// A `body` that throws goes to the overload for throwing bodies instead, which Swift picks
+  /// when the closure throws.
   ///
   /// - Parameters:
   ///   - key: The typed key.
@@ -51,17 +56,77 @@ extension SharedStore {
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` (including `decoding` for a stored value that does not
   ///   decode, and `defaultValueFailed` when nothing is stored and the key's default cannot be
-  ///   built), or whatever `body` throws; either way nothing is written.
+  ///   built); nothing is written — except after ``SharedStoreError/notDurable(key:path:errno:)``,
+  ///   which says the change is in place but may not survive a power cut.
+  @discardableResult
   public func update<Value, Result>(
     _ key: StoreKey<Value>,
-    _ body: (inout Value) throws -> Result
-  ) throws -> Result {
-    try update(key.name) { (data: inout Data?) throws -> Result in
+    _ body: (inout Value) -> Result
+  ) throws(SharedStoreError) -> Result {
+    try update(key.name) { (data: inout Data?) throws(SharedStoreError) -> Result in
       var value = try key.value(decoding: data)
-      let result = try body(&value)
+      let result = body(&value)
       let encoded = try key.codec.encode(value, key: key.name)
       if encoded != data { data = encoded }
       return result
+    }
+  }
+
+  /// Atomically reads, changes and writes the value under `key`, with a `body` that may throw
+  /// errors of its own.
+  ///
+  /// The same atomic read-modify-write as the overload for bodies that cannot fail; Swift
+  /// chooses this one when the closure throws. When `body` throws, its error is rethrown
+  /// unchanged and nothing is written, not even the default of a key that had no value.
+  ///
+  /// ```swift
+  /// try store.update(settingsKey) { settings in
+  ///   try settings.setDailyLimit(minutes)  // a ValidationError reaches the caller as is
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  ///   - body: The change to make. It must not call back into this store.
+  /// - Returns: What `body` returned.
+  /// - Throws: ``SharedStoreError`` from the store (as for the other overload), or the `Failure`
+  ///   that `body` threw; either way nothing is written — except after
+  ///   ``SharedStoreError/notDurable(key:path:errno:)``, which says the change is in place.
+  @discardableResult
+  public func update<Value, Result, Failure: Error>(
+    _ key: StoreKey<Value>,
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws -> Result {
+    try updateCapturingFailure(key, body).get()
+  }
+
+  /// Runs a typed update with a `body` that may throw, and returns `body`'s error as a value, so
+  /// that both errors stay typed.
+  ///
+  /// When `body` throws, the stored bytes are left untouched, so the store writes nothing — not
+  /// even the default of a key that had no value.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  ///   - body: The change to make. It must not call back into this store.
+  /// - Returns: What `body` returned, or what it threw.
+  /// - Throws: ``SharedStoreError`` from the store, as for the non-throwing overload.
+  package func updateCapturingFailure<Value, Result, Failure: Error>(
+    _ key: StoreKey<Value>,
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(SharedStoreError) -> Swift.Result<Result, Failure> {
+    try update(key.name) {
+      (data: inout Data?) throws(SharedStoreError) -> Swift.Result<Result, Failure> in
+      var value = try key.value(decoding: data)
+      let result: Result
+      do throws(Failure) {
+        result = try body(&value)
+      } catch {
+        return .failure(error)
+      }
+      let encoded = try key.codec.encode(value, key: key.name)
+      if encoded != data { data = encoded }
+      return .success(result)
     }
   }
 }

@@ -158,13 +158,14 @@ public final class FileStore: SharedStore {
   ///     into this store or any other `FileStore` on the same directory.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` — including `corrupted` when the current file is damaged,
-  ///   in which case `body` is not called — or whatever `body` throws; either way nothing is
+  ///   in which case `body` is not called — from the store or from `body`; either way nothing is
   ///   written. The one exception is ``SharedStoreError/notDurable(key:path:errno:)``: the new
   ///   value is in place, but the directory flush after the rename failed.
+  @discardableResult
   public func update<Result>(
     _ key: String,
-    _ body: (inout Data?) throws -> Result
-  ) throws -> Result {
+    _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
     defer { releaseExclusiveAccess() }
