@@ -21,8 +21,20 @@ import Foundation
 /// Conformers must be safe to call from any thread. The closure passed to ``update(_:_:)`` runs
 /// while the store is locked: it must be short and must not call back into the same store.
 ///
-/// Within this package the module and the protocol share the name `SharedStore`. If an integrator
-/// ever needs to tell them apart, Swift 6.3's module selector does it: `SharedStore::FileStore`.
+/// **Naming this module's types.** The module and this protocol are both named `SharedStore`, so
+/// `SharedStore.FileStore` does not compile: it looks for a member `FileStore` of the protocol.
+/// Plain names are enough until another imported module declares a type of the same name (an
+/// app's own `FileStore`, the System framework's `Errno`). Then import the declarations you mean,
+/// by kind — this works from Swift 6.0 — and in that file their plain names are SharedStore's:
+///
+/// ```swift
+/// import SharedStore
+/// import class SharedStore.FileStore
+/// import struct SharedStore.StoreKey
+/// import struct SharedStore.Errno
+/// ```
+///
+/// From Swift 6.3 the module selector names one directly as well: `SharedStore::FileStore`.
 public protocol SharedStore: Sendable {
   /// Returns the bytes stored under `key`, or `nil` when nothing is stored.
   ///
@@ -135,7 +147,7 @@ extension SharedStore {
     try updateCapturingFailure(key, body).get()
   }
 
-  /// Runs ``update(_:_:)-(String,_)`` with a `body` that may throw, and returns `body`'s error as
+  /// Runs the store's `update(_:_:)` with a `body` that may throw, and returns `body`'s error as
   /// a value, so that both errors stay typed.
   ///
   /// When `body` throws, its bytes are put back as they were, so the store writes nothing.

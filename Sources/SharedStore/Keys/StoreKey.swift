@@ -51,9 +51,8 @@ public struct StoreKey<Value: Codable & Sendable>: Sendable {
   /// let alerts = StoreKey("budget-alerts") { try BudgetAlertState(thresholds: [50, 80, 100]) }
   /// ```
   ///
-  /// The closure may run inside a store's ``SharedStore/update(_:_:)-(String,_)`` while the store
-  /// is locked: it must be quick, must not use any store, and must not ask this key for its
-  /// default.
+  /// The closure may run inside a store's ``SharedStore/update(_:_:)`` while the store is locked:
+  /// it must be quick, must not use any store, and must not ask this key for its default.
   ///
   /// - Parameters:
   ///   - name: The key's name in the store.
