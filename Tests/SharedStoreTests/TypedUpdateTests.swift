@@ -21,7 +21,9 @@ struct TypedUpdateTests {
       value += 1
       return value
     }
+    try store.update(key) { (value: inout Int) -> Void in value += 1 }
     try store.update(key.name) { data in data?.count ?? 0 }
+    try store.update(key.name) { (data: inout Data?) -> Int in data?.count ?? 0 }
   }
 
   @Test("an update whose body cannot throw throws only SharedStoreError")
@@ -29,7 +31,7 @@ struct TypedUpdateTests {
     let store = InMemoryStore()
     let key = StoreKey("counter", default: 0)
     try Self.bump(key, in: store)
-    #expect(try store.value(for: key) == 2)
+    #expect(try store.value(for: key) == 3)
     do {
       try store.update(StoreKey("not/valid", default: 0)) { $0 += 1 }
       Issue.record("an invalid key was accepted")
@@ -98,8 +100,14 @@ struct TypedUpdateTests {
       value += 1
       return value
     }
+    let raw = try store.update("raw") { (data: inout Data?) throws -> Bool in
+      data = Data([UInt8(try check(7))])
+      return true
+    }
     #expect(untyped == 1)
     #expect(typed == 2)
+    #expect(raw)
+    #expect(try store.read("raw") == Data([7]))
     #expect(try store.value(for: key) == 2)
   }
 
