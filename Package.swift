@@ -60,9 +60,12 @@ let package = Package(
       dependencies: ["SharedStore"],
       path: "Tests/TestSupport"
     ),
+    // Another module whose public types share names with SharedStore's, as an integrator's own
+    // module or Apple's System framework (Errno) may.
+    .target(name: "NameClash", path: "Tests/NameClash"),
     .testTarget(
       name: "SharedStoreTests",
-      dependencies: ["SharedStore", "TestSupport", "stk-test-helper"]
+      dependencies: ["SharedStore", "TestSupport", "stk-test-helper", "NameClash"]
     ),
     .testTarget(name: "UsageModelTests", dependencies: ["UsageModel", "TestSupport"]),
     .testTarget(

@@ -23,8 +23,9 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
   /// ``SequenceCounter/next()`` has handed out its number; a drain or a skip has applied its
   /// entries and moved the cursor. Do not retry: a retried publish would store the entry twice.
   /// Carry on with what `committed` reports, and treat the store as failing (a full disk, a
-  /// failing device).
-  case notDurable(committed: CommittedChange, key: String, path: String, errno: Int32)
+  /// failing device). ``storeError`` returns the store's own
+  /// `SharedStoreError/notDurable(key:path:errno:)` for code that handles store errors alike.
+  case notDurable(committed: CommittedChange, key: String, path: String, errno: Errno)
 
   /// A counter or outbox has handed out `UInt64.max` in its epoch and cannot hand out another.
   ///
@@ -68,10 +69,10 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
     switch self {
     case .store(let error):
       return error.description
-    case .notDurable(let committed, let key, let path, let code):
+    case .notDurable(let committed, let key, let path, let errno):
       return
         "On key '\(key)', \(committed). "
-        + SharedStoreError.notDurable(key: key, path: path, errno: code).description
+        + SharedStoreError.notDurable(key: key, path: path, errno: errno).description
     case .exhausted(let key):
       return
         "The numbering on key '\(key)' has reached its largest value; "
@@ -96,6 +97,36 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
       return
         "Entry \(number) of the outbox on key '\(key)' does not decode as \(type): "
         + "\(description). Nothing was applied; skip the entry deliberately to move past it."
+    }
+  }
+
+  /// The store error underneath this error, or `nil` when the store did not fail.
+  ///
+  /// One call answers "was it the store?" whichever case carries the store's error, so that code
+  /// handling store failures (a full disk, a misconfigured app group) need not know this enum:
+  ///
+  /// ```swift
+  /// do {
+  ///   try outbox.publish(record) { post($0) }
+  /// } catch {
+  ///   if case .io(_, _, .noSpace)? = error.storeError { showStorageFullBanner() }
+  ///   throw error
+  /// }
+  /// ```
+  ///
+  /// For ``store(_:)`` it is the wrapped error. For ``notDurable(committed:key:path:errno:)`` it
+  /// is the store's `SharedStoreError/notDurable(key:path:errno:)` with the same key, path and
+  /// error number — the change was made; only ``notDurable(committed:key:path:errno:)`` itself
+  /// says what it was. Every other case is this module's own error, and gives `nil`.
+  public var storeError: SharedStoreError? {
+    switch self {
+    case .store(let error):
+      return error
+    case .notDurable(_, let key, let path, let errno):
+      return .notDurable(key: key, path: path, errno: errno)
+    case .exhausted, .invalidCapacity, .sameKeyAsOutbox, .corruptedOutbox,
+      .unsupportedOutboxFormat, .payloadEncoding, .payloadDecoding:
+      return nil
     }
   }
 }

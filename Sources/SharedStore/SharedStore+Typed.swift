@@ -6,10 +6,11 @@ extension SharedStore {
   /// - Parameter key: The typed key.
   /// - Returns: The decoded value, or `key.defaultValue` when the key has no value.
   /// - Throws: ``SharedStoreError/decoding(key:type:description:)`` when a stored value does not
-  ///   decode — it never falls back to the default — and any error of ``read(_:)``.
+  ///   decode — it never falls back to the default —,
+  ///   ``SharedStoreError/defaultValueFailed(key:type:description:)`` when nothing is stored and
+  ///   the key's default cannot be built, and any error of ``read(_:)``.
   public func value<Value>(for key: StoreKey<Value>) throws(SharedStoreError) -> Value {
-    guard let data = try read(key.name) else { return key.defaultValue }
-    return try key.codec.decode(data, key: key.name)
+    try key.value(decoding: read(key.name))
   }
 
   /// Stores `value` under `key`.
@@ -35,12 +36,52 @@ extension SharedStore {
   ///
   /// `body` receives the stored value, or the key's default when nothing is stored. Nothing is
   /// written when the re-encoded value equals the stored bytes; when nothing was stored, the
-  /// value is written even if `body` left the default unchanged.
+  /// value is written even if `body` left the default unchanged. The result may be ignored, and
+  /// every error is the store's:
   ///
   /// ```swift
   /// let ticket = try store.update(.counter) { value -> Int in
   ///   value += 1
   ///   return value
+  /// }
+  /// try store.update(trackerKey) { $0.observeHead(head) }
+  /// ```
+  ///
+  /// A `body` that throws goes to the overload for throwing bodies instead, which Swift picks
+  /// when the closure throws.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  ///   - body: The change to make. It must not call back into this store.
+  /// - Returns: What `body` returned.
+  /// - Throws: ``SharedStoreError`` (including `decoding` for a stored value that does not
+  ///   decode, and `defaultValueFailed` when nothing is stored and the key's default cannot be
+  ///   built); nothing is written — except after ``SharedStoreError/notDurable(key:path:errno:)``,
+  ///   which says the change is in place but may not survive a power cut.
+  @discardableResult
+  public func update<Value, Result>(
+    _ key: StoreKey<Value>,
+    _ body: (inout Value) -> Result
+  ) throws(SharedStoreError) -> Result {
+    try update(key.name) { (data: inout Data?) throws(SharedStoreError) -> Result in
+      var value = try key.value(decoding: data)
+      let result = body(&value)
+      let encoded = try key.codec.encode(value, key: key.name)
+      if encoded != data { data = encoded }
+      return result
+    }
+  }
+
+  /// Atomically reads, changes and writes the value under `key`, with a `body` that may throw
+  /// errors of its own.
+  ///
+  /// The same atomic read-modify-write as the overload for bodies that cannot fail; Swift
+  /// chooses this one when the closure throws. When `body` throws, its error is rethrown
+  /// unchanged and nothing is written, not even the default of a key that had no value.
+  ///
+  /// ```swift
+  /// try store.update(settingsKey) { settings in
+  ///   try settings.setDailyLimit(minutes)  // a ValidationError reaches the caller as is
   /// }
   /// ```
   ///
@@ -48,21 +89,52 @@ extension SharedStore {
   ///   - key: The typed key.
   ///   - body: The change to make. It must not call back into this store.
   /// - Returns: What `body` returned.
-  /// - Throws: ``SharedStoreError`` (including `decoding` for a stored value that does not
-  ///   decode), or whatever `body` throws; either way nothing is written.
-  public func update<Value, Result>(
+  /// - Throws: ``SharedStoreError`` from the store (as for the other overload), or the `Failure`
+  ///   that `body` threw; either way nothing is written — except after
+  ///   ``SharedStoreError/notDurable(key:path:errno:)``, which says the change is in place.
+  @discardableResult
+  public func update<Value, Result, Failure: Error>(
     _ key: StoreKey<Value>,
-    _ body: (inout Value) throws -> Result
+    _ body: (inout Value) throws(Failure) -> Result
   ) throws -> Result {
-    try update(key.name) { (data: inout Data?) throws -> Result in
-      var value =
-        try data.map { bytes throws(SharedStoreError) in
-          try key.codec.decode(bytes, key: key.name)
-        } ?? key.defaultValue
-      let result = try body(&value)
+    try updateCapturingFailure(key, body).get()
+  }
+
+  /// Runs a typed update with a `body` that may throw, and returns `body`'s error as a value, so
+  /// that both errors stay typed.
+  ///
+  /// When `body` throws, the stored bytes are left untouched, so the store writes nothing — not
+  /// even the default of a key that had no value.
+  ///
+  /// - Parameters:
+  ///   - key: The typed key.
+  ///   - body: The change to make. It must not call back into this store.
+  /// - Returns: What `body` returned, or what it threw.
+  /// - Throws: ``SharedStoreError`` from the store, as for the non-throwing overload.
+  package func updateCapturingFailure<Value, Result, Failure: Error>(
+    _ key: StoreKey<Value>,
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(SharedStoreError) -> Swift.Result<Result, Failure> {
+    try update(key.name) {
+      (data: inout Data?) throws(SharedStoreError) -> Swift.Result<Result, Failure> in
+      var value = try key.value(decoding: data)
+      let result: Result
+      do throws(Failure) {
+        result = try body(&value)
+      } catch {
+        return .failure(error)
+      }
       let encoded = try key.codec.encode(value, key: key.name)
       if encoded != data { data = encoded }
-      return result
+      return .success(result)
     }
+  }
+}
+
+extension StoreKey {
+  /// Decodes `data`, or returns the default value when `data` is `nil`.
+  func value(decoding data: Data?) throws(SharedStoreError) -> Value {
+    guard let data else { return try defaultValue }
+    return try codec.decode(data, key: name)
   }
 }

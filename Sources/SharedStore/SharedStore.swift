@@ -21,8 +21,20 @@ import Foundation
 /// Conformers must be safe to call from any thread. The closure passed to ``update(_:_:)`` runs
 /// while the store is locked: it must be short and must not call back into the same store.
 ///
-/// Within this package the module and the protocol share the name `SharedStore`. If an integrator
-/// ever needs to tell them apart, Swift 6.3's module selector does it: `SharedStore::FileStore`.
+/// **Naming this module's types.** The module and this protocol are both named `SharedStore`, so
+/// `SharedStore.FileStore` does not compile: it looks for a member `FileStore` of the protocol.
+/// Plain names are enough until another imported module declares a type of the same name (an
+/// app's own `FileStore`, the System framework's `Errno`). Then import the declarations you mean,
+/// by kind — this works from Swift 6.0 — and in that file their plain names are SharedStore's:
+///
+/// ```swift
+/// import SharedStore
+/// import class SharedStore.FileStore
+/// import struct SharedStore.StoreKey
+/// import struct SharedStore.Errno
+/// ```
+///
+/// From Swift 6.3 the module selector names one directly as well: `SharedStore::FileStore`.
 public protocol SharedStore: Sendable {
   /// Returns the bytes stored under `key`, or `nil` when nothing is stored.
   ///
@@ -62,17 +74,23 @@ public protocol SharedStore: Sendable {
   /// update that changes nothing does not advance the change token. No other `update` or `write`
   /// on the same key — from this process or another — runs between the read and the write.
   ///
+  /// This requirement's `body` throws nothing or a ``SharedStoreError`` (from decoding the bytes,
+  /// say), so its errors are typed. A body that throws errors of its own is passed to the
+  /// extension overload of the same name instead, which returns them unchanged; Swift picks it for
+  /// you when the closure throws something else.
+  ///
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - body: The change to make. It must not call back into this store.
   /// - Returns: What `body` returned.
-  /// - Throws: ``SharedStoreError`` from the store, or whatever `body` throws; either way nothing
-  ///   is written — except ``SharedStoreError/notDurable(key:path:errno:)``, which says the change
-  ///   is in place but may not survive a power cut.
+  /// - Throws: ``SharedStoreError`` from the store or from `body`; either way nothing is written —
+  ///   except ``SharedStoreError/notDurable(key:path:errno:)``, which says the change is in place
+  ///   but may not survive a power cut.
+  @discardableResult
   func update<Result>(
     _ key: String,
-    _ body: (inout Data?) throws -> Result
-  ) throws -> Result
+    _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result
 
   /// Returns a token that changes whenever the value under `key` is written or removed.
   ///
@@ -96,4 +114,61 @@ public protocol SharedStore: Sendable {
   ///   `nil` when nothing was stored under `key`.
   /// - Throws: ``SharedStoreError``.
   func quarantine(_ key: String) throws(SharedStoreError) -> String?
+}
+
+// MARK: - Bodies that throw their own errors
+
+extension SharedStore {
+  /// Atomically reads, changes and writes the value under `key`, with a `body` that may throw
+  /// errors of its own.
+  ///
+  /// The same atomic read-modify-write as the requirement of the same name, for a `body` that
+  /// throws something other than ``SharedStoreError`` — Swift chooses this overload when the
+  /// closure does. When `body` throws, its error is rethrown unchanged and nothing is written.
+  ///
+  /// ```swift
+  /// let version = try store.update("schema") { (data: inout Data?) throws(MigrationError) in
+  ///   try Migration.upgrade(&data)  // a MigrationError reaches the caller as is
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - body: The change to make. It must not call back into this store.
+  /// - Returns: What `body` returned.
+  /// - Throws: ``SharedStoreError`` from the store, or the `Failure` that `body` threw; either
+  ///   way nothing is written — except ``SharedStoreError/notDurable(key:path:errno:)``, which
+  ///   says the change is in place but may not survive a power cut.
+  @discardableResult
+  public func update<Result, Failure: Error>(
+    _ key: String,
+    _ body: (inout Data?) throws(Failure) -> Result
+  ) throws -> Result {
+    try updateCapturingFailure(key, body).get()
+  }
+
+  /// Runs the store's `update(_:_:)` with a `body` that may throw, and returns `body`'s error as
+  /// a value, so that both errors stay typed.
+  ///
+  /// When `body` throws, its bytes are put back as they were, so the store writes nothing.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - body: The change to make. It must not call back into this store.
+  /// - Returns: What `body` returned, or what it threw.
+  /// - Throws: ``SharedStoreError`` from the store.
+  package func updateCapturingFailure<Result, Failure: Error>(
+    _ key: String,
+    _ body: (inout Data?) throws(Failure) -> Result
+  ) throws(SharedStoreError) -> Swift.Result<Result, Failure> {
+    try update(key) { (data: inout Data?) -> Swift.Result<Result, Failure> in
+      let original = data
+      do throws(Failure) {
+        return .success(try body(&data))
+      } catch {
+        data = original
+        return .failure(error)
+      }
+    }
+  }
 }

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#endif
-
 /// Everything that can go wrong in a shared store, with the context needed to act on it.
 ///
 /// Every case names the key it concerns; file-backed cases also name the path. An operation that
@@ -18,8 +10,9 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
 
   /// A file-system call failed with `errno`.
   ///
-  /// `operation` names the call (`"open"`, `"fsync"`, `"rename"`, ...).
-  case io(operation: String, path: String, errno: Int32)
+  /// `operation` names the call (`"open"`, `"fsync"`, `"rename"`, ...). Match the error number by
+  /// name: `catch SharedStoreError.io(_, _, .noSpace)`.
+  case io(operation: String, path: String, errno: Errno)
 
   /// The stored bytes are damaged or were not written by this library.
   ///
@@ -37,13 +30,20 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// The value could not be encoded (for example a non-finite `Double` in JSON).
   case encoding(key: String, type: String, description: String)
 
+  /// Nothing is stored under `key`, and the closure that builds the key's default value threw.
+  ///
+  /// `description` is the closure's error. Nothing was written, and nothing fell back to another
+  /// value; the closure runs again the next time the default is needed (see
+  /// ``StoreKey/init(_:codec:defaultValue:)``).
+  case defaultValueFailed(key: String, type: String, description: String)
+
   /// The change to `key` was made and is visible to readers, but flushing the directory after it
   /// failed with `errno`, so the change may not survive a power cut.
   ///
   /// This is the only error after which a change is in place: do not retry the change (an
   /// increment would then happen twice). Only ``FileStore/Durability/durable`` stores flush, so
   /// only they report it.
-  case notDurable(key: String, path: String, errno: Int32)
+  case notDurable(key: String, path: String, errno: Errno)
 
   /// A ``BoundedLog`` was asked for a capacity it cannot have.
   case invalidCapacity(key: String, capacity: Int)
@@ -53,8 +53,8 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     switch self {
     case .invalidKey(let key, let reason):
       return "Invalid store key \(key.debugDescription): \(reason)."
-    case .io(let operation, let path, let code):
-      return "\(operation) failed for '\(path)': \(Self.errnoDescription(code)) (errno \(code))."
+    case .io(let operation, let path, let errno):
+      return "\(operation) failed for '\(path)': \(errno) (errno \(errno.rawValue))."
     case .corrupted(let key, let path, let reason):
       return
         "The value of key '\(key)' at '\(path)' is corrupted: \(reason). "
@@ -67,18 +67,17 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
       return "The value of key '\(key)' does not decode as \(type): \(description)"
     case .encoding(let key, let type, let description):
       return "A \(type) could not be encoded for key '\(key)': \(description)"
-    case .notDurable(let key, let path, let code):
+    case .defaultValueFailed(let key, let type, let description):
+      return
+        "Nothing is stored under key '\(key)', and its default \(type) could not be built: "
+        + "\(description). Nothing was written; the next use builds the default again."
+    case .notDurable(let key, let path, let errno):
       return
         "The change to key '\(key)' was made, but flushing '\(path)' afterwards failed: "
-        + "\(Self.errnoDescription(code)) (errno \(code)); it may not survive a power cut. "
+        + "\(errno) (errno \(errno.rawValue)); it may not survive a power cut. "
         + "Do not retry the change."
     case .invalidCapacity(let key, let capacity):
       return "The bounded log on key '\(key)' needs a capacity of at least 1, not \(capacity)."
     }
-  }
-
-  private static func errnoDescription(_ code: Int32) -> String {
-    guard let message = strerror(code) else { return "unknown error" }
-    return String(cString: message)
   }
 }

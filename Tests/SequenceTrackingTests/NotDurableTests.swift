@@ -23,7 +23,7 @@ struct NotDurableTests {
       do {
         try body()
       } catch SequenceTrackingError.notDurable(let committed, _, let path, let code) {
-        #expect(path == directory.url.path && code == EIO)
+        #expect(path == directory.url.path && code == .ioError)
         return committed
       }
       throw ProcessFailure("the operation did not report notDurable")
@@ -35,7 +35,8 @@ struct NotDurableTests {
     let fixture = try Fixture()
     fixture.fileSystem.failNextDirectoryFlush()
     #expect(
-      throws: SharedStoreError.notDurable(key: "k", path: fixture.directory.url.path, errno: EIO)
+      throws: SharedStoreError.notDurable(
+        key: "k", path: fixture.directory.url.path, errno: .ioError)
     ) {
       try fixture.store.write(Data("1".utf8), for: "k")
     }

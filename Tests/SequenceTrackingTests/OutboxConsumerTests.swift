@@ -99,6 +99,18 @@ struct OutboxConsumerTests {
     #expect(try consumer.record().state.values == [1, 2, 3, 4])
   }
 
+  @Test("a store error thrown by apply itself reaches the caller as apply threw it")
+  func applyStoreErrorIsNotTheRecordStoreError() throws {
+    let store = InMemoryStore()
+    let (outbox, consumer) = try Self.setUp(store)
+    try outbox.publish(1) { _ in }
+    let own = SharedStoreError.io(operation: "write", path: "/elsewhere", errno: .noSpace)
+    #expect(throws: own) {
+      try consumer.drain { _, _ in throw own }
+    }
+    #expect(try consumer.record().cursor == .start)
+  }
+
   @Test("lost entries are reported and the state holds only what was there")
   func lostEntriesAreReported() throws {
     let (outbox, consumer) = try Self.setUp(InMemoryStore(), capacity: 3)

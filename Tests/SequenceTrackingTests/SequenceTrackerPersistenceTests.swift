@@ -101,7 +101,7 @@ struct SequenceTrackerPersistenceTests {
     _ = directory
     // First launch: the consumer sees 1 to 3.
     for value: UInt64 in 1...3 {
-      _ = try store.update(Self.trackerKey) { tracker in tracker.observe(number(value)) }
+      try store.update(Self.trackerKey) { tracker in tracker.observe(number(value)) }
     }
     // The app is killed; 4 to 6 are published while it is not running; it relaunches with only
     // what the store kept and is woken for 7.

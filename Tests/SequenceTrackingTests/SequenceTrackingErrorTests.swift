@@ -7,14 +7,14 @@ struct SequenceTrackingErrorTests {
   static let errors: [(SequenceTrackingError, [String])] = [
     (.store(.invalidKey(key: "a/b", reason: .disallowedCharacter("/", offset: 1))), ["a/b"]),
     (
-      .notDurable(committed: .published(range(5...6)), key: "outbox", path: "/d", errno: 5),
+      .notDurable(committed: .published(range(5...6)), key: "outbox", path: "/d", errno: .ioError),
       [
         "'outbox'", "entries 5...6@000000000000000a were published and notified", "'/d'",
         "errno 5", "Do not retry",
       ]
     ),
     (
-      .notDurable(committed: .issued(number(9)), key: "sequence", path: "/d", errno: 5),
+      .notDurable(committed: .issued(number(9)), key: "sequence", path: "/d", errno: .ioError),
       ["number 9@000000000000000a was handed out", "Do not retry"]
     ),
     (
@@ -22,7 +22,7 @@ struct SequenceTrackingErrorTests {
         committed: .drained(
           applied: range(2...3), lost: range(1...1), reset: .rewritten(at: 1),
           cursor: OutboxCursor(after: number(3))),
-        key: "consumer", path: "/d", errno: 5),
+        key: "consumer", path: "/d", errno: .ioError),
       [
         "entries 2...3@000000000000000a were applied", "1@000000000000000a reported lost",
         "entry 1 was rewritten", "moved after 3@000000000000000a",
@@ -47,6 +47,51 @@ struct SequenceTrackingErrorTests {
   func descriptionIsActionable(error: SequenceTrackingError, fragments: [String]) {
     for fragment in fragments {
       #expect(error.description.contains(fragment), "\(error.description)")
+    }
+  }
+  @Test("storeError returns the wrapped store error")
+  func storeErrorOfStoreCase() {
+    let wrapped = SharedStoreError.io(operation: "open", path: "/d/k", errno: .noSpace)
+    #expect(SequenceTrackingError.store(wrapped).storeError == wrapped)
+  }
+
+  @Test("storeError of notDurable is the store's notDurable with the same key, path and errno")
+  func storeErrorOfNotDurable() {
+    let error = SequenceTrackingError.notDurable(
+      committed: .issued(number(9)), key: "sequence", path: "/d", errno: .ioError)
+    #expect(error.storeError == .notDurable(key: "sequence", path: "/d", errno: .ioError))
+    guard case .notDurable(_, _, .ioError)? = error.storeError else {
+      Issue.record("the error number is not matchable by name")
+      return
+    }
+  }
+
+  @Test(
+    "storeError is nil for the errors of SequenceTracking itself",
+    arguments: errors.map(\.0).filter {
+      switch $0 {
+      case .store, .notDurable: return false
+      default: return true
+      }
+    })
+  func storeErrorOfOwnErrorsIsNil(error: SequenceTrackingError) {
+    #expect(error.storeError == nil)
+  }
+
+  @Test("a store failure during a publish is found through storeError")
+  func storeFailureIsFoundThroughStoreError() throws {
+    let fixture = try NotDurableTests.Fixture()
+    let outbox = try SequencedOutbox<Int>(store: fixture.store, key: "outbox", capacity: 10)
+    fixture.fileSystem.failNextDirectoryFlush()
+    do {
+      try outbox.publish(1) { _ in }
+      Issue.record("the publish did not report the failed flush")
+    } catch {
+      guard case .notDurable(let key, _, .ioError)? = error.storeError else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+      #expect(key == "outbox")
     }
   }
 }

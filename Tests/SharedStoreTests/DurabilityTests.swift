@@ -39,7 +39,7 @@ struct DurabilityTests {
       try fixture.store.write(Data("new".utf8), for: "key")
     } throws: { error in
       guard case .io(let operation, _, let code) = error as? SharedStoreError else { return false }
-      return operation == "injected \(call.rawValue)" && code == EIO
+      return operation == "injected \(call.rawValue)" && code == .ioError
     }
     #expect(try fixture.store.read("key") == Data("old".utf8))
     #expect(try fixture.store.changeToken(for: "key") == tokenBefore)
@@ -66,7 +66,8 @@ struct DurabilityTests {
     // A write flushes the file, then the directory; a removal flushes only the directory.
     fixture.fileSystem.fail(.synchronize, errno: EIO, skip: operation == "remove" ? 0 : 1)
     #expect(
-      throws: SharedStoreError.notDurable(key: "key", path: fixture.directory.url.path, errno: EIO)
+      throws: SharedStoreError.notDurable(
+        key: "key", path: fixture.directory.url.path, errno: .ioError)
     ) {
       switch operation {
       case "write": try fixture.store.write(Data("new".utf8), for: "key")
@@ -115,7 +116,7 @@ struct DurabilityTests {
       try fixture.store.write(Data("new".utf8), for: "key")
     } throws: { error in
       guard case .io(_, let path, let code) = error as? SharedStoreError else { return false }
-      return code == ENOLCK && path.hasSuffix("/.lock")
+      return code == Errno(rawValue: ENOLCK) && path.hasSuffix("/.lock")
     }
     #expect(try fixture.store.read("key") == Data("old".utf8))
     try fixture.store.write(Data("next".utf8), for: "key")

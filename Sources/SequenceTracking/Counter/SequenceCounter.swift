@@ -57,8 +57,9 @@ public struct SequenceCounter: Sendable {
   ///   when the number *was* handed out (``CommittedChange/issued(_:)`` names it) but the store
   ///   could not flush it: use that number, and do not call `next()` again for it.
   public func next() throws(SequenceTrackingError) -> SequenceNumber {
-    try SequenceTrackingError.collecting { committed in
-      try store.update(storeKey) { record throws(SequenceTrackingError) -> SequenceNumber in
+    try SequenceTrackingError.collecting { committed throws(SharedStoreError) in
+      try store.updateCapturingFailure(storeKey) {
+        record throws(SequenceTrackingError) -> SequenceNumber in
         let advanced: CounterRecord
         if let current = record {
           guard current.last < .max else { throw .exhausted(key: key) }

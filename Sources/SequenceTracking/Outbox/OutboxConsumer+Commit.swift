@@ -64,8 +64,10 @@ extension OutboxConsumer {
   ) throws -> OutboxBatch<Payload>? {
     let outboxKey = outbox.key
     var committed: CommittedChange?
+    let outcome: Swift.Result<OutboxBatch<Payload>?, any Error>
     do {
-      return try store.update(storeKey) { record -> OutboxBatch<Payload>? in
+      outcome = try store.updateCapturingFailure(storeKey) {
+        record throws -> OutboxBatch<Payload>? in
         // What the store writes if this body changes nothing: only an absent record is written
         // (as its initial value).
         committed = .drained(applied: nil, lost: nil, reset: nil, cursor: record.cursor)
@@ -83,8 +85,10 @@ extension OutboxConsumer {
         committed = plan.committed
         return plan.batch(entries)
       }
-    } catch let error as SharedStoreError {
+    } catch {
       throw SequenceTrackingError(error, committed: committed)
     }
+    // What `apply` threw reaches the caller as it was, even a `SharedStoreError` of its own.
+    return try outcome.get()
   }
 }

@@ -127,8 +127,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ) throws(SequenceTrackingError) -> SequenceRange {
     let assigned: SequenceRange
     do {
-      assigned = try SequenceTrackingError.collecting { committed in
-        try store.update(key) {
+      assigned = try SequenceTrackingError.collecting { committed throws(SharedStoreError) in
+        try store.updateCapturingFailure(key) {
           (data: inout Data?) throws(SequenceTrackingError) -> SequenceRange in
           let (bytes, assigned) = try OutboxLayout.appending(
             lines, to: data, capacity: capacity, key: key,

@@ -118,14 +118,7 @@ public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
   private func modify<Result>(
     _ change: (inout BoundedLogContents<Entry>) -> Result
   ) throws(SharedStoreError) -> Result {
-    do {
-      return try store.update(storeKey) { contents in change(&contents) }
-    } catch let error as SharedStoreError {
-      throw error
-    } catch {
-      // `change` cannot throw, so only the store's own errors reach here.
-      preconditionFailure("unexpected error from a non-throwing update: \(error)")
-    }
+    try store.update(storeKey, change)
   }
 }
 

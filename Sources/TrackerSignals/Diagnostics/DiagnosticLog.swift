@@ -63,11 +63,8 @@ public struct DiagnosticLog: Sendable {
         contents.evictedCount += excess
         return excess
       }
-    } catch let error as SharedStoreError {
-      throw .store(error)
     } catch {
-      // The body throws nothing, so only the store's own errors reach here.
-      preconditionFailure("unexpected error from a non-throwing update: \(error)")
+      throw .store(error)
     }
   }
 

@@ -34,7 +34,9 @@ final class CountingStore: SharedStore {
 
   func keys() throws(SharedStoreError) -> [String] { try base.keys() }
 
-  func update<Result>(_ key: String, _ body: (inout Data?) throws -> Result) throws -> Result {
+  func update<Result>(
+    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
     counts.withLock { $0.updates += 1 }
     return try base.update(key, body)
   }

@@ -45,7 +45,9 @@ final class TestStore: SharedStore {
   }
   func remove(_ key: String) throws(SharedStoreError) { try base.remove(key) }
   func keys() throws(SharedStoreError) -> [String] { try base.keys() }
-  func update<Result>(_ key: String, _ body: (inout Data?) throws -> Result) throws -> Result {
+  func update<Result>(
+    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
     try base.update(key, body)
   }
   func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {

@@ -53,14 +53,14 @@ extension FileStore {
     } catch  where error.code == ENOENT {
       return nil
     } catch {
-      throw .io(operation: error.operation, path: path, errno: error.code)
+      throw error.ioError(path: path)
     }
     defer { Self.closeQuietly(descriptor, fileSystem) }
     do {
       if let prefix { return try fileSystem.readPrefix(descriptor, count: prefix) }
       return try fileSystem.readToEnd(descriptor)
     } catch {
-      throw .io(operation: error.operation, path: path, errno: error.code)
+      throw error.ioError(path: path)
     }
   }
 
@@ -90,7 +90,7 @@ extension FileStore {
     do {
       descriptor = try fileSystem.open(temporaryPath, mode: .createNew)
     } catch {
-      throw .io(operation: error.operation, path: temporaryPath, errno: error.code)
+      throw error.ioError(path: temporaryPath)
     }
     do throws(SystemCallError) {
       do throws(SystemCallError) {
@@ -106,7 +106,7 @@ extension FileStore {
       try fileSystem.rename(temporaryPath, to: finalPath)
     } catch {
       removeQuietly(temporaryPath)
-      throw .io(operation: error.operation, path: temporaryPath, errno: error.code)
+      throw error.ioError(path: temporaryPath)
     }
     try synchronizeDirectory(afterChanging: key)
   }
@@ -119,7 +119,7 @@ extension FileStore {
     } catch  where error.code == ENOENT {
       return
     } catch {
-      throw .io(operation: error.operation, path: path, errno: error.code)
+      throw error.ioError(path: path)
     }
     try synchronizeDirectory(afterChanging: key)
   }
@@ -134,7 +134,7 @@ extension FileStore {
     do {
       try fileSystem.synchronize(handles.directory)
     } catch {
-      throw .notDurable(key: key, path: directoryPath, errno: error.code)
+      throw .notDurable(key: key, path: directoryPath, errno: Errno(rawValue: error.code))
     }
   }
 

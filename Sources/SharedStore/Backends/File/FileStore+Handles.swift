@@ -33,20 +33,20 @@ extension FileStore {
       do {
         try fileSystem.createDirectory(path)
       } catch {
-        throw .io(operation: error.operation, path: path, errno: error.code)
+        throw error.ioError(path: path)
       }
       let lockPath = path + "/" + FileName.lock
       let lock: Int32
       do {
         lock = try fileSystem.open(lockPath, mode: .readWriteCreate)
       } catch {
-        throw .io(operation: error.operation, path: lockPath, errno: error.code)
+        throw error.ioError(path: lockPath)
       }
       do {
         return (lock, try fileSystem.open(path, mode: .directory))
       } catch {
         FileStore.closeQuietly(lock, fileSystem)
-        throw .io(operation: error.operation, path: path, errno: error.code)
+        throw error.ioError(path: path)
       }
     }
   }

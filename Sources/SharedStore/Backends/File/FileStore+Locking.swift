@@ -30,7 +30,7 @@ extension FileStore {
       }
       throw .io(
         operation: "flock (the lock file was replaced three times in a row)", path: lockPath,
-        errno: ESTALE)
+        errno: .staleFileHandle)
     } catch {
       processLock.unlock()
       throw error
@@ -49,7 +49,7 @@ extension FileStore {
     do {
       try fileSystem.lockExclusively(handles.lock)
     } catch {
-      throw .io(operation: error.operation, path: lockPath, errno: error.code)
+      throw error.ioError(path: lockPath)
     }
   }
 
@@ -60,7 +60,7 @@ extension FileStore {
       return try fileSystem.identity(atPath: lockPath) == locked
     } catch {
       releaseFileLock()
-      throw .io(operation: error.operation, path: lockPath, errno: error.code)
+      throw error.ioError(path: lockPath)
     }
   }
 

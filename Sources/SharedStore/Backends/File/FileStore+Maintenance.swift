@@ -38,7 +38,7 @@ extension FileStore {
     } catch  where error.code == ENOENT {
       return nil
     } catch {
-      throw .io(operation: error.operation, path: path(forKey: key), errno: error.code)
+      throw error.ioError(path: path(forKey: key))
     }
     try synchronizeDirectory(afterChanging: key)
     return destination
@@ -76,7 +76,7 @@ extension FileStore {
       } catch  where error.code == ENOENT {
         continue
       } catch {
-        throw .io(operation: error.operation, path: path, errno: error.code)
+        throw error.ioError(path: path)
       }
     }
     // Removing garbage need not survive a power cut, and a leftover reappearing is harmless.

@@ -55,7 +55,7 @@ public final class FileStore: SharedStore {
   ///   - durability: How much each write flushes; ``Durability/durable`` unless you choose
   ///     otherwise.
   /// - Throws: ``SharedStoreError/io(operation:path:errno:)`` when the directory or the lock file
-  ///   cannot be created or opened, or the URL is not a file URL (`EINVAL`).
+  ///   cannot be created or opened, or the URL is not a file URL (``Errno/invalidArgument``).
   public convenience init(directory: URL, durability: Durability = .durable)
     throws(SharedStoreError)
   {
@@ -73,7 +73,9 @@ public final class FileStore: SharedStore {
     throws(SharedStoreError)
   {
     guard directory.isFileURL else {
-      throw .io(operation: "FileStore.init (not a file URL)", path: "\(directory)", errno: EINVAL)
+      throw .io(
+        operation: "FileStore.init (not a file URL)", path: "\(directory)",
+        errno: .invalidArgument)
     }
     let path = directory.standardizedFileURL.path
     self.directory = directory
@@ -156,13 +158,14 @@ public final class FileStore: SharedStore {
   ///     into this store or any other `FileStore` on the same directory.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` — including `corrupted` when the current file is damaged,
-  ///   in which case `body` is not called — or whatever `body` throws; either way nothing is
+  ///   in which case `body` is not called — from the store or from `body`; either way nothing is
   ///   written. The one exception is ``SharedStoreError/notDurable(key:path:errno:)``: the new
   ///   value is in place, but the directory flush after the rename failed.
+  @discardableResult
   public func update<Result>(
     _ key: String,
-    _ body: (inout Data?) throws -> Result
-  ) throws -> Result {
+    _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
     defer { releaseExclusiveAccess() }
@@ -201,7 +204,7 @@ public final class FileStore: SharedStore {
     do {
       return try fileSystem.contentsOfDirectory(directoryPath)
     } catch {
-      throw .io(operation: error.operation, path: directoryPath, errno: error.code)
+      throw error.ioError(path: directoryPath)
     }
   }
 
@@ -214,5 +217,12 @@ public final class FileStore: SharedStore {
     } catch {
       // Nothing was written through this descriptor, so no data depends on this close.
     }
+  }
+}
+
+extension SystemCallError {
+  /// The store error reporting this failed call on `path`.
+  func ioError(path: String) -> SharedStoreError {
+    .io(operation: operation, path: path, errno: Errno(rawValue: code))
   }
 }

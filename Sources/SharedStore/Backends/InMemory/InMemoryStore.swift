@@ -84,14 +84,15 @@ public final class InMemoryStore: SharedStore {
   ///   - key: A valid store key.
   ///   - body: The change to make; it runs under the store's lock and must not use this store.
   /// - Returns: What `body` returned.
-  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or whatever `body` throws; either
-  ///   way nothing is written.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or what `body` throws; either way
+  ///   nothing is written.
+  @discardableResult
   public func update<Result>(
     _ key: String,
-    _ body: (inout Data?) throws -> Result
-  ) throws -> Result {
+    _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
     try StoreKeyRules.validate(key)
-    return try state.withLock { state in
+    return try state.withLock { state throws(SharedStoreError) -> Result in
       let old = state.entries[key]?.data
       var new = old
       let result = try body(&new)
