@@ -16,7 +16,7 @@ import UsageModel
 ///
 /// ```swift
 /// let beat = try ActivityWatchEvent(jsonLine: line)
-/// let merged = try ActivityWatchEvent.merge(beats, pulseTime: .fixed(.seconds(30)))
+/// let merged = ActivityWatchEvent.merge(beats, pulseTime: .fixed(.seconds(30)))
 /// ```
 public struct ActivityWatchEvent: Sendable, Hashable {
   /// The event's data.
@@ -123,18 +123,17 @@ public struct ActivityWatchEvent: Sendable, Hashable {
   /// to its `timedelta`s, so a heartbeat of 0.0006 s ends 600 µs after it starts. With a fixed
   /// pulse time the result equals ActivityWatch's events: timestamps to the millisecond,
   /// durations to the microsecond. Each merged event keeps the data text of its first heartbeat.
+  /// The pulse time is used to the millisecond, as `PulseTime` says (ActivityWatch's watchers
+  /// use whole seconds).
   ///
   /// - Parameters:
   ///   - heartbeats: The heartbeats, in order.
   ///   - pulseTime: A fixed pulse time (ActivityWatch's `pulsetime`) or an adaptive one.
   /// - Returns: The merged events.
-  /// - Throws: ``ActivityWatchError/invalidValue(field:value:requirement:)`` for an invalid pulse
-  ///   time.
   /// - Complexity: O(*n*) comparisons of data.
   public static func merge(
     _ heartbeats: [ActivityWatchEvent], pulseTime: PulseTime
-  ) throws(ActivityWatchError) -> [ActivityWatchEvent] {
-    try ActivityWatchError.checking { () throws(GapDetectionError) in try pulseTime.validate() }
+  ) -> [ActivityWatchEvent] {
     var estimator = PulseEstimator(pulseTime)
     var events: [ActivityWatchEvent] = []
     var open: (start: Int64, end: Int64, data: ActivityWatchData)?

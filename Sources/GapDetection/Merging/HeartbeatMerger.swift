@@ -22,7 +22,8 @@ import UsageModel
 /// - a heartbeat dated before `last.start` (out of order) starts a new interval — sort first if
 ///   your heartbeats can arrive out of order;
 /// - different data always starts a new interval, even at the same instant;
-/// - with a zero pulse time, only heartbeats that touch or overlap the interval merge.
+/// - with a zero pulse time, only heartbeats that touch or overlap the interval merge; with a
+///   negative one, only those that start at least that long before its end.
 ///
 /// ActivityWatch refuses to merge into an interval of negative duration; durations here are
 /// never negative, so that case cannot arise.
@@ -45,16 +46,14 @@ public struct HeartbeatMerger<Data: Equatable> {
 
   /// Creates a merger.
   ///
-  /// - Parameter pulseTime: A fixed or adaptive pulse time.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for a pulse time
-  ///   that is negative, not whole milliseconds or longer than ``PulseTime/maximum``.
-  public init(pulseTime: PulseTime) throws(GapDetectionError) {
-    try pulseTime.validate()
+  /// - Parameter pulseTime: A fixed or adaptive pulse time; ``AdaptivePulseTime/standard``
+  ///   unless you choose otherwise. Every pulse time is valid (see ``PulseTime``).
+  public init(pulseTime: PulseTime = .adaptive(.standard)) {
     self.pulseTime = pulseTime
     estimator = PulseEstimator(pulseTime)
   }
 
-  /// The pulse time the next heartbeat will be judged with.
+  /// The pulse time the next heartbeat will be judged with, in the milliseconds the merge uses.
   public var currentPulseTime: Duration { .milliseconds(estimator.current) }
 
   /// The interval still open, which the next heartbeat may extend.
@@ -120,17 +119,16 @@ extension HeartbeatMerger where Data == HeartbeatSource {
   ///
   /// - Parameters:
   ///   - heartbeats: The heartbeats, in order.
-  ///   - pulseTime: A fixed or adaptive pulse time.
+  ///   - pulseTime: A fixed or adaptive pulse time; ``AdaptivePulseTime/standard`` unless you
+  ///     choose otherwise.
   /// - Returns: The intervals in the order they were closed, then those still open at the end,
   ///   in the order their sources first appeared.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an invalid
-  ///   pulse time.
   /// - Complexity: O(*n*) for a fixed pulse time; O(*n* · *k*) at worst for an adaptive one
   ///   over *k* samples, O(*n*) when the cadence is steady.
   public static func merge(
-    _ heartbeats: [Heartbeat], pulseTime: PulseTime
-  ) throws(GapDetectionError) -> [ActivityInterval<HeartbeatSource>] {
-    let fresh = try HeartbeatMerger(pulseTime: pulseTime)
+    _ heartbeats: [Heartbeat], pulseTime: PulseTime = .adaptive(.standard)
+  ) -> [ActivityInterval<HeartbeatSource>] {
+    let fresh = HeartbeatMerger(pulseTime: pulseTime)
     var intervals: [ActivityInterval<HeartbeatSource>] = []
     // The merger of the source seen last, and the others' aside: consecutive heartbeats of one
     // source, the usual case, cost no dictionary lookup.
