@@ -130,6 +130,35 @@ struct MergeRuleTests {
       HeartbeatMerger.merge(beats) == HeartbeatMerger.merge(beats, pulseTime: .adaptive(.standard)))
   }
 
+  // MARK: - Heartbeat durations
+
+  @Test("a heartbeat's duration is rounded to the millisecond as its start is")
+  func durationIsRoundedToTheMillisecond() throws {
+    var merger = HeartbeatMerger<String>(pulseTime: .fixed(.zero))
+    _ = try merger.add(at: base, duration: .microseconds(600), data: "a")
+    #expect(merger.openInterval?.duration == .milliseconds(1))
+    _ = try merger.add(at: base.addingTimeInterval(10), duration: .microseconds(400), data: "b")
+    #expect(merger.openInterval?.duration == .zero)
+    _ = try merger.add(
+      at: base.addingTimeInterval(20.000_4), duration: .microseconds(1_500), data: "c")
+    #expect(merger.openInterval?.start == base.addingTimeInterval(20))
+    #expect(merger.openInterval?.duration == .milliseconds(2))
+  }
+
+  @Test("a negative duration, or one ending after 9999-12-29, is refused and changes nothing")
+  func invalidDurationIsRefused() throws {
+    var merger = HeartbeatMerger<String>(pulseTime: .fixed(.seconds(30)))
+    _ = try merger.add(at: base, duration: .seconds(5), data: "a")
+    let before = merger.openInterval
+    #expect(throws: GapDetectionError.self) {
+      try merger.add(at: base, duration: .nanoseconds(-1), data: "a")
+    }
+    #expect(throws: GapDetectionError.self) {
+      try merger.add(at: base, duration: .seconds(Int64.max), data: "a")
+    }
+    #expect(merger.openInterval == before)
+  }
+
   // MARK: - Adaptive pulse time
 
   /// Heartbeats 30 s ± 20 % apart (uniform, whole milliseconds) for `count` beats.

@@ -28,6 +28,12 @@ import UsageModel
 /// ActivityWatch refuses to merge into an interval of negative duration; durations here are
 /// never negative, so that case cannot arise.
 ///
+/// **Milliseconds.** A heartbeat's start and duration are each rounded to the nearest
+/// millisecond (halves away from zero) when it is added, so the interval ends at the rounded
+/// start plus the rounded duration: a heartbeat of 0.6 ms lasts 1 ms, one of 0.4 ms none. The
+/// ActivityWatchInterop module keeps aw-core's microseconds instead, for events read from its
+/// files.
+///
 /// ```swift
 /// var merger = HeartbeatMerger<String>(pulseTime: .fixed(.seconds(30)))
 /// for beat in beats {
@@ -62,20 +68,25 @@ public struct HeartbeatMerger<Data: Equatable> {
   /// Adds the next heartbeat.
   ///
   /// - Parameters:
-  ///   - start: When the heartbeat starts; rounded to the millisecond.
-  ///   - duration: How long it lasts; zero for a plain heartbeat.
+  ///   - start: When the heartbeat starts; rounded to the nearest millisecond.
+  ///   - duration: How long it lasts, zero or more; zero for a plain heartbeat. Rounded to the
+  ///     nearest millisecond (halves away from zero) as `start` is, whatever its precision — a
+  ///     `Duration` made from seconds as a `Double` need not be whole milliseconds.
   ///   - data: What it reports; compared with `==`.
   /// - Returns: The interval this heartbeat closed, when it started a new one.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out
-  ///   of range or a negative duration; the merger is then unchanged.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for a start that is
+  ///   not finite or lies outside 0001-01-03...9999-12-29, a negative duration, or one that
+  ///   ends after 9999-12-29; the merger is then unchanged.
   public mutating func add(
     at start: Date, duration: Duration = .zero, data: Data
   ) throws(GapDetectionError) -> ActivityInterval<Data>? {
     let startInstant = try TimeValues.instant(start, field: "start")
-    let amount = try TimeValues.amount(duration, field: "duration")
-    guard amount <= Milliseconds.latest - startInstant else {
+    guard duration >= .zero, let amount = Milliseconds.amount(duration),
+      amount <= Milliseconds.latest - startInstant
+    else {
       throw .invalidValue(
-        field: "duration", value: "\(duration)", requirement: "ending by 9999-12-29")
+        field: "duration", value: "\(duration)",
+        requirement: "zero or more, ending by 9999-12-29")
     }
     return add(start: startInstant, duration: amount, data: data)
   }
