@@ -96,12 +96,17 @@ public struct ActivityWatchEvent: Sendable, Hashable {
 
   /// When the event starts.
   public var timestamp: Date { Milliseconds.date(startInstant) }
-  /// How long it lasts, to the microsecond.
+  /// How long it lasts, exactly: to the microsecond, as aw-core keeps it.
   public var duration: Duration { .microseconds(durationMicroseconds) }
   /// When it ends.
   public var end: Date {
     Milliseconds.date(startInstant).addingTimeInterval(Double(durationMicroseconds) / 1_000_000)
   }
+  /// The event's interval, from ``timestamp`` to ``end``; its exact length is ``duration``.
+  ///
+  /// Unlike the library's other intervals its end is not rounded to the millisecond: it lies
+  /// where aw-core's does, to the microsecond (as far as a `Date` holds it).
+  public var interval: DateInterval { DateInterval(start: timestamp, end: end) }
 
   /// The event as one line of ActivityWatch's form, without a line break.
   public var jsonLine: String {

@@ -79,6 +79,16 @@ struct ActivityWatchTests {
     #expect(ActivityWatchEvent.merge(touching, pulseTime: .fixed(.seconds(1))).count == 1)
   }
 
+  @Test("an event's interval ends where aw-core's does, and its duration is exact")
+  func intervalAndDuration() throws {
+    let event = try ActivityWatchEvent(
+      jsonLine: #"{"timestamp": "2026-03-08T06:00:00.250Z", "duration": 0.0006, "data": {}}"#)
+    #expect(event.interval.start == event.timestamp)
+    #expect(event.interval.end == event.end)
+    #expect(event.duration == .microseconds(600))
+    #expect(abs(event.interval.duration - 0.000_6) < 0.000_001)
+  }
+
   static let malformed: [(String, String)] = [
     ("", "expected '{'"),
     ("   ", "expected '{'"),

@@ -17,7 +17,7 @@ struct GapDetectorTests {
     for day in report.days {
       for window in day.windows {
         #expect(
-          window.tracked + window.idle + window.unknown == window.length,
+          window.tracked + window.idle + window.unknown == window.duration,
           "\(day.day) \(window.start)", sourceLocation: sourceLocation)
       }
     }

@@ -124,17 +124,19 @@ struct SinceFirstHeartbeatTests {
     #expect(report.gaps.isEmpty)
   }
 
-  @Test("windows(in:firstHeartbeat:) are the windows a detector looks at")
+  @Test("windows(in:firstHeartbeat:) and its duration are the windows a detector looks at")
   func windowsFollowTheFirstHeartbeat() throws {
     let t0 = try instant("2026-05-15T08:00:00Z")
     let period = DateInterval(start: t0, duration: 4 * 3600)
     let expectation = TrackingExpectation.sinceFirstHeartbeat
     #expect(expectation.windows(in: period).isEmpty)
+    #expect(expectation.duration(in: period) == .zero)
     let first = t0.addingTimeInterval(5400.000_4)
     let rounded = t0.addingTimeInterval(5400)
     #expect(
       expectation.windows(in: period, firstHeartbeat: first)
         == [DateInterval(start: rounded, end: period.end)])
+    #expect(expectation.duration(in: period, firstHeartbeat: first) == .seconds(9000))
     #expect(
       expectation.windows(in: period, firstHeartbeat: t0.addingTimeInterval(-60)) == [period])
     #expect(expectation.windows(in: period, firstHeartbeat: period.end).isEmpty)
@@ -143,6 +145,7 @@ struct SinceFirstHeartbeatTests {
       period: period, now: period.end,
       heartbeats: try heartbeats(from: first, to: period.end, every: 30), usage: [])
     #expect(report.windows == expectation.windows(in: period, firstHeartbeat: first))
+    #expect(report.expected == expectation.duration(in: period, firstHeartbeat: first))
   }
 
   @Test("its JSON form is the documented one")

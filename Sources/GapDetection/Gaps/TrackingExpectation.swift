@@ -109,12 +109,29 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
   ///   - firstHeartbeat: The instant of the tracker's first heartbeat, which
   ///     ``sinceFirstHeartbeat`` starts from; the other expectations ignore it. Without it,
   ///     ``sinceFirstHeartbeat`` has no windows, as a detector given no heartbeat finds.
-  /// - Returns: The expected windows, each rounded to the millisecond.
+  /// - Returns: The expected windows, each rounded to the millisecond; their exact total length
+  ///   is ``duration(in:firstHeartbeat:)``.
   /// - Complexity: O(*d* · *s*) for *d* days and *s* schedules.
   public func windows(in period: DateInterval, firstHeartbeat: Date? = nil) -> [DateInterval] {
     expectedWindows(in: period, firstHeartbeat: firstHeartbeat).map {
       TimeValues.interval($0.low, $0.high)
     }
+  }
+
+  /// The expected tracking time within `period`: the exact total length of
+  /// ``windows(in:firstHeartbeat:)``.
+  ///
+  /// - Parameters:
+  ///   - period: The period to look at; its ends are rounded to the millisecond.
+  ///   - firstHeartbeat: The instant of the tracker's first heartbeat, for
+  ///     ``sinceFirstHeartbeat``; the other expectations ignore it.
+  /// - Returns: The total, exact to the millisecond.
+  /// - Complexity: O(*d* · *s*) for *d* days and *s* schedules.
+  public func duration(in period: DateInterval, firstHeartbeat: Date? = nil) -> Duration {
+    .milliseconds(
+      expectedWindows(in: period, firstHeartbeat: firstHeartbeat).reduce(Int64(0)) {
+        $0 + ($1.high - $1.low)
+      })
   }
 
   /// The windows of `period`, seen from its end.

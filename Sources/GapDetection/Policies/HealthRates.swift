@@ -77,8 +77,11 @@ public struct HealthRates: Sendable, Hashable, Codable {
     alertedSessions = Rate(unchecked: alerted.count, of: windowSessions.count)
   }
 
-  /// The window, start included, end excluded.
+  /// The window, start included, end excluded; its ends are whole milliseconds, and its exact
+  /// length is ``windowDuration``.
   public var window: DateInterval { TimeValues.interval(startInstant, endInstant) }
+  /// The exact length of ``window``.
+  public var windowDuration: Duration { .milliseconds(endInstant - startInstant) }
 
   /// Whether every rate is below its target.
   ///
