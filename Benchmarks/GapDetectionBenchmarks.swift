@@ -81,11 +81,11 @@ enum GapDetectionBenchmarks {
     let plain = Measurement.bulk("plain loop: longest silence", rounds: rounds) {
       consume(longestSilence(workload.heartbeats))
     }
-    let fixed = try Measurement.bulk("merge, fixed 31 s pulse", rounds: rounds) {
-      consume(try HeartbeatMerger.merge(workload.heartbeats, pulseTime: .fixed(.seconds(31))))
+    let fixed = Measurement.bulk("merge, fixed 31 s pulse", rounds: rounds) {
+      consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .fixed(.seconds(31))))
     }
-    let adaptive = try Measurement.bulk("merge, adaptive pulse", rounds: rounds) {
-      consume(try HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
+    let adaptive = Measurement.bulk("merge, adaptive pulse", rounds: rounds) {
+      consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
     }
     let detector = GapDetector(boundary: workload.boundary)
     let detect = Measurement.bulk("GapDetector.report", rounds: rounds) {
@@ -94,8 +94,8 @@ enum GapDetectionBenchmarks {
           period: workload.period, now: workload.period.end, heartbeats: workload.heartbeats,
           usage: workload.records))
     }
-    let both = try Measurement.bulk("merge (adaptive) + GapDetector.report", rounds: rounds) {
-      consume(try HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
+    let both = Measurement.bulk("merge (adaptive) + GapDetector.report", rounds: rounds) {
+      consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
       consume(
         detector.report(
           period: workload.period, now: workload.period.end, heartbeats: workload.heartbeats,
@@ -131,7 +131,7 @@ enum GapDetectionBenchmarks {
     let iterations = options.iterations(300)
     let directory = try options.freshDirectory("recorder")
     let store = try FileStore(directory: directory, durability: .processCrashSafe)
-    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
     var time = Date(timeIntervalSince1970: 1_772_928_000)
     for _ in 0..<HeartbeatRecorder.defaultCapacity {
       try recorder.record(at: time, sequence: 1, memoryBytes: 3_000_000)

@@ -14,9 +14,9 @@
 /// As in Python's ``json``, of duplicate keys in one object the last counts.
 ///
 /// ```swift
-/// let a = try ActivityWatchData(json: #"{"app": "Safari", "title": "Docs"}"#)
-/// let b = try ActivityWatchData(json: #"{"title":"Docs","app":"Safari"}"#)
-/// a == b   // true
+/// let expected = ActivityWatchData(["app": "Safari", "title": "Docs"])
+/// let read = try ActivityWatchData(json: text)   // text: {"title":"Docs", "app":"Safari"}
+/// read == expected   // true
 /// ```
 public struct ActivityWatchData: Sendable, Hashable, CustomStringConvertible {
   /// The object's JSON text, as given.

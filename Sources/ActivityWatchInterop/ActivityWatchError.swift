@@ -1,5 +1,3 @@
-import GapDetection
-
 /// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
 ///
 /// A call that throws changes nothing: a merge writes no output file. Malformed lines of an
@@ -7,7 +5,7 @@ import GapDetection
 /// line numbers, in the result of the read or merge (see ``MalformedLine``), so that one bad
 /// line does not hide the others.
 public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A field has a value outside its allowed range, such as a pulse time.
+  /// A field has a value outside its allowed range, such as an event's timestamp or duration.
   case invalidValue(field: String, value: String, requirement: String)
 
   /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
@@ -25,27 +23,6 @@ public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConverti
       return "\(operation) failed for '\(path)' (errno \(code))."
     case .malformedEvent(let reason):
       return "Not an ActivityWatch event: \(reason)."
-    }
-  }
-}
-
-extension ActivityWatchError {
-  /// The same problem, reported by this module: GapDetection validates pulse times.
-  init(_ error: GapDetectionError) {
-    switch error {
-    case .invalidValue(let field, let value, let requirement):
-      self = .invalidValue(field: field, value: value, requirement: requirement)
-    }
-  }
-}
-
-extension ActivityWatchError {
-  /// Runs a GapDetection check and reports its failure as this module's error.
-  static func checking(_ check: () throws(GapDetectionError) -> Void) throws(ActivityWatchError) {
-    do {
-      try check()
-    } catch {
-      throw ActivityWatchError(error)
     }
   }
 }

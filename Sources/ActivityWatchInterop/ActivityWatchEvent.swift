@@ -16,7 +16,7 @@ import UsageModel
 ///
 /// ```swift
 /// let beat = try ActivityWatchEvent(jsonLine: line)
-/// let merged = try ActivityWatchEvent.merge(beats, pulseTime: .fixed(.seconds(30)))
+/// let merged = ActivityWatchEvent.merge(beats, pulseTime: .fixed(.seconds(30)))
 /// ```
 public struct ActivityWatchEvent: Sendable, Hashable {
   /// The event's data.
@@ -96,12 +96,17 @@ public struct ActivityWatchEvent: Sendable, Hashable {
 
   /// When the event starts.
   public var timestamp: Date { Milliseconds.date(startInstant) }
-  /// How long it lasts, to the microsecond.
+  /// How long it lasts, exactly: to the microsecond, as aw-core keeps it.
   public var duration: Duration { .microseconds(durationMicroseconds) }
   /// When it ends.
   public var end: Date {
     Milliseconds.date(startInstant).addingTimeInterval(Double(durationMicroseconds) / 1_000_000)
   }
+  /// The event's interval, from ``timestamp`` to ``end``; its exact length is ``duration``.
+  ///
+  /// Unlike the library's other intervals its end is not rounded to the millisecond: it lies
+  /// where aw-core's does, to the microsecond (as far as a `Date` holds it).
+  public var interval: DateInterval { DateInterval(start: timestamp, end: end) }
 
   /// The event as one line of ActivityWatch's form, without a line break.
   public var jsonLine: String {
@@ -123,18 +128,17 @@ public struct ActivityWatchEvent: Sendable, Hashable {
   /// to its `timedelta`s, so a heartbeat of 0.0006 s ends 600 µs after it starts. With a fixed
   /// pulse time the result equals ActivityWatch's events: timestamps to the millisecond,
   /// durations to the microsecond. Each merged event keeps the data text of its first heartbeat.
+  /// The pulse time is used to the millisecond, as `PulseTime` says (ActivityWatch's watchers
+  /// use whole seconds).
   ///
   /// - Parameters:
   ///   - heartbeats: The heartbeats, in order.
   ///   - pulseTime: A fixed pulse time (ActivityWatch's `pulsetime`) or an adaptive one.
   /// - Returns: The merged events.
-  /// - Throws: ``ActivityWatchError/invalidValue(field:value:requirement:)`` for an invalid pulse
-  ///   time.
   /// - Complexity: O(*n*) comparisons of data.
   public static func merge(
     _ heartbeats: [ActivityWatchEvent], pulseTime: PulseTime
-  ) throws(ActivityWatchError) -> [ActivityWatchEvent] {
-    try ActivityWatchError.checking { () throws(GapDetectionError) in try pulseTime.validate() }
+  ) -> [ActivityWatchEvent] {
     var estimator = PulseEstimator(pulseTime)
     var events: [ActivityWatchEvent] = []
     var open: (start: Int64, end: Int64, data: ActivityWatchData)?

@@ -108,14 +108,13 @@ public enum ActivityWatchJSONLines {
   ///   - pulseTime: A fixed pulse time (ActivityWatch's `pulsetime`) or an adaptive one.
   ///   - maximumReportedErrors: How many malformed lines to list; all are counted.
   /// - Returns: What was read, written and rejected.
-  /// - Throws: ``ActivityWatchError/invalidValue(field:value:requirement:)`` for an invalid pulse
-  ///   time and ``ActivityWatchError/io(operation:path:errno:)``.
+  /// - Throws: ``ActivityWatchError/io(operation:path:errno:)`` when a file cannot be read or
+  ///   written; `output` is then left as it was.
   /// - Complexity: O(*n*) in the size of the input, in constant memory.
   public static func merge(
     contentsOf input: URL, into output: URL, pulseTime: PulseTime,
     maximumReportedErrors: Int = 1000
   ) throws(ActivityWatchError) -> ActivityWatchMergeSummary {
-    try ActivityWatchError.checking { () throws(GapDetectionError) in try pulseTime.validate() }
     let reader = try LineReader(path: input.path, limit: maximumLineLength)
     let writer = try LineFileWriter(path: output.path)
     var merge = StreamingMerge(pulseTime: pulseTime, maximumReportedErrors: maximumReportedErrors)

@@ -18,6 +18,8 @@ public enum TrackerSignalsError: Error, Sendable, Equatable, CustomStringConvert
   case sourceMismatch(recorder: String, heartbeat: String)
 
   /// The shared store failed; the underlying error says where and why.
+  ///
+  /// ``storeError`` returns it without a `switch`.
   case store(SharedStoreError)
 
   /// The stored heartbeat history is not in the format this library writes.
@@ -44,6 +46,32 @@ public enum TrackerSignalsError: Error, Sendable, Equatable, CustomStringConvert
         "The heartbeat history under key '\(key)' is not readable: \(reason). "
         + "It was left untouched; HeartbeatRecorder.quarantine() moves it aside, keeping its "
         + "bytes, so that recording can start afresh."
+    }
+  }
+
+  /// The store error underneath this error, or `nil` when the store did not fail.
+  ///
+  /// One call answers "was it the store?", so that code handling store failures (a full disk, a
+  /// misconfigured app group) need not know this enum:
+  ///
+  /// ```swift
+  /// do {
+  ///   try recorder.record(at: now)
+  /// } catch let error as TrackerSignalsError {
+  ///   if case .io? = error.storeError { showStorageBanner() }
+  ///   throw error
+  /// }
+  /// ```
+  ///
+  /// For ``store(_:)`` it is the wrapped error, including the store's `notDurable` when a write
+  /// was made but not flushed. Every other case is this module's own error — a value rejected,
+  /// a history in another format — and gives `nil`.
+  public var storeError: SharedStoreError? {
+    switch self {
+    case .store(let error):
+      return error
+    case .invalidValue, .invalidHeartbeatSource, .sourceMismatch, .corruptedHeartbeatHistory:
+      return nil
     }
   }
 }

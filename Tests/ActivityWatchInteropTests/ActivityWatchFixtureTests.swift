@@ -23,7 +23,7 @@ struct ActivityWatchFixtureTests {
     let expected = try ActivityWatchJSONLines.read(
       contentsOf: fixtureURL("ActivityWatch/\(name).pulse-\(pulse).expected.jsonl"))
     #expect(expected.malformedLines.isEmpty)
-    let merged = try ActivityWatchEvent.merge(input.events, pulseTime: .fixed(.seconds(pulse)))
+    let merged = ActivityWatchEvent.merge(input.events, pulseTime: .fixed(.seconds(pulse)))
     #expect(merged.count == expected.events.count)
     for (ours, theirs) in zip(merged, expected.events) where ours != theirs {
       Issue.record("\(ours.jsonLine) differs from ActivityWatch's \(theirs.jsonLine)")

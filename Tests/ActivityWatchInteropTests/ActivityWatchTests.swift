@@ -67,7 +67,7 @@ struct ActivityWatchTests {
       #"{"timestamp": "2026-03-08T06:00:01.001+00:00", "duration": 0, "data": {"app": "A"}}"#,
     ]
     let read = ActivityWatchJSONLines.read(Data((lines.joined(separator: "\n") + "\n").utf8))
-    let merged = try ActivityWatchEvent.merge(read.events, pulseTime: .fixed(.seconds(1)))
+    let merged = ActivityWatchEvent.merge(read.events, pulseTime: .fixed(.seconds(1)))
     #expect(merged.map(\.duration) == [.microseconds(600), .zero])
     // The control: 0.001 s ends exactly at the pulse time's edge, and merges.
     let touching =
@@ -76,7 +76,17 @@ struct ActivityWatchTests {
           timestamp: try instant("2026-03-08T06:00:00Z"), duration: .microseconds(1000),
           data: try ActivityWatchData(json: #"{"app": "A"}"#))
       ] + read.events.dropFirst()
-    #expect(try ActivityWatchEvent.merge(touching, pulseTime: .fixed(.seconds(1))).count == 1)
+    #expect(ActivityWatchEvent.merge(touching, pulseTime: .fixed(.seconds(1))).count == 1)
+  }
+
+  @Test("an event's interval ends where aw-core's does, and its duration is exact")
+  func intervalAndDuration() throws {
+    let event = try ActivityWatchEvent(
+      jsonLine: #"{"timestamp": "2026-03-08T06:00:00.250Z", "duration": 0.0006, "data": {}}"#)
+    #expect(event.interval.start == event.timestamp)
+    #expect(event.interval.end == event.end)
+    #expect(event.duration == .microseconds(600))
+    #expect(abs(event.interval.duration - 0.000_6) < 0.000_001)
   }
 
   static let malformed: [(String, String)] = [
@@ -242,7 +252,7 @@ struct ActivityWatchTests {
       contentsOf: fixtureURL("ActivityWatch/boundaries.input.jsonl"))
     let expected = try ActivityWatchJSONLines.read(
       contentsOf: fixtureURL("ActivityWatch/boundaries.pulse-30.expected.jsonl"))
-    let merged = try ActivityWatchEvent.merge(
+    let merged = ActivityWatchEvent.merge(
       input.events, pulseTime: .fixed(.milliseconds(29_999)))
     #expect(merged != expected.events)
   }

@@ -176,7 +176,7 @@ struct AccountingPropertyTests {
     let kinds: [GapClass: Int64] = [.trackerDown: 1, .notificationLoss: 2, .idle: 3]
     for day in report.days {
       for window in day.windows {
-        #expect(window.tracked + window.idle + window.unknown == window.length)
+        #expect(window.tracked + window.idle + window.unknown == window.duration)
       }
     }
     return Expected(

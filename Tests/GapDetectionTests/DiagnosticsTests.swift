@@ -111,7 +111,7 @@ struct DiagnosticsTests {
   @Test("health is judged from the recorder's latest heartbeat, not the largest instant")
   func healthFromTheRecordersLatest() throws {
     let store = InMemoryStore()
-    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
     // The device clock was set back an hour at 10:30; the tracker kept beating.
     for beat in try heartbeats(
       from: instant("2026-03-08T10:00:00Z"), to: instant("2026-03-08T10:30:00Z"), every: 30)
@@ -134,7 +134,7 @@ struct DiagnosticsTests {
   @Test("the JSON report round-trips")
   func jsonReport() throws {
     let report = try Self.exampleReport()
-    let data = try report.json()
+    let data = report.json()
     #expect(try JSONDecoder().decode(DiagnosticsReport.self, from: data) == report)
     let text = String(decoding: data, as: UTF8.self)
     #expect(text.contains(#""generatedAt" : "2026-03-08T09:21:30Z""#))
@@ -158,7 +158,7 @@ struct DiagnosticsTests {
       lines.contains(
         #"[2026-03-08 10:00:00] record_usage: boom\nStatus: Healthy\r\n\u{2028}=== FORGED ===\u{7}"#
       ))
-    #expect(try report.json().count > 0)
+    #expect(!report.json().isEmpty)
     let decoded = try JSONDecoder().decode(DiagnosticsReport.self, from: report.json())
     #expect(decoded.errors.first?.errorDescription == entry.errorDescription, "JSON keeps it")
   }

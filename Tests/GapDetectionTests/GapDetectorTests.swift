@@ -17,7 +17,7 @@ struct GapDetectorTests {
     for day in report.days {
       for window in day.windows {
         #expect(
-          window.tracked + window.idle + window.unknown == window.length,
+          window.tracked + window.idle + window.unknown == window.duration,
           "\(day.day) \(window.start)", sourceLocation: sourceLocation)
       }
     }
@@ -242,7 +242,8 @@ struct GapDetectorTests {
   @Test("a period entirely before now ends where it ends; one after now is empty")
   func periodCutAtNow() throws {
     let t0 = try instant("2026-03-08T09:00:00Z")
-    let detector = GapDetector(boundary: DayBoundary(timeZone: try zone("UTC")))
+    let detector = GapDetector(
+      boundary: DayBoundary(timeZone: try zone("UTC")), expectation: .always)
     let past = detector.report(
       period: DateInterval(start: t0, duration: 600), now: t0.addingTimeInterval(3600),
       heartbeats: [], usage: [])

@@ -13,7 +13,7 @@ struct MergeRuleTests {
   func merge(
     _ beats: [(Double, Double, String)], pulse: PulseTime = .fixed(.seconds(30))
   ) throws -> [ActivityInterval<String>] {
-    var merger = try HeartbeatMerger<String>(pulseTime: pulse)
+    var merger = HeartbeatMerger<String>(pulseTime: pulse)
     var closed: [ActivityInterval<String>] = []
     for (offset, duration, data) in beats {
       if let interval = try merger.add(
@@ -72,14 +72,8 @@ struct MergeRuleTests {
     #expect(spans(merged) == [[0, 10], [10.001, 11.001]])
   }
 
-  @Test("invalid pulse times are refused")
-  func invalidPulse() throws {
-    #expect(throws: GapDetectionError.self) {
-      try HeartbeatMerger<String>(pulseTime: .fixed(.seconds(-1)))
-    }
-    #expect(throws: GapDetectionError.self) {
-      try HeartbeatMerger<String>(pulseTime: .fixed(.nanoseconds(1)))
-    }
+  @Test("invalid adaptive pulse times are refused")
+  func invalidAdaptivePulse() throws {
     #expect(throws: GapDetectionError.self) {
       try AdaptivePulseTime(initial: .seconds(600), ceiling: .seconds(300))
     }
@@ -88,6 +82,81 @@ struct MergeRuleTests {
     #expect(throws: GapDetectionError.self) {
       try AdaptivePulseTime(sampleCount: 4, minimumSamples: 5)
     }
+  }
+
+  // MARK: - Every fixed pulse time is valid
+
+  @Test("a fixed pulse time is used to the nearest millisecond, halves away from zero")
+  func fixedPulseIsRoundedToTheMillisecond() throws {
+    let beats: [(Double, Double, String)] = [(0, 10, "a"), (40, 0, "a")]
+    for (pulse, merges) in [
+      (Duration.microseconds(29_999_500), true), (.microseconds(29_999_499), false),
+      (.nanoseconds(29_999_999_999), true),
+    ] {
+      let merger = HeartbeatMerger<String>(pulseTime: .fixed(pulse))
+      #expect(merger.currentPulseTime == (merges ? .seconds(30) : .milliseconds(29_999)))
+      #expect(try merge(beats, pulse: .fixed(pulse)).count == (merges ? 1 : 2), "\(pulse)")
+    }
+    #expect(try json(PulseTime.fixed(.microseconds(30_000_400))) == #"{"fixedMs":30000}"#)
+  }
+
+  @Test("a negative pulse time merges only heartbeats that start that long before the end")
+  func negativePulseFollowsTheRule() throws {
+    let pulse = PulseTime.fixed(.seconds(-2))
+    #expect(spans(try merge([(0, 10, "a"), (8, 5, "a")], pulse: pulse)) == [[0, 13]])
+    #expect(
+      spans(try merge([(0, 10, "a"), (8.001, 5, "a")], pulse: pulse)) == [
+        [0, 10], [8.001, 13.001],
+      ])
+    #expect(try json(pulse) == #"{"fixedMs":-2000}"#)
+    #expect(try decode(PulseTime.self, #"{"fixedMs":-2000}"#) == pulse)
+  }
+
+  @Test("a pulse time longer than the supported instants are apart merges everything in reach")
+  func hugePulseMergesEverything() throws {
+    let beats: [(Double, Double, String)] = [(-60_000_000_000, 0, "a"), (250_000_000_000, 0, "a")]
+    for pulse in [Duration.seconds(Int64.max), .seconds(400_000_000_000)] {
+      #expect(try merge(beats, pulse: .fixed(pulse)).count == 1, "\(pulse)")
+    }
+    #expect(try merge(beats, pulse: .fixed(.seconds(Int64.min))).count == 2)
+    #expect(try merge(beats, pulse: .fixed(.seconds(365 * 86_400))).count == 2, "the control")
+  }
+
+  @Test("without a pulse time a merger uses the standard adaptive one")
+  func defaultPulseIsStandardAdaptive() throws {
+    #expect(HeartbeatMerger<String>().pulseTime == .adaptive(.standard))
+    let beats = try heartbeats(from: base, to: base.addingTimeInterval(3600), every: 30)
+    #expect(
+      HeartbeatMerger.merge(beats) == HeartbeatMerger.merge(beats, pulseTime: .adaptive(.standard)))
+  }
+
+  // MARK: - Heartbeat durations
+
+  @Test("a heartbeat's duration is rounded to the millisecond as its start is")
+  func durationIsRoundedToTheMillisecond() throws {
+    var merger = HeartbeatMerger<String>(pulseTime: .fixed(.zero))
+    _ = try merger.add(at: base, duration: .microseconds(600), data: "a")
+    #expect(merger.openInterval?.duration == .milliseconds(1))
+    _ = try merger.add(at: base.addingTimeInterval(10), duration: .microseconds(400), data: "b")
+    #expect(merger.openInterval?.duration == .zero)
+    _ = try merger.add(
+      at: base.addingTimeInterval(20.000_4), duration: .microseconds(1_500), data: "c")
+    #expect(merger.openInterval?.start == base.addingTimeInterval(20))
+    #expect(merger.openInterval?.duration == .milliseconds(2))
+  }
+
+  @Test("a negative duration, or one ending after 9999-12-29, is refused and changes nothing")
+  func invalidDurationIsRefused() throws {
+    var merger = HeartbeatMerger<String>(pulseTime: .fixed(.seconds(30)))
+    _ = try merger.add(at: base, duration: .seconds(5), data: "a")
+    let before = merger.openInterval
+    #expect(throws: GapDetectionError.self) {
+      try merger.add(at: base, duration: .nanoseconds(-1), data: "a")
+    }
+    #expect(throws: GapDetectionError.self) {
+      try merger.add(at: base, duration: .seconds(Int64.max), data: "a")
+    }
+    #expect(merger.openInterval == before)
   }
 
   // MARK: - Adaptive pulse time
@@ -135,7 +204,7 @@ struct MergeRuleTests {
 
   @Test("the adaptive pulse time follows a change of cadence within half a window")
   func adaptiveFollowsCadence() throws {
-    var merger = try HeartbeatMerger<String>(pulseTime: .adaptive(.standard))
+    var merger = HeartbeatMerger<String>(pulseTime: .adaptive(.standard))
     #expect(merger.currentPulseTime == .seconds(60))
     var time = base
     for _ in 0..<20 {
@@ -161,7 +230,7 @@ struct MergeRuleTests {
         percentOfMedian: Int.random(in: 100...400, using: &random), floor: .seconds(1),
         ceiling: .seconds(400), sampleCount: sampleCount,
         minimumSamples: Int.random(in: 1...sampleCount, using: &random))
-      var merger = try HeartbeatMerger<Int>(pulseTime: .adaptive(policy))
+      var merger = HeartbeatMerger<Int>(pulseTime: .adaptive(policy))
       var samples: [Int64] = []
       var previous: Int64?
       var open: (start: Int64, end: Int64)?
@@ -208,7 +277,7 @@ struct MergeRuleTests {
       source: .app)
     // Interleaved by instant, as a merged store listing would give them.
     let beats = (monitor + app).sorted { ($0.at, $0.source) < ($1.at, $1.source) }
-    let merged = try HeartbeatMerger.merge(beats, pulseTime: .fixed(.seconds(60)))
+    let merged = HeartbeatMerger.merge(beats, pulseTime: .fixed(.seconds(60)))
     let mine = merged.filter { $0.data == .monitorExtension }
     #expect(mine.map(\.heartbeatCount) == [11, 3])
     #expect(mine.first?.duration == .seconds(300))
@@ -224,7 +293,7 @@ struct MergeRuleTests {
       try heartbeats(from: base, to: base.addingTimeInterval(300), every: 30)
       + heartbeats(from: base, to: base.addingTimeInterval(300), every: 30, source: .app)
     let interleaved = beats.sorted { ($0.at, $0.source) < ($1.at, $1.source) }
-    let merged = try HeartbeatMerger.merge(interleaved, pulseTime: .fixed(.seconds(60)))
+    let merged = HeartbeatMerger.merge(interleaved, pulseTime: .fixed(.seconds(60)))
     #expect(merged.map(\.data) == [.app, .monitorExtension])
     #expect(merged.map(\.duration) == [.seconds(300), .seconds(300)])
   }
@@ -237,7 +306,7 @@ struct MergeRuleTests {
       + #""percentOfMedian":150,"sampleCount":15}}"#
     #expect(try json(PulseTime.adaptive(.standard)) == adaptive)
     #expect(try decode(PulseTime.self, adaptive) == .adaptive(.standard))
-    #expect(throws: DecodingError.self) { try decode(PulseTime.self, #"{"fixedMs":-5}"#) }
+    #expect(throws: DecodingError.self) { try decode(PulseTime.self, #"{}"#) }
     let standard =
       #"{"ceilingMs":300000,"floorMs":1000,"initialMs":60000,"minimumSamples":3,"#
       + #""percentOfMedian":150,"sampleCount":15}"#

@@ -49,12 +49,14 @@ struct PeriodEdgeTests {
     #expect(report.idle == .zero)
   }
 
-  @Test("without any earlier heartbeat the time before the first one is unknown")
+  @Test("tracking expected always: the time before the first heartbeat given is unknown")
   func noHeartbeatBeforeThePeriod() throws {
     let t0 = try instant("2026-03-08T09:00:00Z")
     let beats = try heartbeats(
       from: t0.addingTimeInterval(60), to: t0.addingTimeInterval(3600), every: 30)
-    let report = GapDetector(boundary: DayBoundary(timeZone: try zone("UTC"))).report(
+    let report = GapDetector(
+      boundary: DayBoundary(timeZone: try zone("UTC")), expectation: .always
+    ).report(
       period: DateInterval(start: t0, duration: 3600), now: t0.addingTimeInterval(3600),
       heartbeats: beats, usage: [])
     #expect(report.gaps(.trackerDown).map(\.interval) == [DateInterval(start: t0, duration: 60)])

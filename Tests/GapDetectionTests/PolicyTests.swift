@@ -92,7 +92,7 @@ struct PolicyTests {
     #expect(rates.alertedSessions == (try Rate(count: 1, total: 20)))
     #expect(!rates.staleChecks.isBelow(percent: 2), "2 of 100 is not below 2 %")
     #expect(rates.failures.isBelow(percent: 1))
-    #expect(!rates.meets(.seed000))
+    #expect(!rates.meets(.standard))
     #expect(rates.staleChecks.description == "2/100 (2.0%)")
     #expect(try decode(HealthRates.self, json(rates)) == rates)
   }
@@ -141,8 +141,8 @@ struct PolicyTests {
       try HealthTargets(staleChecksPercent: 2, failuresPercent: 101, alertedSessionsPercent: 5)
     }
     let text = #"{"alertedSessionsPercent":5,"failuresPercent":1,"staleChecksPercent":2}"#
-    #expect(try json(HealthTargets.seed000) == text)
-    #expect(try decode(HealthTargets.self, text) == .seed000)
+    #expect(try json(HealthTargets.standard) == text)
+    #expect(try decode(HealthTargets.self, text) == .standard)
     let negative = text.replacingOccurrences(of: ":1,", with: ":-1,")
     #expect(codingKey(of: try decodingError(HealthTargets.self, negative)) == "failuresPercent")
   }

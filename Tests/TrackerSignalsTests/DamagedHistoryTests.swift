@@ -111,7 +111,7 @@ struct DamagedHistoryTests {
       var ring = RingBytes(capacity: 4, instants: [0])
       ring.records[0].instant = Int64.min
       let store = InMemoryStore()
-      let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+      let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
       try store.write(ring.data, for: recorder.key)
       do {
         let latest = try recorder.latest()
@@ -129,7 +129,7 @@ struct DamagedHistoryTests {
       var ring = RingBytes(capacity: 2_880, instants: [1_772_960_400_000])
       ring.totalRecorded = UInt64.max
       let store = InMemoryStore()
-      let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+      let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
       try store.write(ring.data, for: recorder.key)
       do {
         try recorder.record(at: Date(timeIntervalSince1970: 1_772_960_430))
@@ -143,7 +143,7 @@ struct DamagedHistoryTests {
   @Test("a damaged history can be quarantined, and recording starts afresh")
   func quarantineStartsAfresh() throws {
     let store = InMemoryStore()
-    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
     try store.write(Damage.notARing.data, for: recorder.key)
     #expect(throws: TrackerSignalsError.self) { try recorder.latest() }
     let kept = try #require(try recorder.quarantine())

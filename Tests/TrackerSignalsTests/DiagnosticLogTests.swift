@@ -31,7 +31,7 @@ struct DiagnosticLogTests {
 
   @Test("the log keeps the last 100, counts evictions and reports a duplicate once")
   func logKeepsLastHundred() throws {
-    let log = try DiagnosticLog(store: InMemoryStore())
+    let log = DiagnosticLog(store: InMemoryStore())
     let t0 = try instant("2026-03-08T10:00:00Z")
     for index in 0..<130 {
       try log.append(try entry(t0.addingTimeInterval(Double(index)), success: true, id: index))
@@ -45,7 +45,7 @@ struct DiagnosticLogTests {
 
   @Test("today's failures follow the local day, not UTC")
   func todaysFailures() throws {
-    let log = try DiagnosticLog(store: InMemoryStore())
+    let log = DiagnosticLog(store: InMemoryStore())
     let tokyo = DayBoundary(timeZone: try zone("Asia/Tokyo"))
     // 23:59:59 on the 7th in Tokyo, then midnight on the 8th.
     try log.append(try entry(instant("2026-03-07T14:59:59Z"), success: false, id: 1))
@@ -62,11 +62,37 @@ struct DiagnosticLogTests {
   func damagedLogThrows() throws {
     let store = InMemoryStore()
     try store.write(Data("{oops".utf8), for: DiagnosticLog.defaultKey)
-    let log = try DiagnosticLog(store: store)
+    let log = DiagnosticLog(store: store)
     #expect(throws: TrackerSignalsError.self) { try log.entries() }
     #expect(throws: TrackerSignalsError.self) {
       try log.append(try entry(Date(timeIntervalSince1970: 0), success: true, id: 1))
     }
     #expect(try store.read(DiagnosticLog.defaultKey) == Data("{oops".utf8))
+  }
+}
+
+/// The calls that cannot fail do not throw, and use the documented defaults.
+@Suite("TrackerSignals defaults")
+struct TrackerSignalsDefaultsTests {
+  @Test("a log on a store alone uses the default key and keeps the default 100 entries")
+  func defaultLog() throws {
+    let store = InMemoryStore()
+    let log = DiagnosticLog(store: store)
+    for index in 0..<101 {
+      try log.append(
+        DiagnosticEntry(
+          id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", index)) ?? UUID(),
+          at: Date(timeIntervalSince1970: Double(index)), eventName: "e", action: .heartbeat,
+          success: true))
+    }
+    #expect(try log.snapshot().entries.count == DiagnosticLog.defaultCapacity)
+    #expect(try store.read(DiagnosticLog.defaultKey) != nil)
+  }
+
+  @Test("a recorder on a store alone keeps the default capacity under its source's key")
+  func defaultRecorder() {
+    let recorder = HeartbeatRecorder(store: InMemoryStore(), source: .reportExtension)
+    #expect(recorder.capacity == HeartbeatRecorder.defaultCapacity)
+    #expect(recorder.key == "stk.heartbeats.report")
   }
 }

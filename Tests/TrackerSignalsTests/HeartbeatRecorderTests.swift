@@ -43,7 +43,7 @@ struct HeartbeatRecorderTests {
   func emptyRecorder(backend: Backend) throws {
     let (store, directory) = try store(backend)
     defer { withExtendedLifetime(directory) {} }
-    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
     #expect(try recorder.latest() == nil)
     #expect(try recorder.history().heartbeats.isEmpty)
     #expect(try store.keys().isEmpty, "reading writes nothing")
@@ -53,7 +53,7 @@ struct HeartbeatRecorderTests {
   func recordsInOrder(backend: Backend) throws {
     let (store, directory) = try store(backend)
     defer { withExtendedLifetime(directory) {} }
-    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
     let start = try instant("2026-03-08T10:00:00Z")
     var beats: [Heartbeat] = []
     for index in 0..<10 {
@@ -77,7 +77,7 @@ struct HeartbeatRecorderTests {
   func duplicateIsStoredOnce(backend: Backend) throws {
     let (store, directory) = try store(backend)
     defer { withExtendedLifetime(directory) {} }
-    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
     let beat = try Heartbeat(at: instant("2026-03-08T10:00:00Z"), source: .monitorExtension)
     try recorder.record(beat)
     let token = try store.changeToken(for: recorder.key)
@@ -184,7 +184,7 @@ struct HeartbeatRecorderTests {
         try FileStore(directory: directory.url, durability: .processCrashSafe),
       ]
     }
-    let recorders = try stores.map { try HeartbeatRecorder(store: $0, source: .monitorExtension) }
+    let recorders = stores.map { HeartbeatRecorder(store: $0, source: .monitorExtension) }
     let writers = 4
     let perWriter = 25
     let failures = await withTaskGroup(of: Int.self) { group in
@@ -218,7 +218,7 @@ struct HeartbeatRecorderTests {
 
   @Test("a heartbeat of another source is refused")
   func otherSourceIsRefused() throws {
-    let recorder = try HeartbeatRecorder(store: InMemoryStore(), source: .monitorExtension)
+    let recorder = HeartbeatRecorder(store: InMemoryStore(), source: .monitorExtension)
     #expect(throws: TrackerSignalsError.sourceMismatch(recorder: "monitor", heartbeat: "app")) {
       try recorder.record(Heartbeat(at: Date(timeIntervalSince1970: 0), source: .app))
     }
@@ -245,7 +245,7 @@ struct HeartbeatRecorderTests {
     let recorder = try HeartbeatRecorder(directory: directory.url, source: .monitorExtension)
     try recorder.record(at: Date(timeIntervalSince1970: 1_000))
     let appStore = try FileStore(directory: directory.url)
-    let reader = try HeartbeatRecorder(store: appStore, source: .monitorExtension)
+    let reader = HeartbeatRecorder(store: appStore, source: .monitorExtension)
     #expect(try reader.latest()?.at == Date(timeIntervalSince1970: 1_000))
   }
 }

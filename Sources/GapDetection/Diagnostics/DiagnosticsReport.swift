@@ -10,7 +10,7 @@ import UsageModel
 ///   day: today, now: now, detector: detector, heartbeats: history.heartbeats,
 ///   usage: records, rules: rules, diagnostics: try log.entries())
 /// share(report.text)              // seed 000's "Export Diagnostics"
-/// try report.json()               // for support tooling
+/// upload(report.json())           // for support tooling
 /// try report.svg.write(to: url, atomically: true, encoding: .utf8)
 /// ```
 ///
@@ -103,12 +103,19 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
 
   /// The report as indented JSON with sorted keys, in the documented form.
   ///
+  /// It cannot fail: every part of a report, built by this type's initialiser or decoded,
+  /// holds only values its JSON form can hold (instants and amounts in whole milliseconds,
+  /// strings, integers).
+  ///
   /// - Returns: UTF-8 JSON.
-  /// - Throws: `EncodingError` (not expected for a report built by this type).
-  public func json() throws -> Data {
+  public func json() -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    return try encoder.encode(self)
+    do {
+      return try encoder.encode(self)
+    } catch {
+      preconditionFailure("a diagnostics report always encodes: \(error)")
+    }
   }
 
   // MARK: - Codable

@@ -21,8 +21,10 @@ public struct UsageBlock: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// Where it ends.
   public var end: Date { Milliseconds.date(endInstant) }
-  /// How long it lasts.
+  /// How long it lasts, exactly.
   public var duration: Duration { .milliseconds(endInstant - startInstant) }
+  /// The block's interval, from ``start`` to ``end``; its exact length is ``duration``.
+  public var interval: DateInterval { TimeValues.interval(startInstant, endInstant) }
 
   /// The union of each category's records within `[low, high)`, sorted by category then start.
   static func blocks(

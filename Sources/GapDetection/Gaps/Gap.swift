@@ -34,9 +34,9 @@ public struct Gap: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// Where the gap ends.
   public var end: Date { Milliseconds.date(endInstant) }
-  /// How long it lasts.
+  /// How long it lasts, exactly.
   public var duration: Duration { .milliseconds(endInstant - startInstant) }
-  /// The gap's interval.
+  /// The gap's interval, from ``start`` to ``end``; its exact length is ``duration``.
   public var interval: DateInterval { TimeValues.interval(startInstant, endInstant) }
 
   private enum CodingKeys: String, CodingKey {

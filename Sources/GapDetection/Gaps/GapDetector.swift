@@ -5,18 +5,24 @@ import UsageModel
 /// Finds the gaps in tracking and tells a dead tracker from a person who put the phone down.
 ///
 /// Three kinds of evidence are gathered inside the windows in which tracking was expected
-/// (``TrackingExpectation``), between the start of the period and `now`:
+/// (``TrackingExpectation``), between the start of the period and `now`. By default
+/// (``TrackingExpectation/sinceFirstHeartbeat``) tracking was expected from the first heartbeat
+/// of the detector's ``source`` among those given on: the morning before a tracker's first
+/// heartbeat is not judged at all, and given no heartbeat the report has no windows and no gaps
+/// (``HealthPolicy/health(of:at:)`` says the tracker was never seen). Choose
+/// ``TrackingExpectation/always`` when the tracker must have run all along, or the schedules'
+/// windows when they are known.
 ///
 /// 1. **Heartbeat silence**: a pause between two consecutive signs of life longer than
 ///    ``HealthPolicy/gapAfter``. The signs of life of a window are its heartbeats and, where the
-///    window begins monitoring (a schedule occurrence, a timer, an explicit interval), its
-///    start: a tracker that starts its heartbeats with its monitoring interval has
-///    ``HealthPolicy/gapAfter`` of grace. The silence is judged over the *whole* window, not the
-///    part inside the period: where the period cuts a window, the last heartbeat before the cut
-///    and the first after it (up to `now`) count, so a day's report sees a silence that began
-///    the evening before, and two reports that split a period find what one report over it
-///    finds. Tracking expected ``TrackingExpectation/always`` never began: time before the
-///    first heartbeat known is silent.
+///    window begins monitoring (a schedule occurrence, a timer, an explicit interval, the first
+///    heartbeat), its start: a tracker that starts its heartbeats with its monitoring interval
+///    has ``HealthPolicy/gapAfter`` of grace. The silence is judged over the *whole* window, not
+///    the part inside the period: where the period cuts a window, the last heartbeat before the
+///    cut and the first after it (up to `now`) count, so a day's report sees a silence that
+///    began the evening before, and two reports that split a period find what one report over
+///    it finds. Tracking expected ``TrackingExpectation/always`` never began: there, time before
+///    the first heartbeat known is silent.
 /// 2. **Usage silence**: between consecutive usage records (their union, over all apps), a pause
 ///    longer than ``HealthPolicy/usageGapAfter``.
 /// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
@@ -48,10 +54,15 @@ import UsageModel
 ///   for: today, now: now, heartbeats: try recorder.history().heartbeats, usage: records)
 /// for gap in report.gaps(.trackerDown) { print(gap.start, gap.duration) }
 /// ```
+///
+/// With these defaults, seed 000's "Test 4" — heartbeats from the first use at 10:00, three
+/// minutes of use, fifteen without, three with — reports the fifteen minutes as one
+/// ``GapClass/idle`` gap when the heartbeats went on, and as one ``GapClass/trackerDown`` gap
+/// that raises a ``TrackerDownAlert`` when they fell silent; 00:00 to 10:00 is neither.
 public struct GapDetector: Sendable {
   /// The thresholds: ``HealthPolicy/gapAfter`` and ``HealthPolicy/usageGapAfter``.
   public let policy: HealthPolicy
-  /// When tracking was expected.
+  /// When tracking was expected; ``TrackingExpectation/sinceFirstHeartbeat`` by default.
   public let expectation: TrackingExpectation
   /// Where local days begin, for the daily accounting.
   public let boundary: DayBoundary
@@ -62,12 +73,13 @@ public struct GapDetector: Sendable {
   ///
   /// - Parameters:
   ///   - boundary: Where local days begin.
-  ///   - expectation: When tracking was expected; always unless you choose otherwise.
+  ///   - expectation: When tracking was expected; from the first heartbeat of `source` given to
+  ///     a report on (``TrackingExpectation/sinceFirstHeartbeat``) unless you choose otherwise.
   ///   - policy: The thresholds; ``HealthPolicy/standard`` unless you choose otherwise.
   ///   - source: The tracker whose heartbeats count; the monitor extension unless you choose
   ///     otherwise.
   public init(
-    boundary: DayBoundary, expectation: TrackingExpectation = .always,
+    boundary: DayBoundary, expectation: TrackingExpectation = .sinceFirstHeartbeat,
     policy: HealthPolicy = .standard, source: HeartbeatSource = .monitorExtension
   ) {
     self.boundary = boundary
@@ -82,10 +94,10 @@ public struct GapDetector: Sendable {
   ///   - day: The local day.
   ///   - now: The instant of the analysis; the day is cut there.
   ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored): at
-  ///     least those of the day, the
-  ///     last one before it and the first one after it (a recorder's history holds them).
-  ///     Without a heartbeat before the day, its start counts as silent unless a window begins
-  ///     monitoring there.
+  ///     least those of the day, the last one before it and the first one after it (a
+  ///     recorder's history holds them). With the default expectation the earliest of them is
+  ///     where tracking began to be expected; with ``TrackingExpectation/always``, time before
+  ///     the first of them counts as silent unless a window begins monitoring there.
   ///   - usage: The usage records, in any order.
   ///   - missedSequences: Lost notification numbers and when.
   /// - Returns: The gaps and the day's accounting.
@@ -107,7 +119,8 @@ public struct GapDetector: Sendable {
   ///   - now: The instant of the analysis.
   ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored),
   ///     including the last one before the period and the first one after it, when there are
-  ///     such.
+  ///     such. With the default expectation the earliest of them is where tracking began to be
+  ///     expected.
   ///   - usage: The usage records, in any order.
   ///   - missedSequences: Lost notification numbers and when.
   /// - Returns: The gaps and the accounting.
@@ -120,13 +133,15 @@ public struct GapDetector: Sendable {
     let (start, requestedEnd) = TimeValues.bounds(of: period)
     let nowInstant = TimeValues.clampedInstant(now)
     let end = max(start, min(requestedEnd, nowInstant))
+    let source = source
+    let instants = heartbeats.compactMap { $0.source == source ? $0.instant : nil }
     let windows = expectation.expectedWindows(
-      from: start, to: end, now: nowInstant, lookAround: policy.gapAfterMs + 1)
+      from: start, to: end, now: nowInstant, lookAround: policy.gapAfterMs + 1,
+      firstHeartbeat: instants.min())
     var sweep = GapSweep(
       start: start, end: end, windows: windows, gapAfter: policy.gapAfterMs,
       usageGapAfter: policy.usageGapAfterMs)
-    let source = source
-    sweep.addHeartbeats(heartbeats.compactMap { $0.source == source ? $0.instant : nil })
+    sweep.addHeartbeats(instants)
     sweep.addUsage(usage)
     sweep.addMissedSequences(missedSequences)
     let (gaps, pieces) = sweep.run(dayStarts: dayStarts(from: start, to: end))

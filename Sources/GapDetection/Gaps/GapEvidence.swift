@@ -44,8 +44,10 @@ public struct GapEvidence: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// Where it ends (clipped likewise).
   public var end: Date { Milliseconds.date(endInstant) }
-  /// How long it lasts.
+  /// How long it lasts, exactly.
   public var duration: Duration { .milliseconds(endInstant - startInstant) }
+  /// The observation's interval, from ``start`` to ``end``; its exact length is ``duration``.
+  public var interval: DateInterval { TimeValues.interval(startInstant, endInstant) }
 
   private enum CodingKeys: String, CodingKey {
     case kind

@@ -34,13 +34,25 @@ public struct GapReport: Sendable, Hashable, Codable {
     self.days = days
   }
 
-  /// The period analysed, ending no later than ``evaluatedAt``.
+  /// The period analysed, ending no later than ``evaluatedAt``; its ends are whole
+  /// milliseconds, and its exact length is ``periodDuration``.
   public var period: DateInterval { TimeValues.interval(startInstant, endInstant) }
+  /// The exact length of ``period``.
+  public var periodDuration: Duration { .milliseconds(endInstant - startInstant) }
   /// The instant of the analysis (`now`).
   public var evaluatedAt: Date { Milliseconds.date(evaluatedInstant) }
-  /// The windows of expected tracking within the period, sorted and disjoint.
+  /// The windows of expected tracking within the period, sorted and disjoint; their exact
+  /// lengths are ``windowDurations``.
+  ///
+  /// Empty when tracking was expected at no time of the period — with the default
+  /// ``TrackingExpectation/sinceFirstHeartbeat``, when no heartbeat came before its end.
   public var windows: [DateInterval] {
     windowBounds.map { TimeValues.interval($0.lowerBound, $0.upperBound) }
+  }
+  /// The exact length of each of ``windows``, in the same order; in a
+  /// detector's report they add up to ``expected``.
+  public var windowDurations: [Duration] {
+    windowBounds.map { .milliseconds($0.upperBound - $0.lowerBound) }
   }
 
   /// Expected tracking time in the period.

@@ -42,6 +42,11 @@ public struct MissedSequence: Sendable, Hashable, Codable {
   public var after: Date { Milliseconds.date(afterInstant) }
   /// When the first number after the missing ones was received.
   public var before: Date { Milliseconds.date(beforeInstant) }
+  /// The stretch in which the numbers were lost, from ``after`` to ``before``; its exact length
+  /// is ``duration``.
+  public var interval: DateInterval { TimeValues.interval(afterInstant, beforeInstant) }
+  /// How long the stretch in which the numbers were lost lasts, exactly.
+  public var duration: Duration { .milliseconds(beforeInstant - afterInstant) }
   /// How many numbers were lost.
   public var count: UInt64 { numbers.upperBound - numbers.lowerBound + 1 }
 

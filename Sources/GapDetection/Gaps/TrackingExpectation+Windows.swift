@@ -13,13 +13,22 @@ extension TrackingExpectation {
   ///   - lookAround: How far before `start` and after `end` the true start and end of a window
   ///     can still change a judgement (the gap threshold and one millisecond); schedules that
   ///     chain into each other are followed no further.
+  ///   - firstHeartbeat: The earliest heartbeat of the tracker, where `sinceFirstHeartbeat`
+  ///     begins; without one it expects nothing.
   /// - Returns: The windows, sorted and disjoint.
   /// - Complexity: O(*d* · *s* + *i* log *i*) for *d* days, *s* schedules and *i* intervals.
   func expectedWindows(
-    from start: Int64, to end: Int64, now: Int64, lookAround: Int64
+    from start: Int64, to end: Int64, now: Int64, lookAround: Int64, firstHeartbeat: Int64?
   ) -> [ExpectedWindow] {
     guard end > start else { return [] }
     switch storage {
+    case .sinceFirstHeartbeat:
+      // Monitoring began at the first heartbeat, which is itself a sign of life there, and is
+      // expected from then on, as with `always`.
+      guard let first = firstHeartbeat else { return [] }
+      return Self.window(first...max(first, end, now), from: start, to: end, now: now).map {
+        [$0]
+      } ?? []
     case .always:
       return [ExpectedWindow(low: start, high: end, beganAt: nil, reachesTo: max(end, now))]
     case .intervals(let intervals):

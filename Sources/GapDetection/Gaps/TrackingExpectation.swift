@@ -1,21 +1,31 @@
 import Foundation
 import UsageModel
 
-/// When tracking was expected: always, or during the windows of monitoring schedules.
+/// When tracking was expected: from the tracker's first heartbeat on, always, or during the
+/// windows of monitoring schedules.
 ///
 /// Gaps are only looked for inside these windows: a tracker whose DeviceActivity schedule runs
 /// from 09:00 to 17:00 is silent at night by design.
 ///
+/// - ``sinceFirstHeartbeat``, the default of ``GapDetector``: from the first heartbeat given
+///   on. Use it when you know nothing else; a tracker starts beating when it starts.
+/// - ``always``: all the time. Use it when the tracker must have run all along, so that silence
+///   before its first heartbeat is lost time.
+/// - ``daily(_:in:)``, ``schedules(_:in:)``: during the occurrences of the DeviceActivity
+///   schedules.
+/// - ``intervals(_:)``: during monitoring intervals you keep yourself.
+///
 /// ```swift
-/// let school = try DailyWindow(start: TimeOfDay(hour: 9), end: TimeOfDay(hour: 17))
-/// let expectation = TrackingExpectation.daily(school, in: zone)
+/// // `schoolHours` is the DailyWindow of the DeviceActivity schedule, 09:00 to 17:00.
+/// let expectation = TrackingExpectation.daily(schoolHours, in: zone)
 /// ```
 ///
-/// JSON form: `{"kind": "always"}`, `{"kind": "schedules", "timeZone": "Europe/Paris",
-/// "schedules": [MonitoringSchedule, …]}` or `{"kind": "intervals", "intervals": [{"start":
-/// "2026-03-08T09:00:00Z", "end": "2026-03-08T17:00:00Z"}, …]}`.
+/// JSON form: `{"kind": "since_first_heartbeat"}`, `{"kind": "always"}`, `{"kind": "schedules",
+/// "timeZone": "Europe/Paris", "schedules": [MonitoringSchedule, …]}` or `{"kind": "intervals",
+/// "intervals": [{"start": "2026-03-08T09:00:00Z", "end": "2026-03-08T17:00:00Z"}, …]}`.
 public struct TrackingExpectation: Sendable, Hashable, Codable {
   enum Storage: Sendable, Hashable {
+    case sinceFirstHeartbeat
     case always
     case schedules([MonitoringSchedule], TimeZone)
     case intervals([ClosedRange<Int64>])
@@ -27,7 +37,31 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
     self.storage = storage
   }
 
-  /// Tracking was expected all the time.
+  /// Tracking was expected from the tracker's first heartbeat on: the default of
+  /// ``GapDetector``.
+  ///
+  /// A tracker starts beating when it starts, so before its first heartbeat nothing is known
+  /// and nothing there is a gap; from that heartbeat on, tracking was expected all the time, as
+  /// with ``always``. The first heartbeat is the earliest of the detector's source among the
+  /// heartbeats the detector is given — not only those of the analysed period — so pass a
+  /// recorder's history: a tracker that beat yesterday and went silent in the evening is
+  /// tracker down from the start of today's report, while on the morning of its very first day
+  /// the hours before it started are simply not judged.
+  ///
+  /// - Given no heartbeat of its source, the detector expects nothing: the report has no
+  ///   windows and no gaps. Whether a tracker was *never seen* is answered by
+  ///   ``HealthPolicy/health(of:at:)`` (``HeartbeatStatus/neverSeen``), not by a gap.
+  /// - A recorder keeps a bounded history; time before its oldest kept heartbeat is not judged,
+  ///   since the evidence for it was let go.
+  /// - ``windows(in:firstHeartbeat:)`` needs the first heartbeat's instant to say more than
+  ///   "nothing".
+  public static let sinceFirstHeartbeat = TrackingExpectation(.sinceFirstHeartbeat)
+
+  /// Tracking was expected all the time, also before the first heartbeat given.
+  ///
+  /// Choose it when you know the tracker should have been running all along: time before the
+  /// first heartbeat counts as heartbeat silence, so a tracker that started late, or never, is
+  /// tracker down there.
   public static let always = TrackingExpectation(.always)
 
   /// Tracking was expected during every occurrence of a daily window.
@@ -54,7 +88,7 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
 
   /// Tracking was expected during the given intervals (which may overlap).
   ///
-  /// - Parameter intervals: The intervals.
+  /// - Parameter intervals: The intervals; their ends are rounded to the millisecond.
   /// - Returns: The expectation.
   public static func intervals(_ intervals: [DateInterval]) -> TrackingExpectation {
     TrackingExpectation(
@@ -67,14 +101,45 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
 
   /// The windows within `period`: clipped, merged where they overlap or touch, sorted.
   ///
-  /// - Parameter period: The period to look at.
-  /// - Returns: The expected windows.
+  /// These are the windows a ``GapDetector`` with this expectation looks at, and that its
+  /// ``GapReport/windows`` lists (cut at `now` as well).
+  ///
+  /// - Parameters:
+  ///   - period: The period to look at; its ends are rounded to the millisecond.
+  ///   - firstHeartbeat: The instant of the tracker's first heartbeat, which
+  ///     ``sinceFirstHeartbeat`` starts from; the other expectations ignore it. Without it,
+  ///     ``sinceFirstHeartbeat`` has no windows, as a detector given no heartbeat finds.
+  /// - Returns: The expected windows, each rounded to the millisecond; their exact total length
+  ///   is ``duration(in:firstHeartbeat:)``.
   /// - Complexity: O(*d* · *s*) for *d* days and *s* schedules.
-  public func windows(in period: DateInterval) -> [DateInterval] {
-    let (start, end) = TimeValues.bounds(of: period)
-    return expectedWindows(from: start, to: end, now: end, lookAround: 0).map {
+  public func windows(in period: DateInterval, firstHeartbeat: Date? = nil) -> [DateInterval] {
+    expectedWindows(in: period, firstHeartbeat: firstHeartbeat).map {
       TimeValues.interval($0.low, $0.high)
     }
+  }
+
+  /// The expected tracking time within `period`: the exact total length of
+  /// ``windows(in:firstHeartbeat:)``.
+  ///
+  /// - Parameters:
+  ///   - period: The period to look at; its ends are rounded to the millisecond.
+  ///   - firstHeartbeat: The instant of the tracker's first heartbeat, for
+  ///     ``sinceFirstHeartbeat``; the other expectations ignore it.
+  /// - Returns: The total, exact to the millisecond.
+  /// - Complexity: O(*d* · *s*) for *d* days and *s* schedules.
+  public func duration(in period: DateInterval, firstHeartbeat: Date? = nil) -> Duration {
+    .milliseconds(
+      expectedWindows(in: period, firstHeartbeat: firstHeartbeat).reduce(Int64(0)) {
+        $0 + ($1.high - $1.low)
+      })
+  }
+
+  /// The windows of `period`, seen from its end.
+  private func expectedWindows(in period: DateInterval, firstHeartbeat: Date?) -> [ExpectedWindow] {
+    let (start, end) = TimeValues.bounds(of: period)
+    return expectedWindows(
+      from: start, to: end, now: end, lookAround: 0,
+      firstHeartbeat: firstHeartbeat.map(TimeValues.clampedInstant))
   }
 
   // MARK: - Codable
@@ -93,6 +158,8 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     switch try container.decode(String.self, forKey: .kind) {
+    case "since_first_heartbeat":
+      self = .sinceFirstHeartbeat
     case "always":
       self = .always
     case "schedules":
@@ -120,8 +187,8 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
     case let kind:
       throw DecodingError.dataCorruptedError(
         forKey: .kind, in: container,
-        debugDescription: "unknown kind \(kind.debugDescription); expected always, schedules or "
-          + "intervals")
+        debugDescription: "unknown kind \(kind.debugDescription); expected "
+          + "since_first_heartbeat, always, schedules or intervals")
     }
   }
 
@@ -137,6 +204,8 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     switch storage {
+    case .sinceFirstHeartbeat:
+      try container.encode("since_first_heartbeat", forKey: .kind)
     case .always:
       try container.encode("always", forKey: .kind)
     case .schedules(let schedules, let timeZone):

@@ -33,8 +33,10 @@ public struct WindowAccounting: Sendable, Hashable, Codable {
   public var start: Date { Milliseconds.date(startInstant) }
   /// Where it ends.
   public var end: Date { Milliseconds.date(endInstant) }
-  /// Its length: ``tracked`` + ``idle`` + ``unknown``.
-  public var length: Duration { .milliseconds(endInstant - startInstant) }
+  /// Its exact length: ``tracked`` + ``idle`` + ``unknown``.
+  public var duration: Duration { .milliseconds(endInstant - startInstant) }
+  /// The stretch's interval, from ``start`` to ``end``; its exact length is ``duration``.
+  public var interval: DateInterval { TimeValues.interval(startInstant, endInstant) }
   /// Time covered by usage records.
   public var tracked: Duration { .milliseconds(trackedMs) }
   /// Time the tracker was alive and saw no usage.

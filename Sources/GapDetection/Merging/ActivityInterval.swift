@@ -29,9 +29,9 @@ public struct ActivityInterval<Data> {
   public var start: Date { Milliseconds.date(startInstant) }
   /// When the last merged heartbeat ended (never before a heartbeat that ended later).
   public var end: Date { Milliseconds.date(endInstant) }
-  /// How long the interval lasts.
+  /// How long the interval lasts, exactly.
   public var duration: Duration { .milliseconds(endInstant - startInstant) }
-  /// The interval from ``start`` to ``end``.
+  /// The interval from ``start`` to ``end``; its exact length is ``duration``.
   public var interval: DateInterval { TimeValues.interval(startInstant, endInstant) }
 }
 

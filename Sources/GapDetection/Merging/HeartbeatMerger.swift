@@ -22,10 +22,17 @@ import UsageModel
 /// - a heartbeat dated before `last.start` (out of order) starts a new interval — sort first if
 ///   your heartbeats can arrive out of order;
 /// - different data always starts a new interval, even at the same instant;
-/// - with a zero pulse time, only heartbeats that touch or overlap the interval merge.
+/// - with a zero pulse time, only heartbeats that touch or overlap the interval merge; with a
+///   negative one, only those that start at least that long before its end.
 ///
 /// ActivityWatch refuses to merge into an interval of negative duration; durations here are
 /// never negative, so that case cannot arise.
+///
+/// **Milliseconds.** A heartbeat's start and duration are each rounded to the nearest
+/// millisecond (halves away from zero) when it is added, so the interval ends at the rounded
+/// start plus the rounded duration: a heartbeat of 0.6 ms lasts 1 ms, one of 0.4 ms none. The
+/// ActivityWatchInterop module keeps aw-core's microseconds instead, for events read from its
+/// files.
 ///
 /// ```swift
 /// var merger = HeartbeatMerger<String>(pulseTime: .fixed(.seconds(30)))
@@ -45,16 +52,14 @@ public struct HeartbeatMerger<Data: Equatable> {
 
   /// Creates a merger.
   ///
-  /// - Parameter pulseTime: A fixed or adaptive pulse time.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for a pulse time
-  ///   that is negative, not whole milliseconds or longer than ``PulseTime/maximum``.
-  public init(pulseTime: PulseTime) throws(GapDetectionError) {
-    try pulseTime.validate()
+  /// - Parameter pulseTime: A fixed or adaptive pulse time; ``AdaptivePulseTime/standard``
+  ///   unless you choose otherwise. Every pulse time is valid (see ``PulseTime``).
+  public init(pulseTime: PulseTime = .adaptive(.standard)) {
     self.pulseTime = pulseTime
     estimator = PulseEstimator(pulseTime)
   }
 
-  /// The pulse time the next heartbeat will be judged with.
+  /// The pulse time the next heartbeat will be judged with, in the milliseconds the merge uses.
   public var currentPulseTime: Duration { .milliseconds(estimator.current) }
 
   /// The interval still open, which the next heartbeat may extend.
@@ -63,20 +68,25 @@ public struct HeartbeatMerger<Data: Equatable> {
   /// Adds the next heartbeat.
   ///
   /// - Parameters:
-  ///   - start: When the heartbeat starts; rounded to the millisecond.
-  ///   - duration: How long it lasts; zero for a plain heartbeat.
+  ///   - start: When the heartbeat starts; rounded to the nearest millisecond.
+  ///   - duration: How long it lasts, zero or more; zero for a plain heartbeat. Rounded to the
+  ///     nearest millisecond (halves away from zero) as `start` is, whatever its precision — a
+  ///     `Duration` made from seconds as a `Double` need not be whole milliseconds.
   ///   - data: What it reports; compared with `==`.
   /// - Returns: The interval this heartbeat closed, when it started a new one.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out
-  ///   of range or a negative duration; the merger is then unchanged.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for a start that is
+  ///   not finite or lies outside 0001-01-03...9999-12-29, a negative duration, or one that
+  ///   ends after 9999-12-29; the merger is then unchanged.
   public mutating func add(
     at start: Date, duration: Duration = .zero, data: Data
   ) throws(GapDetectionError) -> ActivityInterval<Data>? {
     let startInstant = try TimeValues.instant(start, field: "start")
-    let amount = try TimeValues.amount(duration, field: "duration")
-    guard amount <= Milliseconds.latest - startInstant else {
+    guard duration >= .zero, let amount = Milliseconds.amount(duration),
+      amount <= Milliseconds.latest - startInstant
+    else {
       throw .invalidValue(
-        field: "duration", value: "\(duration)", requirement: "ending by 9999-12-29")
+        field: "duration", value: "\(duration)",
+        requirement: "zero or more, ending by 9999-12-29")
     }
     return add(start: startInstant, duration: amount, data: data)
   }
@@ -120,17 +130,16 @@ extension HeartbeatMerger where Data == HeartbeatSource {
   ///
   /// - Parameters:
   ///   - heartbeats: The heartbeats, in order.
-  ///   - pulseTime: A fixed or adaptive pulse time.
+  ///   - pulseTime: A fixed or adaptive pulse time; ``AdaptivePulseTime/standard`` unless you
+  ///     choose otherwise.
   /// - Returns: The intervals in the order they were closed, then those still open at the end,
   ///   in the order their sources first appeared.
-  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an invalid
-  ///   pulse time.
   /// - Complexity: O(*n*) for a fixed pulse time; O(*n* · *k*) at worst for an adaptive one
   ///   over *k* samples, O(*n*) when the cadence is steady.
   public static func merge(
-    _ heartbeats: [Heartbeat], pulseTime: PulseTime
-  ) throws(GapDetectionError) -> [ActivityInterval<HeartbeatSource>] {
-    let fresh = try HeartbeatMerger(pulseTime: pulseTime)
+    _ heartbeats: [Heartbeat], pulseTime: PulseTime = .adaptive(.standard)
+  ) -> [ActivityInterval<HeartbeatSource>] {
+    let fresh = HeartbeatMerger(pulseTime: pulseTime)
     var intervals: [ActivityInterval<HeartbeatSource>] = []
     // The merger of the source seen last, and the others' aside: consecutive heartbeats of one
     // source, the usual case, cost no dictionary lookup.

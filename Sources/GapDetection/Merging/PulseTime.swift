@@ -1,32 +1,44 @@
+import UsageModel
+
 /// How long after an activity interval's end a heartbeat may still extend it.
 ///
 /// ActivityWatch uses a fixed pulse time. A tracker whose timer jitters then loses whole
 /// stretches: with heartbeats 30 s ± 20 % apart and a fixed 31 s pulse time, every pause longer
 /// than 31 s ends the interval, and the time until the next heartbeat is lost. An adaptive pulse
-/// time follows the observed cadence instead (see ``AdaptivePulseTime``).
+/// time follows the observed cadence instead (see ``AdaptivePulseTime``); ``HeartbeatMerger``
+/// uses `.adaptive(.standard)` unless told otherwise.
 ///
-/// JSON form: `{"fixedMs": 31000}` or `{"adaptive": AdaptivePulseTime}`.
+/// Every pulse time is valid, so making a merger never fails:
+///
+/// - a fixed one is used to the millisecond, rounded to the nearest (halves away from zero) as
+///   every instant and amount of this module is — ActivityWatch's watchers use whole seconds;
+/// - a negative fixed one merges, by the same rule, only heartbeats that start at least that
+///   long before the interval's end, as ActivityWatch's `heartbeat_merge` does;
+/// - one longer than any two supported instants are apart (about 10,000 years) merges like that
+///   span, which is the same merge.
+///
+/// ```swift
+/// var merger = HeartbeatMerger<String>(pulseTime: .fixed(.seconds(31)))
+/// ```
+///
+/// JSON form: `{"fixedMs": 31000}` (the milliseconds used, which may be negative) or
+/// `{"adaptive": AdaptivePulseTime}`.
 public enum PulseTime: Sendable, Hashable, Codable {
-  /// The same pulse time for every heartbeat, as ActivityWatch's `heartbeat_merge`.
+  /// The same pulse time for every heartbeat, as ActivityWatch's `heartbeat_merge`; used to the
+  /// millisecond.
   case fixed(Duration)
   /// A pulse time derived from the recent cadence of the heartbeats.
   case adaptive(AdaptivePulseTime)
 
-  /// The longest pulse time accepted: 365 days.
-  public static let maximum: Duration = .seconds(365 * 86_400)
-
-  /// Checks that the durations are whole milliseconds within 0...``maximum``.
-  package func validate() throws(GapDetectionError) {
-    switch self {
-    case .fixed(let duration):
-      let amount = try TimeValues.amount(duration, field: "pulseTime")
-      guard amount <= PulseEstimator.maximumMs else {
-        throw .invalidValue(
-          field: "pulseTime", value: "\(duration)", requirement: "at most 365 days")
-      }
-    case .adaptive(let adaptive):
-      try adaptive.validate()
+  /// A fixed pulse time in the milliseconds the merge uses: rounded to the nearest, and kept
+  /// within the span of supported instants (beyond it, every gap compares the same).
+  var fixedMilliseconds: Int64? {
+    guard case .fixed(let duration) = self else { return nil }
+    let span = Milliseconds.latest - Milliseconds.earliest
+    guard let amount = Milliseconds.amount(duration) else {
+      return duration < .zero ? -span - 1 : span
     }
+    return min(max(amount, -span - 1), span)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -37,7 +49,8 @@ public enum PulseTime: Sendable, Hashable, Codable {
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` when neither or both forms are present or a value is invalid.
+  /// - Throws: `DecodingError` when neither or both forms are present or the adaptive one is
+  ///   invalid.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let fixed = try container.decodeIfPresent(Int64.self, forKey: .fixedMs)
@@ -45,12 +58,6 @@ public enum PulseTime: Sendable, Hashable, Codable {
     switch (fixed, adaptive) {
     case (let fixed?, nil):
       self = .fixed(.milliseconds(fixed))
-      do {
-        try validate()
-      } catch {
-        throw DecodingError.dataCorruptedError(
-          forKey: .fixedMs, in: container, debugDescription: error.description)
-      }
     case (nil, let adaptive?):
       self = .adaptive(adaptive)
     default:
@@ -64,13 +71,12 @@ public enum PulseTime: Sendable, Hashable, Codable {
   /// Encodes the documented JSON form.
   ///
   /// - Parameter encoder: The encoder.
-  /// - Throws: What the encoder throws, including for a fixed duration that is not whole
-  ///   milliseconds.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     switch self {
-    case .fixed(let duration):
-      try container.encode(try TimeValues.amount(duration, field: "pulseTime"), forKey: .fixedMs)
+    case .fixed:
+      try container.encode(fixedMilliseconds, forKey: .fixedMs)
     case .adaptive(let adaptive):
       try container.encode(adaptive, forKey: .adaptive)
     }

@@ -18,7 +18,7 @@ import UsageModel
 /// let rates = HealthRates(
 ///   window: lastWeek, checks: checks, diagnostics: try log.entries(),
 ///   sessions: sessions, alerts: alertInstants)
-/// rates.meets(.seed000)
+/// rates.meets(.standard)
 /// ```
 ///
 /// JSON form: `{"start": "…", "end": "…", "staleChecks": Rate, "skewedChecks": Rate,
@@ -77,12 +77,15 @@ public struct HealthRates: Sendable, Hashable, Codable {
     alertedSessions = Rate(unchecked: alerted.count, of: windowSessions.count)
   }
 
-  /// The window, start included, end excluded.
+  /// The window, start included, end excluded; its ends are whole milliseconds, and its exact
+  /// length is ``windowDuration``.
   public var window: DateInterval { TimeValues.interval(startInstant, endInstant) }
+  /// The exact length of ``window``.
+  public var windowDuration: Duration { .milliseconds(endInstant - startInstant) }
 
   /// Whether every rate is below its target.
   ///
-  /// - Parameter targets: The targets, for example ``HealthTargets/seed000``.
+  /// - Parameter targets: The targets, for example ``HealthTargets/standard``.
   /// - Returns: `true` when stale checks, failures and alerted sessions are all below target.
   public func meets(_ targets: HealthTargets) -> Bool {
     staleChecks.isBelow(percent: targets.staleChecksPercent)
@@ -130,11 +133,14 @@ public struct HealthRates: Sendable, Hashable, Codable {
 
 /// Percentage targets for ``HealthRates``: each rate must stay strictly below its target.
 ///
+/// ``standard`` holds seed 000's targets; make your own only to be stricter or looser.
+///
 /// JSON form: `{"staleChecksPercent": 2, "failuresPercent": 1, "alertedSessionsPercent": 5}`,
 /// each from 0 to 100.
 public struct HealthTargets: Sendable, Hashable, Codable {
-  /// Seed 000's success metrics: stale checks < 2 %, failures < 1 %, alerted sessions < 5 %.
-  public static let seed000 = HealthTargets(
+  /// The targets of seed 000's success metrics: stale checks < 2 %, failures < 1 %, alerted
+  /// sessions < 5 %.
+  public static let standard = HealthTargets(
     unchecked: (staleChecks: 2, failures: 1, alertedSessions: 5))
 
   /// The target for stale checks, in percent.

@@ -23,8 +23,11 @@ public struct TrackerDownAlert: Sendable, Hashable, Codable {
   let trackerDownMs: Int64
   let thresholdMs: Int64
 
-  /// The window of expected tracking (as far as the report reached).
+  /// The window of expected tracking (as far as the report reached); its exact length is
+  /// ``windowDuration``.
   public var window: DateInterval { TimeValues.interval(windowStart, windowEnd) }
+  /// The exact length of ``window``.
+  public var windowDuration: Duration { .milliseconds(windowEnd - windowStart) }
   /// The tracker-down time within the window.
   public var trackerDown: Duration { .milliseconds(trackerDownMs) }
   /// The threshold it reached.

@@ -11,7 +11,7 @@ import UsageModel
 /// on the same key reads it too.
 ///
 /// ```swift
-/// let log = try DiagnosticLog(store: store)
+/// let log = DiagnosticLog(store: store)
 /// try log.append(entry)
 /// let failures = try log.failures(on: today, boundary: boundary)
 /// ```
@@ -25,14 +25,28 @@ public struct DiagnosticLog: Sendable {
   private let store: any SharedStore
   private let storeKey: StoreKey<BoundedLogContents<DiagnosticEntry>>
 
+  /// Creates a log on the default key, `stk.diagnostics`, keeping the default 100 entries;
+  /// nothing is written until the first append.
+  ///
+  /// - Parameter store: The shared store.
+  public init(store: any SharedStore) {
+    do {
+      try self.init(store: store, key: Self.defaultKey, capacity: Self.defaultCapacity)
+    } catch {
+      // The default key is valid and the default capacity positive.
+      preconditionFailure("the default diagnostic log is valid: \(error)")
+    }
+  }
+
   /// Creates a log on `key` of `store`; nothing is written until the first append.
   ///
   /// - Parameters:
   ///   - store: The shared store.
-  ///   - key: The store key; `stk.diagnostics` unless you choose otherwise.
+  ///   - key: The store key, for example ``defaultKey``.
   ///   - capacity: The most entries kept, at least 1; 100 unless you choose otherwise.
-  /// - Throws: ``TrackerSignalsError/store(_:)`` for an invalid key or capacity.
-  public init(store: any SharedStore, key: String = defaultKey, capacity: Int = defaultCapacity)
+  /// - Throws: ``TrackerSignalsError/store(_:)`` with the store's `invalidKey` or
+  ///   `invalidCapacity` for a key or capacity it does not accept.
+  public init(store: any SharedStore, key: String, capacity: Int = defaultCapacity)
     throws(TrackerSignalsError)
   {
     do {

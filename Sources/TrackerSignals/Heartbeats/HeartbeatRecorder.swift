@@ -47,24 +47,42 @@ public struct HeartbeatRecorder: Sendable {
   public let key: String
   private let store: any SharedStore
 
-  /// Creates a recorder on `store`; nothing is written until the first heartbeat.
+  /// Creates a recorder on `store` with the default capacity, a day at 30 s; nothing is
+  /// written until the first heartbeat.
+  ///
+  /// ```swift
+  /// let recorder = HeartbeatRecorder(store: heartbeatStore, source: .monitorExtension)
+  /// ```
   ///
   /// - Parameters:
   ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
   ///   - source: Whose heartbeats to keep.
-  ///   - capacity: The most heartbeats kept, 1...``maximumCapacity`` (see its memory note); a
-  ///     day at 30 s by default.
+  public init(store: any SharedStore, source: HeartbeatSource) {
+    self.init(unchecked: store, source: source, capacity: Self.defaultCapacity)
+  }
+
+  /// Creates a recorder on `store` that keeps `capacity` heartbeats; nothing is written until
+  /// the first heartbeat.
+  ///
+  /// - Parameters:
+  ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
+  ///   - source: Whose heartbeats to keep.
+  ///   - capacity: The most heartbeats kept, 1...``maximumCapacity`` (see its memory note).
   ///     A history stored with another capacity is re-laid out on the next record, keeping the
   ///     newest heartbeats.
   /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for a capacity out of
   ///   range.
   public init(
-    store: any SharedStore, source: HeartbeatSource, capacity: Int = defaultCapacity
+    store: any SharedStore, source: HeartbeatSource, capacity: Int
   ) throws(TrackerSignalsError) {
     guard (1...Self.maximumCapacity).contains(capacity) else {
       throw .invalidValue(
         field: "capacity", value: "\(capacity)", requirement: "1...\(Self.maximumCapacity)")
     }
+    self.init(unchecked: store, source: source, capacity: capacity)
+  }
+
+  private init(unchecked store: any SharedStore, source: HeartbeatSource, capacity: Int) {
     self.store = store
     self.source = source
     self.capacity = capacity
@@ -79,9 +97,11 @@ public struct HeartbeatRecorder: Sendable {
   /// - Parameters:
   ///   - directory: The shared store's directory, for example in the app-group container.
   ///   - source: Whose heartbeats to keep.
-  ///   - capacity: The most heartbeats kept.
-  /// - Throws: ``TrackerSignalsError/store(_:)`` when the store cannot be opened, and the errors
-  ///   of ``init(store:source:capacity:)``.
+  ///   - capacity: The most heartbeats kept, 1...``maximumCapacity``; a day at 30 s unless you
+  ///     choose otherwise.
+  /// - Throws: ``TrackerSignalsError/store(_:)`` when the store cannot be opened, and
+  ///   ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for a capacity out of
+  ///   range.
   public init(
     directory: URL, source: HeartbeatSource, capacity: Int = defaultCapacity
   ) throws(TrackerSignalsError) {

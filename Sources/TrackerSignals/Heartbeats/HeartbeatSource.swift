@@ -6,8 +6,8 @@ import UsageModel
 /// of a store key: 1 to 40 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`.
 ///
 /// ```swift
-/// let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension)
-/// let widget = try HeartbeatSource("widget")
+/// let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
+/// let custom = try HeartbeatSource(configuration.heartbeatSourceName)
 /// ```
 ///
 /// JSON form: the bare name, for example `"monitor"`.

@@ -14,9 +14,10 @@ struct ExpectedWindow: Equatable {
   /// The window's end within the period.
   var high: Int64
   /// Where monitoring began, at or before `low`, when the window starts a monitoring interval
-  /// (a schedule occurrence, a timer or an explicit interval); `nil` when tracking was expected
-  /// with no start (``TrackingExpectation/always``), or the start lies so far back that it
-  /// cannot change a judgement.
+  /// (a schedule occurrence, a timer, an explicit interval, or the first heartbeat of
+  /// ``TrackingExpectation/sinceFirstHeartbeat``); `nil` when tracking was expected with no
+  /// start (``TrackingExpectation/always``), or the start lies so far back that it cannot change
+  /// a judgement.
   var beganAt: Int64?
   /// How far tracking was still expected after `high`, capped at the instant of the analysis:
   /// `high` itself when the window ends there or the analysis does.

@@ -6,7 +6,7 @@
 /// `(n - 1) / 2` of the `n` samples are below `⌈gap × 100 / percent⌉`, which one branch-free
 /// pass over at most 256 samples counts. The pulse time itself is computed only when asked.
 package struct PulseEstimator: Sendable {
-  /// 365 days in milliseconds, the longest pulse time.
+  /// 365 days in milliseconds, the longest ceiling of an adaptive pulse time.
   package static let maximumMs: Int64 = 365 * 86_400_000
 
   private let isAdaptive: Bool
@@ -23,11 +23,11 @@ package struct PulseEstimator: Sendable {
   private var oldest = 0
   private var previousStart: Int64?
 
-  /// Creates an estimator; `pulseTime` must have been validated.
+  /// Creates an estimator; every pulse time is valid (see ``PulseTime``).
   package init(_ pulseTime: PulseTime) {
     switch pulseTime {
-    case .fixed(let duration):
-      constant = duration.millisecondsClamped
+    case .fixed:
+      constant = pulseTime.fixedMilliseconds ?? 0
       isAdaptive = false
       percent = 100
       floor = constant
@@ -68,8 +68,8 @@ package struct PulseEstimator: Sendable {
     return below <= (filled - 1) / 2
   }
 
-  /// Whether a gap in microseconds is within the pulse time (which is whole milliseconds):
-  /// `gap <= 1000 × pulse` exactly when `⌈gap / 1000⌉ <= pulse`.
+  /// Whether a gap in microseconds is within the pulse time (which is whole milliseconds, of
+  /// either sign): `gap <= 1000 × pulse` exactly when `⌈gap / 1000⌉ <= pulse`.
   @inline(__always)
   package func allows(gapMicroseconds gap: Int64) -> Bool {
     let milliseconds = gap >= 0 ? (gap + 999) / 1000 : -(-gap / 1000)
@@ -92,15 +92,5 @@ package struct PulseEstimator: Sendable {
       samples[oldest] = interval
       oldest = oldest + 1 == capacity ? 0 : oldest + 1
     }
-  }
-}
-
-extension Duration {
-  /// The duration in whole milliseconds (truncated), clamped to 0...365 days.
-  var millisecondsClamped: Int64 {
-    let (seconds, attoseconds) = components
-    guard seconds >= 0 else { return 0 }
-    guard seconds < PulseEstimator.maximumMs / 1000 else { return PulseEstimator.maximumMs }
-    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 }
