@@ -1,10 +1,12 @@
 import Foundation
+import SequenceTracking
 import UsageModel
 
 /// One observation that points to a gap, within the time tracking was expected.
 ///
 /// JSON form: `{"kind": "heartbeat_silence", "start": "2026-03-08T10:03:00Z", "end":
-/// "2026-03-08T10:18:00Z"}`; a missed sequence adds `"missedFirst": 6, "missedLast": 8`.
+/// "2026-03-08T10:18:00Z"}`; a missed sequence adds `"missedFirst": 6, "missedLast": 8` and, when known, `"missedEpoch":
+/// "5f1c0a3be29d4471"`.
 public struct GapEvidence: Sendable, Hashable, Codable {
   /// The kinds of evidence.
   public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -30,14 +32,20 @@ public struct GapEvidence: Sendable, Hashable, Codable {
   public let kind: Kind
   /// For ``Kind/missedSequence``, the numbers that never arrived.
   public let missedNumbers: ClosedRange<UInt64>?
+  /// For ``Kind/missedSequence``, the numbering run of ``missedNumbers``, when known.
+  public let missedEpoch: SequenceEpoch?
   let startInstant: Int64
   let endInstant: Int64
 
-  init(kind: Kind, start: Int64, end: Int64, missedNumbers: ClosedRange<UInt64>? = nil) {
+  init(
+    kind: Kind, start: Int64, end: Int64, missedNumbers: ClosedRange<UInt64>? = nil,
+    missedEpoch: SequenceEpoch? = nil
+  ) {
     self.kind = kind
     startInstant = start
     endInstant = end
     self.missedNumbers = missedNumbers
+    self.missedEpoch = missedEpoch
   }
 
   /// Where the observation starts (clipped to the window in which tracking was expected).
@@ -55,6 +63,7 @@ public struct GapEvidence: Sendable, Hashable, Codable {
     case end
     case missedFirst
     case missedLast
+    case missedEpoch
   }
 
   /// Decodes the documented JSON form.
@@ -81,7 +90,10 @@ public struct GapEvidence: Sendable, Hashable, Codable {
         debugDescription: "missed_sequence evidence needs missedFirst <= missedLast")
     default: numbers = nil
     }
-    self.init(kind: kind, start: start, end: end, missedNumbers: numbers)
+    self.init(
+      kind: kind, start: start, end: end, missedNumbers: numbers,
+      missedEpoch: numbers == nil
+        ? nil : try container.decodeIfPresent(SequenceEpoch.self, forKey: .missedEpoch))
   }
 
   /// Encodes the documented JSON form.
@@ -95,5 +107,6 @@ public struct GapEvidence: Sendable, Hashable, Codable {
     try container.encodeInstant(endInstant, forKey: .end)
     try container.encodeIfPresent(missedNumbers?.lowerBound, forKey: .missedFirst)
     try container.encodeIfPresent(missedNumbers?.upperBound, forKey: .missedLast)
+    try container.encodeIfPresent(missedEpoch, forKey: .missedEpoch)
   }
 }

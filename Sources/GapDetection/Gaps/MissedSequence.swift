@@ -1,4 +1,5 @@
 import Foundation
+import SequenceTracking
 import UsageModel
 
 /// Sequence numbers that never arrived, and the stretch of time in which they were lost.
@@ -7,11 +8,18 @@ import UsageModel
 /// posted and lost between the two: `MissedSequence(numbers: 6...8, after: 10:00, before:
 /// 10:20)`. ``GapDetector`` turns the stretch into evidence of a gap.
 ///
-/// JSON form: `{"first": 6, "last": 8, "after": "2026-03-08T10:00:00Z", "before":
-/// "2026-03-08T10:20:00Z"}`.
+/// Numbers alone are ambiguous across a reinstall or a reset store, which starts numbering
+/// afresh: a missed range made from SequenceTracking's values carries its `SequenceEpoch`
+/// (``init(missing:after:before:)``, ``init(_:after:before:)``), so that the report says which
+/// run the numbers were lost from.
+///
+/// JSON form: `{"epoch": "5f1c0a3be29d4471", "first": 6, "last": 8, "after":
+/// "2026-03-08T10:00:00Z", "before": "2026-03-08T10:20:00Z"}`; `epoch` is omitted when unknown.
 public struct MissedSequence: Sendable, Hashable, Codable {
   /// The numbers that never arrived.
   public let numbers: ClosedRange<UInt64>
+  /// The numbering run the numbers belong to, when known.
+  public let epoch: SequenceEpoch?
   let afterInstant: Int64
   let beforeInstant: Int64
 
@@ -29,11 +37,56 @@ public struct MissedSequence: Sendable, Hashable, Codable {
     guard beforeInstant >= afterInstant else {
       throw .invalidValue(field: "before", value: "\(before)", requirement: "not before \(after)")
     }
-    self.init(numbers: numbers, after: afterInstant, before: beforeInstant)
+    self.init(numbers: numbers, epoch: nil, after: afterInstant, before: beforeInstant)
   }
 
-  init(numbers: ClosedRange<UInt64>, after: Int64, before: Int64) {
+  /// Creates a missed range from SequenceTracking's numbers, with their epoch.
+  ///
+  /// The bridge from an outbox's losses (`OutboxBatch.lost`) or a tracker's observation of a
+  /// skip (`SequenceObservation.skipped(_:missing:)`).
+  ///
+  /// - Parameters:
+  ///   - missing: The numbers that never arrived, in their epoch.
+  ///   - after: When the last number before them was received (or published).
+  ///   - before: When the first number after them was; not before `after`.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out of
+  ///   range or `before` earlier than `after`.
+  public init(missing: SequenceRange, after: Date, before: Date) throws(GapDetectionError) {
+    let afterInstant = try TimeValues.instant(after, field: "after")
+    let beforeInstant = try TimeValues.instant(before, field: "before")
+    guard beforeInstant >= afterInstant else {
+      throw .invalidValue(field: "before", value: "\(before)", requirement: "not before \(after)")
+    }
+    self.init(
+      numbers: missing.values, epoch: missing.epoch, after: afterInstant, before: beforeInstant)
+  }
+
+  /// The numbers a tracker's observation says were missed, with their epoch, or `nil` when it
+  /// says none were.
+  ///
+  /// `.skipped(_:missing:)` and a `.reset(_:reason:missing:)` that names the numbers of the new
+  /// run below the one observed are missed numbers; every other observation is not.
+  ///
+  /// - Parameters:
+  ///   - observation: What a `SequenceTracker` made of a number.
+  ///   - after: When the last number before the observed one was received.
+  ///   - before: When the observed number was received; not before `after`.
+  /// - Throws: ``GapDetectionError/invalidValue(field:value:requirement:)`` for an instant out of
+  ///   range or `before` earlier than `after`.
+  public init?(_ observation: SequenceObservation, after: Date, before: Date)
+    throws(GapDetectionError)
+  {
+    switch observation {
+    case .skipped(_, let missing), .reset(_, _, let missing?):
+      try self.init(missing: missing, after: after, before: before)
+    case .first, .inOrder, .duplicate, .lateArrival, .stale, .reset(_, _, nil):
+      return nil
+    }
+  }
+
+  package init(numbers: ClosedRange<UInt64>, epoch: SequenceEpoch?, after: Int64, before: Int64) {
     self.numbers = numbers
+    self.epoch = epoch
     afterInstant = after
     beforeInstant = before
   }
@@ -68,13 +121,14 @@ public struct MissedSequence: Sendable, Hashable, Codable {
     where next.value > previous.value && next.value - previous.value > 1 {
       missed.append(
         MissedSequence(
-          numbers: (previous.value + 1)...(next.value - 1), after: previous.instant,
+          numbers: (previous.value + 1)...(next.value - 1), epoch: nil, after: previous.instant,
           before: next.instant))
     }
     return missed
   }
 
   private enum CodingKeys: String, CodingKey {
+    case epoch
     case first
     case last
     case after
@@ -95,7 +149,10 @@ public struct MissedSequence: Sendable, Hashable, Codable {
       throw DecodingError.dataCorruptedError(
         forKey: .last, in: container, debugDescription: "needs first <= last and after <= before")
     }
-    self.init(numbers: first...last, after: after, before: before)
+    self.init(
+      numbers: first...last,
+      epoch: try container.decodeIfPresent(SequenceEpoch.self, forKey: .epoch), after: after,
+      before: before)
   }
 
   /// Encodes the documented JSON form.
@@ -104,6 +161,7 @@ public struct MissedSequence: Sendable, Hashable, Codable {
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(epoch, forKey: .epoch)
     try container.encode(numbers.lowerBound, forKey: .first)
     try container.encode(numbers.upperBound, forKey: .last)
     try container.encodeInstant(afterInstant, forKey: .after)

@@ -124,7 +124,7 @@ public struct UsageRecord: Sendable, Hashable, Codable {
       source: source)
   }
 
-  init(
+  package init(
     app: AppID, category: AppCategory?, startInstant: Int64, endInstant: Int64, source: UsageSource
   ) {
     self.app = app

@@ -93,7 +93,9 @@ struct GapSweep {
     for hole in missed {
       Self.clip(hole.afterInstant, hole.beforeInstant, to: windows) { low, high in
         evidence.append(
-          GapEvidence(kind: .missedSequence, start: low, end: high, missedNumbers: hole.numbers))
+          GapEvidence(
+            kind: .missedSequence, start: low, end: high, missedNumbers: hole.numbers,
+            missedEpoch: hole.epoch))
       }
     }
   }
