@@ -22,8 +22,11 @@ let package = Package(
     .target(name: "UsageModel"),
     .target(name: "BudgetMath", dependencies: ["UsageModel"]),
     .target(name: "SequenceTracking", dependencies: ["SharedStore"]),
-    .target(name: "TrackerSignals", dependencies: ["SharedStore", "UsageModel"]),
-    .target(name: "GapDetection", dependencies: ["UsageModel", "TrackerSignals"]),
+    .target(
+      name: "TrackerSignals", dependencies: ["SharedStore", "UsageModel", "SequenceTracking"]),
+    .target(
+      name: "GapDetection", dependencies: ["UsageModel", "SequenceTracking", "TrackerSignals"]
+    ),
     .target(name: "ActivityWatchInterop", dependencies: ["GapDetection", "UsageModel"]),
     .target(
       name: "ScreenTimeKit",
@@ -90,7 +93,13 @@ let package = Package(
       // ActivityWatch's own output on fixed inputs, so that the comparison needs no Python.
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),
+    .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit", "TestSupport"]),
+    // A monitor extension's work, with the extension-side products only: it does not compile if
+    // that work needs anything more.
+    .testTarget(
+      name: "ExtensionSideTests",
+      dependencies: ["SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,13 @@ import Foundation
 package struct FixtureError: Error, CustomStringConvertible {
   /// What was wrong.
   package var description: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter description: What was wrong.
+  package init(description: String) {
+    self.description = description
+  }
 }
 
 /// An instant from ISO 8601 text such as `2026-03-08T09:00:00Z` or `...00.250+01:00`.

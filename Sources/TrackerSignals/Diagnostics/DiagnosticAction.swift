@@ -11,6 +11,8 @@ public struct DiagnosticAction: Sendable, Hashable, Comparable, Codable, CustomS
 {
   /// Recording usage from a threshold event: `record_usage`.
   public static let recordUsage = DiagnosticAction(uncheckedRawValue: "record_usage")
+  /// Recording a monitor callback other than a threshold event: `record_callback`.
+  public static let recordCallback = DiagnosticAction(uncheckedRawValue: "record_callback")
   /// Posting the usage notification to the app: `post_notification`.
   public static let postNotification = DiagnosticAction(uncheckedRawValue: "post_notification")
   /// Falling back to the minimal recording path under memory pressure: `memory_warning`.

@@ -50,7 +50,9 @@ public struct Heartbeat: Sendable, Hashable, Codable {
       memoryBytes: memoryBytes)
   }
 
-  init(instant: Int64, source: HeartbeatSource, sequence: UInt64?, memoryBytes: UInt64?) {
+  package init(
+    instant: Int64, source: HeartbeatSource, sequence: UInt64?, memoryBytes: UInt64?
+  ) {
     assert((Milliseconds.earliest...Milliseconds.latest).contains(instant), "unchecked instant")
     self.instant = instant
     self.source = source

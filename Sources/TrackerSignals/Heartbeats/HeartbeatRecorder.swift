@@ -125,6 +125,14 @@ public struct HeartbeatRecorder: Sendable {
   ///   once when the capacity changed.
   @discardableResult
   public func record(_ heartbeat: Heartbeat) throws(TrackerSignalsError) -> HeartbeatRecordOutcome {
+    try recordReturningPrevious(heartbeat).outcome
+  }
+
+  /// Records `heartbeat` and returns the latest heartbeat before it, read in the same atomic
+  /// write (the ring's newest record, which recording reads anyway).
+  func recordReturningPrevious(_ heartbeat: Heartbeat) throws(TrackerSignalsError)
+    -> (outcome: HeartbeatRecordOutcome, previous: Heartbeat?)
+  {
     guard heartbeat.source == source else {
       throw .sourceMismatch(recorder: source.rawValue, heartbeat: heartbeat.source.rawValue)
     }
@@ -134,14 +142,19 @@ public struct HeartbeatRecorder: Sendable {
     let capacity = capacity
     let key = key
     do {
-      let stored = try store.update(key) { (data: inout Data?) throws -> Bool in
+      let (stored, previous) = try store.update(key) {
+        (data: inout Data?) throws -> (Bool, HeartbeatRing.Record?) in
         do throws(HeartbeatRing.Damage) {
-          return try HeartbeatRing.append(record, to: &data, capacity: capacity)
+          let previous =
+            try data.map { bytes throws(HeartbeatRing.Damage) in
+              try HeartbeatRing.newest(in: bytes)
+            } ?? nil
+          return (try HeartbeatRing.append(record, to: &data, capacity: capacity), previous)
         } catch {
           throw TrackerSignalsError.corruptedHeartbeatHistory(key: key, reason: error.reason)
         }
       }
-      return stored ? .recorded : .duplicate
+      return (stored ? .recorded : .duplicate, previous.map(self.heartbeat))
     } catch {
       throw Self.mapped(error)
     }

@@ -1,0 +1,319 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import UsageModel
+
+/// What a `DeviceActivityMonitor` subclass calls from each callback: it records the callback as a
+/// fact, records a heartbeat, and says what to do next.
+///
+/// The extension side of the pipeline. It takes the callback's arguments as plain values and the
+/// time as a parameter, runs no accounting, keeps nothing that grows, and never posts or reads
+/// anything itself:
+///
+/// ```swift
+/// final class Monitor: DeviceActivityMonitor {
+///   let recorder = try? MonitorRecorder(directory: storeDirectory)
+///
+///   override func eventDidReachThreshold(
+///     _ event: DeviceActivityEvent.Name, activity: DeviceActivityName
+///   ) {
+///     guard let recorder else { return }
+///     let response = recorder.eventDidReachThreshold(
+///       event.rawValue, activity: activity.rawValue, now: Date(), memoryBytes: residentBytes())
+///     if response.notification != nil { postDarwinNotification() }
+///     if response.restart.isDue { restartMonitoring() }
+///   }
+/// }
+/// ```
+///
+/// **Writes.** Each callback makes, in this order:
+/// 1. one durable write: the ``MonitorFact`` appended to the sequenced outbox, which also assigns
+///    the number to notify (the only write that matters for usage);
+/// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
+///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
+///    seconds;
+/// 3. only when 1 or 2 failed: one durable append of a ``DiagnosticEntry`` that says what failed.
+///
+/// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
+/// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in
+/// the outbox, whole, or was never written, and a callback that was never written is not one the
+/// platform will deliver again (the app sees the silence as a gap).
+///
+/// **Memory.** The outbox is bounded (``defaultOutboxCapacity`` facts of about 130 bytes), the
+/// heartbeat history is a fixed ring, the diagnostic log keeps 100 entries; a callback holds a
+/// few copies of the outbox in memory while it writes.
+public struct MonitorRecorder: Sendable {
+  /// The outbox's default store key: `stk.monitor.facts`.
+  public static let defaultOutboxKey = "stk.monitor.facts"
+  /// The outbox's default capacity: 1,024 facts, a busy day's callbacks or several quiet ones.
+  ///
+  /// Facts the app has not drained when they are evicted are reported to it as lost, with their
+  /// numbers; choose a capacity that covers the longest time the app may stay closed.
+  public static let defaultOutboxCapacity = 1_024
+
+  /// The outbox the facts are published to.
+  public let outbox: SequencedOutbox<MonitorFact>
+  /// Where heartbeats are recorded.
+  public let heartbeats: HeartbeatRecorder
+  /// Where failures are logged.
+  public let diagnostics: DiagnosticLog
+  /// The policy behind ``MonitorResponse/restart``.
+  public let restartPolicy: RestartPolicy
+
+  /// Creates a recorder from its parts, for stores of your choosing.
+  ///
+  /// - Parameters:
+  ///   - outbox: The facts' outbox, on a durable store.
+  ///   - heartbeats: The heartbeat recorder, usually on a `.processCrashSafe` store.
+  ///   - diagnostics: The diagnostic log, on a durable store.
+  ///   - restartPolicy: The restart policy; ``RestartPolicy/standard`` unless you choose
+  ///     otherwise.
+  public init(
+    outbox: SequencedOutbox<MonitorFact>, heartbeats: HeartbeatRecorder,
+    diagnostics: DiagnosticLog, restartPolicy: RestartPolicy = .standard
+  ) {
+    self.outbox = outbox
+    self.heartbeats = heartbeats
+    self.diagnostics = diagnostics
+    self.restartPolicy = restartPolicy
+  }
+
+  /// Creates a recorder on the shared store in `directory`, with the library's keys.
+  ///
+  /// It opens two `FileStore`s on the directory: a durable one for the outbox
+  /// (``defaultOutboxKey``) and the diagnostic log (`stk.diagnostics`), and one without flushes
+  /// for the heartbeats of the monitor extension (`stk.heartbeats.monitor`). Two stores on one
+  /// directory exclude each other correctly.
+  ///
+  /// - Parameters:
+  ///   - directory: The shared store's directory, for example in the app-group container.
+  ///   - outboxCapacity: The most facts kept; ``defaultOutboxCapacity`` unless you choose
+  ///     otherwise.
+  ///   - restartPolicy: The restart policy; ``RestartPolicy/standard`` unless you choose
+  ///     otherwise.
+  /// - Throws: ``TrackerSignalsError/store(_:)`` when a store cannot be opened, and
+  ///   ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for a capacity below 1.
+  public init(
+    directory: URL, outboxCapacity: Int = defaultOutboxCapacity,
+    restartPolicy: RestartPolicy = .standard
+  ) throws(TrackerSignalsError) {
+    let store: FileStore
+    do {
+      store = try FileStore(directory: directory)
+    } catch {
+      throw .store(error)
+    }
+    let outbox: SequencedOutbox<MonitorFact>
+    do {
+      outbox = try SequencedOutbox(
+        store: store, key: Self.defaultOutboxKey, capacity: outboxCapacity)
+    } catch {
+      throw .invalidValue(
+        field: "outboxCapacity", value: "\(outboxCapacity)", requirement: "at least 1")
+    }
+    self.init(
+      outbox: outbox,
+      heartbeats: try HeartbeatRecorder(directory: directory, source: .monitorExtension),
+      diagnostics: try DiagnosticLog(store: store), restartPolicy: restartPolicy)
+  }
+
+  // MARK: - Callbacks
+
+  /// Records `intervalDidStart(for:)`.
+  ///
+  /// - Parameters:
+  ///   - activity: The activity's name (`DeviceActivityName.rawValue`).
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed.
+  public func intervalDidStart(for activity: String, now: Date, memoryBytes: UInt64? = nil)
+    -> MonitorResponse
+  {
+    record(.intervalDidStart, activity: activity, now: now, memoryBytes: memoryBytes)
+  }
+
+  /// Records `intervalDidEnd(for:)`.
+  ///
+  /// - Parameters:
+  ///   - activity: The activity's name.
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed.
+  public func intervalDidEnd(for activity: String, now: Date, memoryBytes: UInt64? = nil)
+    -> MonitorResponse
+  {
+    record(.intervalDidEnd, activity: activity, now: now, memoryBytes: memoryBytes)
+  }
+
+  /// Records `eventDidReachThreshold(_:activity:)`.
+  ///
+  /// - Parameters:
+  ///   - event: The event's name (`DeviceActivityEvent.Name.rawValue`).
+  ///   - activity: The activity's name.
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed.
+  public func eventDidReachThreshold(
+    _ event: String, activity: String, now: Date, memoryBytes: UInt64? = nil
+  ) -> MonitorResponse {
+    record(
+      .eventDidReachThreshold, activity: activity, event: event, now: now,
+      memoryBytes: memoryBytes)
+  }
+
+  /// Records `intervalWillStartWarning(for:)`.
+  ///
+  /// - Parameters:
+  ///   - activity: The activity's name.
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed.
+  public func intervalWillStartWarning(for activity: String, now: Date, memoryBytes: UInt64? = nil)
+    -> MonitorResponse
+  {
+    record(.intervalWillStartWarning, activity: activity, now: now, memoryBytes: memoryBytes)
+  }
+
+  /// Records `intervalWillEndWarning(for:)`.
+  ///
+  /// - Parameters:
+  ///   - activity: The activity's name.
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed.
+  public func intervalWillEndWarning(for activity: String, now: Date, memoryBytes: UInt64? = nil)
+    -> MonitorResponse
+  {
+    record(.intervalWillEndWarning, activity: activity, now: now, memoryBytes: memoryBytes)
+  }
+
+  /// Records `eventWillReachThresholdWarning(_:activity:)`.
+  ///
+  /// - Parameters:
+  ///   - event: The event's name.
+  ///   - activity: The activity's name.
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed.
+  public func eventWillReachThresholdWarning(
+    _ event: String, activity: String, now: Date, memoryBytes: UInt64? = nil
+  ) -> MonitorResponse {
+    record(
+      .eventWillReachThresholdWarning, activity: activity, event: event, now: now,
+      memoryBytes: memoryBytes)
+  }
+
+  /// Records any callback: the general form of the six methods above.
+  ///
+  /// - Parameters:
+  ///   - callback: Which callback ran.
+  ///   - activity: The activity's name.
+  ///   - event: The event's name, for the callbacks that concern an event.
+  ///   - now: When the callback ran.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: What to do next, and what failed; see the type's discussion for the writes.
+  public func record(
+    _ callback: MonitorCallback, activity: String, event: String? = nil, now: Date,
+    memoryBytes: UInt64? = nil
+  ) -> MonitorResponse {
+    var failures: [MonitorFailure] = []
+    var fact: MonitorFact?
+    do {
+      fact = try MonitorFact(callback, activity: activity, event: event, at: now)
+    } catch {
+      failures.append(.invalidFact(error))
+    }
+    var notification: SequenceNumber?
+    if let fact {
+      do {
+        notification = try outbox.publish(fact) { _ in }
+      } catch {
+        if case .notDurable(.published(let numbers), _, _, _) = error {
+          notification = numbers.last
+        }
+        failures.append(.fact(error))
+      }
+    }
+    let previous = recordHeartbeat(
+      now: now, sequence: notification?.value, memoryBytes: memoryBytes, failures: &failures)
+    let restart = advice(for: callback, now: now, previous: previous)
+    logFailures(
+      &failures, callback: callback, activity: activity, event: event, now: now,
+      memoryBytes: memoryBytes)
+    return MonitorResponse(
+      fact: fact, notification: notification, restart: restart, failures: failures)
+  }
+
+  /// Records a heartbeat without a callback, for an extension woken for another reason.
+  ///
+  /// - Parameters:
+  ///   - now: The current instant.
+  ///   - memoryBytes: The extension's resident memory in bytes, if measured.
+  /// - Returns: The response: no fact and no notification; a failure is logged.
+  public func heartbeat(now: Date, memoryBytes: UInt64? = nil) -> MonitorResponse {
+    var failures: [MonitorFailure] = []
+    let previous = recordHeartbeat(
+      now: now, sequence: nil, memoryBytes: memoryBytes, failures: &failures)
+    let restart = advice(for: nil, now: now, previous: previous)
+    logFailures(
+      &failures, callback: nil, activity: "heartbeat", event: nil, now: now,
+      memoryBytes: memoryBytes)
+    return MonitorResponse(fact: nil, notification: nil, restart: restart, failures: failures)
+  }
+
+  // MARK: - Parts
+
+  private func recordHeartbeat(
+    now: Date, sequence: UInt64?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
+  ) -> Heartbeat? {
+    do {
+      let heartbeat = try Heartbeat(
+        at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes)
+      return try heartbeats.recordReturningPrevious(heartbeat).previous
+    } catch {
+      failures.append(.heartbeat(error))
+      return nil
+    }
+  }
+
+  /// The restart advice for `callback` (`nil`: a heartbeat tick) after `previous`.
+  private func advice(for callback: MonitorCallback?, now: Date, previous: Heartbeat?)
+    -> RestartAdvice
+  {
+    let isUsage = callback == .eventDidReachThreshold
+    let interval = restartPolicy.interval(
+      appState: .background, lastEventAt: isUsage ? now : nil, now: now)
+    guard !isUsage, let previous else { return RestartAdvice(isDue: false, interval: interval) }
+    let silence = Milliseconds.clampedInstant(now) - previous.instant
+    return RestartAdvice(isDue: silence > Milliseconds.amount(interval) ?? .max, interval: interval)
+  }
+
+  /// Appends one diagnostic entry describing `failures`, when there are any; a failure to log
+  /// is added to them.
+  private func logFailures(
+    _ failures: inout [MonitorFailure], callback: MonitorCallback?, activity: String,
+    event: String?,
+    now: Date, memoryBytes: UInt64?
+  ) {
+    guard !failures.isEmpty else { return }
+    let action: DiagnosticAction
+    switch callback {
+    case nil: action = .heartbeat
+    case .eventDidReachThreshold?: action = .recordUsage
+    case .some: action = .recordCallback
+    }
+    let name = event ?? (callback.map { "\($0.rawValue):\(activity)" } ?? activity)
+    let text = failures.map(\.description).joined(separator: " ")
+    do {
+      // The same failure of the same callback logged twice (a retried callback) is one entry.
+      let entry = try DiagnosticEntry(
+        id: DiagnosticEntry.identifier(
+          of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
+        at: now, eventName: name, action: action, success: false, errorDescription: text,
+        memoryBytes: memoryBytes)
+      try diagnostics.append(entry)
+    } catch {
+      failures.append(.diagnostic(error))
+    }
+  }
+}
