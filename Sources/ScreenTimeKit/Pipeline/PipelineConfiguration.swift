@@ -1,0 +1,169 @@
+import BudgetMath
+import Foundation
+import GapDetection
+import UsageModel
+
+/// What the app side of the pipeline needs to know to derive a dashboard from the extension's
+/// facts: who the user is, how apps are categorised, what is monitored, the budgets, the rewards
+/// and the health thresholds.
+///
+/// Everything here is a setting of the app, not a fact: change it and the next dashboard is
+/// derived afresh from the same facts.
+///
+/// ```swift
+/// var configuration = PipelineConfiguration(userId: "user-123", timeZone: zone)
+/// configuration.rules = CategoryRules([.exact(try AppID("com.netflix.Netflix"), .entertainment)])
+/// configuration.monitoring = try MonitoringPlan([MonitoredActivity(name: "daily", schedule: .daily(allDay))])
+/// configuration.plans = [marchPlan]
+/// ```
+///
+/// JSON form: `{"userId": …, "timeZone": "Europe/Paris", "rules": CategoryRules, "monitoring":
+/// MonitoringPlan, "plans": [MonthlyPlan], "rewards": UsageRewards, "exchangeRate":
+/// ExchangeRate, "health": HealthPolicy, "expectation": TrackingExpectation,
+/// "includesPastActivity": false, "thresholdToleranceMs": 0, "retentionDays": 40, "appNames":
+/// {"com.example.app": "Example"}}`; `monitoring` and `rewards` are omitted when absent.
+public struct PipelineConfiguration: Sendable, Hashable, Codable {
+  /// The most days of facts the pipeline keeps by default: 40, enough for a month's budget
+  /// and its pace whatever day of the month it is.
+  public static let defaultRetentionDays = 40
+
+  /// The user identifier put in the sync payload.
+  public var userId: String
+  /// The zone of the monitoring schedules' wall clock and of the threshold accountant's
+  /// past-activity allowance.
+  public var timeZone: TimeZone
+  /// How apps are filed under categories.
+  public var rules: CategoryRules
+  /// The activities the app monitors, by the names the extension reports.
+  ///
+  /// When an activity is listed, a threshold event belongs to the occurrence of its schedule that contains it (from
+  /// the last `intervalDidStart` inside that occurrence, when monitoring was restarted in it);
+  /// otherwise to the activity's last `intervalDidStart` before it.
+  public var monitoring: MonitoringPlan?
+  /// The monthly budget plans; a dashboard uses the one of its day's month, if any.
+  public var plans: [MonthlyPlan]
+  /// How usage earns XP in the reward ledger; no earnings when `nil`.
+  public var rewards: UsageRewards?
+  /// The ledger's exchange rate, used when the ledger is first created.
+  public var exchangeRate: ExchangeRate
+  /// The health thresholds: staleness, gaps and the tracker-down alert.
+  public var health: HealthPolicy
+  /// When tracking was expected, for the gap report.
+  public var expectation: TrackingExpectation
+  /// Whether the app registers its threshold events with `includesPastActivity`.
+  public var includesPastActivity: Bool
+  /// Extra time allowed before a threshold event is implausible, for clock skew.
+  public var thresholdTolerance: Duration
+  /// How many days of facts, losses and reported alerts the pipeline keeps, counted back from
+  /// the `now` of each drain; at least 32.
+  public var retentionDays: Int
+  /// Names to show and to sync for apps; an app not listed is shown by its identifier.
+  public var appNames: [AppID: String]
+
+  /// Creates a configuration with the library's defaults: no rules (every app is `other`), no
+  /// monitoring plan, no budgets, no rewards, 10 XP = 1 minute, ``HealthPolicy/standard``,
+  /// tracking expected from the first heartbeat on, 40 days of retention.
+  ///
+  /// - Parameters:
+  ///   - userId: The user identifier for the sync payload.
+  ///   - timeZone: The zone of the schedules' wall clock.
+  public init(userId: String, timeZone: TimeZone) {
+    self.userId = userId
+    self.timeZone = timeZone
+    rules = CategoryRules()
+    monitoring = nil
+    plans = []
+    rewards = nil
+    exchangeRate = .tenXPPerMinute
+    health = .standard
+    expectation = .sinceFirstHeartbeat
+    includesPastActivity = false
+    thresholdTolerance = .zero
+    retentionDays = Self.defaultRetentionDays
+    appNames = [:]
+  }
+
+  /// The plan of the month containing `day`, if there is one.
+  ///
+  /// - Parameter day: A local day.
+  /// - Returns: The plan whose month contains it.
+  public func plan(for day: LocalDay) -> MonthlyPlan? {
+    plans.first { $0.month.days.contains(day) }
+  }
+
+  /// The name to show for `app`.
+  ///
+  /// - Parameter app: An app.
+  /// - Returns: Its configured name, or its identifier.
+  public func name(of app: AppID) -> String {
+    appNames[app] ?? app.rawValue
+  }
+
+  // MARK: - Codable
+
+  private enum CodingKeys: String, CodingKey {
+    case userId, timeZone, rules, monitoring, plans, rewards, exchangeRate, health, expectation
+    case includesPastActivity, thresholdToleranceMs, retentionDays, appNames
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming a missing or invalid field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    userId = try container.decode(String.self, forKey: .userId)
+    let identifier = try container.decode(String.self, forKey: .timeZone)
+    guard let zone = TimeZone(identifier: identifier) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .timeZone, in: container, debugDescription: "unknown time zone \(identifier)")
+    }
+    timeZone = zone
+    rules = try container.decode(CategoryRules.self, forKey: .rules)
+    monitoring = try container.decodeIfPresent(MonitoringPlan.self, forKey: .monitoring)
+    plans = try container.decode([MonthlyPlan].self, forKey: .plans)
+    rewards = try container.decodeIfPresent(UsageRewards.self, forKey: .rewards)
+    exchangeRate = try container.decode(ExchangeRate.self, forKey: .exchangeRate)
+    health = try container.decode(HealthPolicy.self, forKey: .health)
+    expectation = try container.decode(TrackingExpectation.self, forKey: .expectation)
+    includesPastActivity = try container.decode(Bool.self, forKey: .includesPastActivity)
+    thresholdTolerance = try container.decodeMilliseconds(forKey: .thresholdToleranceMs)
+    retentionDays = try container.decode(Int.self, forKey: .retentionDays)
+    guard retentionDays >= 32 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .retentionDays, in: container, debugDescription: "at least 32 days")
+    }
+    var names: [AppID: String] = [:]
+    for (raw, name) in try container.decode([String: String].self, forKey: .appNames) {
+      guard let app = AppID(rawValue: raw) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .appNames, in: container, debugDescription: "invalid app ID \(raw)")
+      }
+      names[app] = name
+    }
+    appNames = names
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(userId, forKey: .userId)
+    try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encode(rules, forKey: .rules)
+    try container.encodeIfPresent(monitoring, forKey: .monitoring)
+    try container.encode(plans, forKey: .plans)
+    try container.encodeIfPresent(rewards, forKey: .rewards)
+    try container.encode(exchangeRate, forKey: .exchangeRate)
+    try container.encode(health, forKey: .health)
+    try container.encode(expectation, forKey: .expectation)
+    try container.encode(includesPastActivity, forKey: .includesPastActivity)
+    try container.encodeMilliseconds(thresholdTolerance, forKey: .thresholdToleranceMs)
+    try container.encode(retentionDays, forKey: .retentionDays)
+    try container.encode(
+      Dictionary(uniqueKeysWithValues: appNames.map { ($0.key.rawValue, $0.value) }),
+      forKey: .appNames)
+  }
+}

@@ -1,0 +1,50 @@
+import BudgetMath
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+import UsageModel
+
+/// Everything the app side of the pipeline can fail at, with the module error that says why.
+///
+/// A call that throws changes nothing: a drain applies nothing and leaves the cursor where it
+/// was, a dashboard reports no alert as raised — with one exception, inherited from the store:
+/// ``sequence(_:)`` carrying `SequenceTrackingError.notDurable(committed:key:path:errno:)`, after
+/// which the drain *was* applied (see that error).
+public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The shared store failed.
+  case store(SharedStoreError)
+  /// Draining the outbox failed.
+  case sequence(SequenceTrackingError)
+  /// Reading heartbeats or the diagnostic log failed.
+  case signals(TrackerSignalsError)
+  /// A budget, alert or ledger computation rejected its input (for example a plan that does not
+  /// cover the day, or an overdraft).
+  case budget(BudgetMathError)
+  /// A usage value was out of range (for example a day outside the supported range).
+  case usage(UsageModelError)
+  /// A setting of the ``PipelineConfiguration`` is outside its allowed range.
+  case invalidConfiguration(field: String, value: String, requirement: String)
+
+  /// The underlying store error, when the failure comes from the shared store.
+  public var storeError: SharedStoreError? {
+    switch self {
+    case .store(let error): return error
+    case .sequence(let error): return error.storeError
+    case .signals(let error): return error.storeError
+    case .budget, .usage, .invalidConfiguration: return nil
+    }
+  }
+
+  /// A sentence a person can act on.
+  public var description: String {
+    switch self {
+    case .store(let error): return error.description
+    case .sequence(let error): return error.description
+    case .signals(let error): return error.description
+    case .budget(let error): return error.description
+    case .usage(let error): return error.description
+    case .invalidConfiguration(let field, let value, let requirement):
+      return "Invalid pipeline setting \(field) \(value): \(requirement)."
+    }
+  }
+}

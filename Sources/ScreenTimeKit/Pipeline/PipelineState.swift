@@ -1,0 +1,258 @@
+import BudgetMath
+import Foundation
+import GapDetection
+import SequenceTracking
+import TrackerSignals
+import UsageModel
+
+/// What the app side of the pipeline keeps in the shared store: the facts it drained, and the
+/// little it must remember beyond them.
+///
+/// The state lives in one ``OutboxConsumerRecord`` together with the outbox cursor, so that a
+/// drain applies a batch of facts and moves the cursor in one atomic write: each fact is applied
+/// exactly once, whatever kills the app. Everything a dashboard shows — usage, budgets, health,
+/// gaps — is derived from the facts afresh; only what cannot be derived is kept besides them:
+///
+/// - ``facts``: every fact drained within the retention, as a set (sorted, each once), so that
+///   the order in which they arrived cannot change what is derived from them;
+/// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
+///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
+/// - ``ledger`` and ``earned``: the reward ledger, credited from usage as it grows;
+/// - ``alerts`` and ``reportedTrackerDown``: what was already raised, so that nothing is raised
+///   twice.
+///
+/// **Bounds.** Facts, losses, skipped entries, earnings bookkeeping and raised alerts older than
+/// the configured retention (``PipelineConfiguration/retentionDays``, counted back from the
+/// `now` of each drain) are dropped; an `intervalDidStart` is kept up to 7 days longer, the
+/// longest monitoring interval, while events of its interval may remain. ``losses`` and
+/// ``skipped`` keep at most ``maximumListLength`` items each, the newest. The reward ledger keeps
+/// every transaction, as a ledger must (one earning per minute of rewarded use, at most).
+///
+/// JSON form: `{"facts": [MonitorFact, …], "sequence": SequenceTracker, "lastApplied":
+/// {"number": SequenceNumber, "at": "…"}, "losses": [MissedSequence, …], "skipped":
+/// [SequenceNumber, …], "ledger": RewardLedger, "earned": {"<interval ms>|<app>": xp},
+/// "alerts": BudgetAlertState, "reportedTrackerDown": ["2026-03-08T00:00:00Z", …]}`;
+/// `lastApplied` is omitted before the first fact.
+public struct PipelineState: Sendable, Hashable, Codable {
+  /// The most items ``losses`` and ``skipped`` keep: 1,000 each.
+  public static let maximumListLength = 1_000
+
+  /// The last fact applied, and its number.
+  ///
+  /// JSON form: `{"number": SequenceNumber, "at": "2026-03-08T14:05:00Z"}`.
+  public struct AppliedFact: Sendable, Hashable, Codable {
+    /// The fact's number in the outbox.
+    public let number: SequenceNumber
+    let instant: Int64
+
+    init(number: SequenceNumber, instant: Int64) {
+      self.number = number
+      self.instant = instant
+    }
+
+    /// When the callback ran.
+    public var at: Date { Milliseconds.date(instant) }
+
+    private enum CodingKeys: String, CodingKey {
+      case number, at
+    }
+
+    /// Decodes the documented JSON form.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` naming the missing or invalid field.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      number = try container.decode(SequenceNumber.self, forKey: .number)
+      instant = try container.decodeInstant(forKey: .at)
+    }
+
+    /// Encodes the documented JSON form.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(number, forKey: .number)
+      try container.encodeInstant(instant, forKey: .at)
+    }
+  }
+
+  /// Every fact drained within the retention, sorted by instant, callback, activity and event,
+  /// each once.
+  public internal(set) var facts: [MonitorFact]
+  /// Every number drained, for the delivery statistics and to find lost facts.
+  public internal(set) var sequence: SequenceTracker
+  /// The last fact applied.
+  public internal(set) var lastApplied: AppliedFact?
+  /// Facts that were published but never delivered (evicted from the outbox before the app
+  /// drained them, or lost with a reset outbox), with their epoch and the stretch of time
+  /// between the facts around them: the gap report's notification-loss evidence.
+  public internal(set) var losses: [MissedSequence]
+  /// Outbox entries that could not be decoded and were passed over (written by a newer version
+  /// of the extension, for example).
+  public internal(set) var skipped: [SequenceNumber]
+  /// The reward ledger: earnings from usage, and the app's own redemptions and sessions.
+  public internal(set) var ledger: RewardLedger
+  /// The XP credited so far per monitoring interval and app, keyed `"<interval start in
+  /// ms>|<app>"`.
+  public internal(set) var earned: [String: Int]
+  /// The budget thresholds already reported.
+  public internal(set) var alerts: BudgetAlertState
+  /// The windows whose tracker-down alert was already raised, by the window's start in
+  /// milliseconds, sorted.
+  var reportedTrackerDownInstants: [Int64]
+
+  /// The windows whose tracker-down alert was already raised, by the window's start.
+  public var reportedTrackerDown: [Date] { reportedTrackerDownInstants.map(Milliseconds.date) }
+
+  /// Creates the state before anything was drained.
+  ///
+  /// - Parameter ledger: The empty reward ledger to start from.
+  public init(ledger: RewardLedger) {
+    facts = []
+    sequence = SequenceTracker()
+    lastApplied = nil
+    losses = []
+    skipped = []
+    self.ledger = ledger
+    earned = [:]
+    alerts = BudgetAlertState()
+    reportedTrackerDownInstants = []
+  }
+
+  // MARK: - Codable
+
+  private enum CodingKeys: String, CodingKey {
+    case facts, sequence, lastApplied, losses, skipped, ledger, earned, alerts
+    case reportedTrackerDown
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the missing or invalid field; also when the facts are not
+  ///   sorted and unique, as a state written by this library always is.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    facts = try container.decode([MonitorFact].self, forKey: .facts)
+    for (earlier, later) in zip(facts, facts.dropFirst()) where !Self.precedes(earlier, later) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .facts, in: container, debugDescription: "the facts are not sorted and unique")
+    }
+    sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
+    lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
+    losses = try container.decode([MissedSequence].self, forKey: .losses)
+    skipped = try container.decode([SequenceNumber].self, forKey: .skipped)
+    ledger = try container.decode(RewardLedger.self, forKey: .ledger)
+    earned = try container.decode([String: Int].self, forKey: .earned)
+    alerts = try container.decode(BudgetAlertState.self, forKey: .alerts)
+    var reported = try container.nestedUnkeyedContainer(forKey: .reportedTrackerDown)
+    var instants: [Int64] = []
+    while !reported.isAtEnd {
+      let text = try reported.decode(String.self)
+      guard case .success(let instant) = ISO8601Instant.parse(text) else {
+        throw DecodingError.dataCorruptedError(
+          in: reported, debugDescription: "not an ISO 8601 instant: \(text)")
+      }
+      instants.append(instant)
+    }
+    reportedTrackerDownInstants = instants.sorted()
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(facts, forKey: .facts)
+    try container.encode(sequence, forKey: .sequence)
+    try container.encodeIfPresent(lastApplied, forKey: .lastApplied)
+    try container.encode(losses, forKey: .losses)
+    try container.encode(skipped, forKey: .skipped)
+    try container.encode(ledger, forKey: .ledger)
+    try container.encode(earned, forKey: .earned)
+    try container.encode(alerts, forKey: .alerts)
+    try container.encode(
+      reportedTrackerDownInstants.map(ISO8601Instant.format), forKey: .reportedTrackerDown)
+  }
+
+  // MARK: - Applying
+
+  /// Applies one drained entry: inserts its fact, observes its number and records what the
+  /// number says was lost before it.
+  mutating func apply(_ entry: SequencedEntry<MonitorFact>) {
+    let fact = entry.payload
+    insert(fact)
+    let observation = sequence.observe(entry.number)
+    let missing: SequenceRange?
+    switch observation {
+    case .skipped(_, let range): missing = range
+    case .reset(_, _, let range): missing = range
+    case .first(let number):
+      missing =
+        number.value > 1 ? SequenceRange(epoch: number.epoch, values: 1...(number.value - 1)) : nil
+    case .inOrder, .duplicate, .lateArrival, .stale: missing = nil
+    }
+    if let missing {
+      appendBounded(
+        &losses,
+        MissedSequence(
+          numbers: missing.values, epoch: missing.epoch,
+          after: min(lastApplied?.instant ?? fact.instant, fact.instant), before: fact.instant))
+    }
+    lastApplied = AppliedFact(number: entry.number, instant: fact.instant)
+  }
+
+  /// Records an entry passed over because it does not decode.
+  mutating func skip(_ number: SequenceNumber) {
+    _ = sequence.observe(number)
+    appendBounded(&skipped, number)
+  }
+
+  /// Inserts `fact` in order, unless an equal fact is there already.
+  mutating func insert(_ fact: MonitorFact) {
+    let position = facts.partitioningIndex { !Self.precedes($0, fact) }
+    if position < facts.count, facts[position] == fact { return }
+    facts.insert(fact, at: position)
+  }
+
+  /// The order of ``facts``.
+  static func precedes(_ left: MonitorFact, _ right: MonitorFact) -> Bool {
+    (left.instant, left.callback.rawValue, left.activity, left.event ?? "")
+      < (right.instant, right.callback.rawValue, right.activity, right.event ?? "")
+  }
+
+  private func appendBounded<Element>(_ list: inout [Element], _ element: Element) {
+    list.append(element)
+    if list.count > Self.maximumListLength { list.removeFirst(list.count - Self.maximumListLength) }
+  }
+
+  /// Drops what is older than `cutoff` (see the type's discussion).
+  mutating func prune(before cutoff: Int64) {
+    let startsCutoff = cutoff - 7 * 86_400_000
+    facts.removeAll { fact in
+      fact.callback == .intervalDidStart ? fact.instant < startsCutoff : fact.instant < cutoff
+    }
+    losses.removeAll { (Milliseconds.instant($0.before) ?? .min) < cutoff }
+    earned = earned.filter { key, _ in
+      (Int64(key.prefix { $0 != "|" }) ?? .min) >= startsCutoff
+    }
+    reportedTrackerDownInstants.removeAll { $0 < cutoff }
+  }
+}
+
+extension Array {
+  /// The index of the first element for which `belongs` is true, in an array where every such
+  /// element comes after every other.
+  fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
+  }
+}
