@@ -9,6 +9,18 @@ extension PipelineState {
   /// transaction identified by the interval, the app and the new total: crediting again from
   /// the same facts changes nothing, and the sum credited for an interval is the XP of its usage
   /// whatever order the facts came in.
+  /// Whether ``credit(_:configuration:)`` would credit anything.
+  func owesCredit(
+    for usage: [DerivedUsage.IntervalUsage], configuration: PipelineConfiguration
+  ) -> Bool {
+    guard let rewards = configuration.rewards else { return false }
+    return usage.contains { item in
+      let xp = rewards.experiencePoints(
+        for: item.total, in: configuration.rules.category(for: item.app))
+      return xp > (earned["\(item.intervalStart)|\(item.app.rawValue)"] ?? 0)
+    }
+  }
+
   mutating func credit(
     _ usage: [DerivedUsage.IntervalUsage], configuration: PipelineConfiguration
   ) throws(PipelineError) {

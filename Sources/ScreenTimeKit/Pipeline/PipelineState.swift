@@ -229,18 +229,39 @@ public struct PipelineState: Sendable, Hashable, Codable {
     if list.count > Self.maximumListLength { list.removeFirst(list.count - Self.maximumListLength) }
   }
 
+  /// Whether ``prune(before:)`` would drop anything.
+  func hasExpired(before cutoff: Int64) -> Bool {
+    facts.prefix { $0.instant < cutoff }.contains { Self.expires($0, before: cutoff) }
+      || losses.contains { Self.expires($0, before: cutoff) }
+      || earned.keys.contains { Self.expires(earningKey: $0, before: cutoff) }
+      || (reportedTrackerDownInstants.first.map { $0 < cutoff } ?? false)
+  }
+
   /// Drops what is older than `cutoff` (see the type's discussion).
   mutating func prune(before cutoff: Int64) {
-    let startsCutoff = cutoff - 7 * 86_400_000
-    facts.removeAll { fact in
-      fact.callback == .intervalDidStart ? fact.instant < startsCutoff : fact.instant < cutoff
-    }
-    losses.removeAll { (Milliseconds.instant($0.before) ?? .min) < cutoff }
-    earned = earned.filter { key, _ in
-      (Int64(key.prefix { $0 != "|" }) ?? .min) >= startsCutoff
-    }
+    facts.removeAll { Self.expires($0, before: cutoff) }
+    losses.removeAll { Self.expires($0, before: cutoff) }
+    earned = earned.filter { !Self.expires(earningKey: $0.key, before: cutoff) }
     reportedTrackerDownInstants.removeAll { $0 < cutoff }
   }
+
+  /// An `intervalDidStart` is kept the longest monitoring interval longer than other facts,
+  /// while events of its interval may remain.
+  private static func expires(_ fact: MonitorFact, before cutoff: Int64) -> Bool {
+    fact.instant < (fact.callback == .intervalDidStart ? cutoff - longestInterval : cutoff)
+  }
+
+  private static func expires(_ loss: MissedSequence, before cutoff: Int64) -> Bool {
+    (Milliseconds.instant(loss.before) ?? .min) < cutoff
+  }
+
+  /// An earning's key starts with its interval's start in milliseconds.
+  private static func expires(earningKey key: String, before cutoff: Int64) -> Bool {
+    (Int64(key.prefix { $0 != "|" }) ?? .min) < cutoff - longestInterval
+  }
+
+  /// The longest monitoring interval, 7 days, in milliseconds.
+  static let longestInterval: Int64 = 7 * 86_400_000
 }
 
 extension Array {

@@ -168,8 +168,11 @@ public struct UsagePipeline: Sendable {
     }
   }
 
-  /// Drains; an entry that never decodes (written by a newer extension) is passed over, and
-  /// counts as lost.
+  /// Drains; an entry that never decodes (written by a newer extension) is passed over and
+  /// recorded in ``PipelineState/skipped``.
+  ///
+  /// Passing over an entry and recording it are two writes: a kill between them leaves the
+  /// entry unrecorded as skipped, and the next fact drained then reports its number as lost.
   private func drainSkippingUndecodable() throws -> OutboxBatch<MonitorFact> {
     var applied: [SequencedEntry<MonitorFact>] = []
     var lost: SequenceRange?
@@ -182,6 +185,9 @@ public struct UsagePipeline: Sendable {
           cursor: batch.cursor, head: batch.head)
       } catch SequenceTrackingError.payloadDecoding(_, let number, _, _) {
         let batch = try consumer.skip(through: number) { state, entry in state.apply(entry) }
+        if batch.cursor.last == number {
+          try updateState { state throws(PipelineError) in state.skip(number) }
+        }
         applied += batch.entries
         lost = lost ?? batch.lost
         reset = reset ?? batch.reset
@@ -190,16 +196,26 @@ public struct UsagePipeline: Sendable {
   }
 
   /// Drops what is past the retention and credits the reward ledger with the usage derived so
-  /// far, in one atomic write; idempotent, so a kill before it loses nothing.
+  /// far, in one atomic write; idempotent, so a kill before it loses nothing. Writes nothing
+  /// when there is nothing to drop or credit.
   private func settle(now: Date) throws(PipelineError) {
     let snapshot = try state()
-    let derived = FactDerivation.derive(
-      snapshot.facts, configuration: configuration, accountant: emptyAccountant)
     let cutoff =
       Milliseconds.clampedInstant(now) - Int64(configuration.retentionDays) * 86_400_000
+    let expired = snapshot.hasExpired(before: cutoff)
+    var credits: [DerivedUsage.IntervalUsage] = []
+    if configuration.rewards != nil {
+      credits =
+        FactDerivation.derive(
+          snapshot.facts, configuration: configuration, accountant: emptyAccountant
+        ).highest
+    }
+    guard expired || snapshot.owesCredit(for: credits, configuration: configuration) else {
+      return
+    }
     try updateState { state throws(PipelineError) in
       state.prune(before: cutoff)
-      try state.credit(derived.highest, configuration: configuration)
+      try state.credit(credits, configuration: configuration)
     }
   }
 

@@ -32,11 +32,10 @@ struct DerivedUsage {
 }
 
 enum FactDerivation {
-  /// The longest monitoring interval: an event is attributed to an `intervalDidStart` at most
-  /// this long before it.
-  static let longestInterval: Int64 = 7 * 86_400_000
-
   /// Derives the usage of `facts`.
+  ///
+  /// An event is attributed to an `intervalDidStart` at most ``PipelineState/longestInterval``
+  /// before it.
   ///
   /// - Parameters:
   ///   - facts: The facts, sorted and unique (``PipelineState/facts``).
@@ -130,7 +129,7 @@ enum FactDerivation {
       guard let latest, latest >= occurrence else { return occurrence }
       return latest
     }
-    guard let latest, instant - latest <= longestInterval else { return nil }
+    guard let latest, instant - latest <= PipelineState.longestInterval else { return nil }
     return latest
   }
 

@@ -1,0 +1,156 @@
+import Foundation
+import ScreenTimeKit
+import TestSupport
+import Testing
+
+/// The dashboard is a function of the set of facts: any interleaving of the same facts —
+/// reordered, duplicated, drained a few at a time or all at once — gives the same value, and
+/// its per-app totals are those of a second-by-second model written here.
+@Suite("Pipeline properties")
+struct PipelinePropertyTests {
+  let zone: TimeZone
+  let boundary: DayBoundary
+
+  init() throws {
+    zone = try TestSupport.zone("America/New_York")
+    boundary = DayBoundary(timeZone: zone)
+  }
+
+  /// Publishes `callbacks` in the order given, draining after each `drainEvery` of them, and
+  /// returns the dashboard of the scenario's day at its end.
+  func dashboard(
+    of callbacks: [FactScenario.Callback], drainEvery: Int, configuration: PipelineConfiguration
+  ) throws -> Dashboard {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<MonitorFact>(
+      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: 10_000)
+    var pipeline = try UsagePipeline(
+      outbox: outbox, store: store,
+      heartbeats: HeartbeatRecorder(store: store, source: .monitorExtension),
+      configuration: configuration)
+    let day = try LocalDay(parsing: FactScenario.day)
+    let end = boundary.interval(of: day).end
+    for (index, callback) in callbacks.enumerated() {
+      try outbox.publish(
+        try MonitorFact(
+          callback.kind, activity: callback.activity, event: callback.event, at: callback.at)
+      ) { _ in }
+      if (index + 1) % drainEvery == 0 { try pipeline.wake(.notification, now: end) }
+    }
+    try pipeline.wake(.foreground, now: end)
+    return try pipeline.dashboard(for: day, boundary: boundary, now: end)
+  }
+
+  @Test("any interleaving of the same facts gives the same dashboard", arguments: 1...4)
+  func interleavingsAgree(seed: UInt64) throws {
+    let scenario = try FactScenario(seed: seed, zone: zone)
+    let configuration = try FactScenario.configuration(zone: zone)
+    let sorted = scenario.callbacks.sorted { $0.at < $1.at }
+    let expected = try dashboard(of: sorted, drainEvery: 11, configuration: configuration)
+    var random = SplitMix64(seed: seed ^ 0xA5A5)
+    for round in 0..<3 {
+      var shuffled = scenario.callbacks.shuffled(using: &random)
+      for _ in 0..<(shuffled.count / 5) {  // some facts published twice
+        shuffled.insert(
+          shuffled[Int(random.next() % UInt64(shuffled.count))],
+          at: Int(random.next() % UInt64(shuffled.count)))
+      }
+      let drainEvery = [5, 37, 1_000_000][round % 3]
+      let actual = try dashboard(of: shuffled, drainEvery: drainEvery, configuration: configuration)
+      #expect(actual == expected, "seed \(seed), round \(round)")
+    }
+    #expect(expected.usage.total > .zero, "the scenario uses apps")
+    #expect(expected.facts.thresholds.implausible == 6, "the burst counts nothing")
+    #expect(expected.facts.rejected.count == 2, "a foreign name, an activity with no interval")
+  }
+
+  @Test("per-app totals equal a second-by-second model of the facts", arguments: 1...6)
+  func totalsMatchReference(seed: UInt64) throws {
+    let scenario = try FactScenario(seed: seed, zone: zone)
+    let configuration = try FactScenario.configuration(zone: zone)
+    let dashboard = try dashboard(
+      of: scenario.callbacks, drainEvery: 50, configuration: configuration)
+    let reference = try ReferenceUsage(scenario.callbacks, zone: zone)
+    let day = try LocalDay(parsing: FactScenario.day)
+    let actual = Dictionary(
+      uniqueKeysWithValues: dashboard.usage.apps.map { ($0.app.rawValue, $0.total) })
+    #expect(actual == reference.totals(on: boundary.interval(of: day)))
+  }
+}
+
+/// A deliberately simple model of the pipeline's usage rules, second by second: attribute each
+/// plausible threshold event to its interval, keep each threshold's earliest report, let the
+/// usage of each interval and app rise as late as those reports allow, and count the seconds
+/// of use of each app, once however many intervals cover them.
+struct ReferenceUsage {
+  /// The seconds since 1970 in which each app was in use.
+  var usedSeconds: [String: Set<Int>] = [:]
+
+  init(_ callbacks: [FactScenario.Callback], zone: TimeZone) throws {
+    let starts = callbacks.filter { $0.kind == .intervalDidStart }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    // (interval start, app) -> threshold seconds -> earliest report.
+    var steps: [String: [Int: Int]] = [:]
+    for callback in callbacks where callback.kind == .eventDidReachThreshold {
+      guard let name = try? ThresholdEventName(parsing: callback.event ?? "") else { continue }
+      let at = Int(callback.at.timeIntervalSince1970)
+      var intervalStart: Int?
+      if callback.activity == "daily" {
+        intervalStart = Int(calendar.startOfDay(for: callback.at).timeIntervalSince1970)
+      } else {
+        intervalStart =
+          starts.filter { $0.activity == callback.activity && $0.at <= callback.at }
+          .map { Int($0.at.timeIntervalSince1970) }.max()
+      }
+      guard let start = intervalStart else { continue }
+      let threshold = Int(name.threshold.components.seconds)
+      guard threshold <= at - start else { continue }  // implausible
+      let key = "\(start)|\(name.app.rawValue)"
+      steps[key, default: [:]][threshold] = min(steps[key]?[threshold] ?? .max, at)
+    }
+    for (key, reports) in steps {
+      let parts = key.split(separator: "|")
+      let start = Int(parts[0]) ?? 0
+      let app = String(parts[1])
+      // The latest cumulative usage consistent with every report: at t, every threshold
+      // reported by t is reached, and a threshold h reported at r > t is reached but for the
+      // r - t seconds left, U(t) = max(max{h : r <= t}, t + max{h - r : r > t}).
+      let byTime = reports.map { (threshold: $0.key, reported: $0.value) }
+        .sorted { $0.reported < $1.reported }
+      var suffix = [Int](repeating: .min, count: byTime.count + 1)
+      for index in byTime.indices.reversed() {
+        suffix[index] = max(suffix[index + 1], byTime[index].threshold - byTime[index].reported)
+      }
+      var reached = 0
+      var next = 0
+      func usage(at t: Int) -> Int {
+        while next < byTime.count, byTime[next].reported <= t {
+          reached = max(reached, byTime[next].threshold)
+          next += 1
+        }
+        let pending = suffix[next] == .min ? 0 : t + suffix[next]
+        return max(0, reached, pending)
+      }
+      let last = byTime.last?.reported ?? start
+      var previous = usage(at: start)
+      for second in start..<last {
+        let following = usage(at: second + 1)
+        if following > previous { usedSeconds[app, default: []].insert(second) }
+        previous = following
+      }
+    }
+  }
+
+  /// Each app's time in use within `interval`.
+  func totals(on interval: DateInterval) -> [String: Duration] {
+    let low = Int(interval.start.timeIntervalSince1970)
+    let high = Int(interval.end.timeIntervalSince1970)
+    var totals: [String: Duration] = [:]
+    for (app, seconds) in usedSeconds {
+      let count = seconds.filter { $0 >= low && $0 < high }.count
+      if count > 0 { totals[app] = .seconds(count) }
+    }
+    return totals
+  }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import ScreenTimeKit
+import TestSupport
+import Testing
+
+/// The pipeline's rules, one at a time: exactly once, attribution to intervals, clamping,
+/// losses with their epochs, undecodable entries, retention, and its settings.
+@Suite("Usage pipeline")
+struct PipelineTests {
+  let day = "2026-04-15"
+
+  @Test("a drained fact is applied once: draining again, or a duplicate delivery, adds nothing")
+  func exactlyOnce() throws {
+    var harness = try PipelineHarness()
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    try harness.use("com.example", day: day, from: "08:00", minutes: 10, step: 5)
+    // The platform delivers the 10-minute event again.
+    _ = harness.recorder.eventDidReachThreshold(
+      "stk:10m:com.example", activity: "daily", now: try harness.at("\(day) 08:10:07"))
+    let first = try harness.dashboard(day, at: "09:00")
+    let drain = try harness.pipeline.wake(.poll, now: try harness.at("\(day) 09:01"))
+    #expect(drain.applied == 0)
+    #expect(!drain.decision.shouldDrain)
+    let second = try harness.dashboard(day, at: "09:00")
+    #expect(first.usage.total == minutes(10))
+    #expect(second.usage == first.usage)
+    #expect(second.gaps == first.gaps)
+    #expect(second.facts == first.facts)
+    #expect(first.facts.thresholds.duplicates == 1)
+    #expect(try harness.pipeline.state().facts.count == 4)
+  }
+
+  @Test("usage counted from before the interval is clamped to the interval's start")
+  func recordsAreClampedToTheInterval() throws {
+    var harness = try PipelineHarness { $0.includesPastActivity = true }
+    // Monitoring began at 07:12; the platform counts use since 07:00, so a 5-minute threshold
+    // at 07:14 is plausible, but only 2 of its minutes lie in the interval.
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 07:12"))
+    _ = harness.recorder.eventDidReachThreshold(
+      "stk:5m:com.example", activity: "daily", now: try harness.at("\(day) 07:14"))
+    let dashboard = try harness.dashboard(day, at: "08:00")
+    #expect(dashboard.facts.thresholds.counted == 1)
+    #expect(dashboard.usage.total == minutes(2))
+  }
+
+  @Test("monitoring restarted inside a scheduled occurrence starts a new interval from zero")
+  func restartStartsANewInterval() throws {
+    var harness = try PipelineHarness { configuration in
+      configuration.monitoring = try MonitoringPlan([
+        MonitoredActivity(
+          name: "daily",
+          schedule: .daily(
+            try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
+      ])
+    }
+    try harness.use("com.example", day: day, from: "08:00", minutes: 20, step: 5)
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 12:00"))
+    try harness.use("com.example", day: day, from: "12:00", minutes: 10, step: 5)
+    let dashboard = try harness.dashboard(day, at: "13:00")
+    #expect(dashboard.usage.total == minutes(30), "20 minutes before the restart, 10 after")
+  }
+
+  @Test("two activities that watch one app count its time once")
+  func overlappingActivitiesCountOnce() throws {
+    var harness = try PipelineHarness()
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    _ = harness.recorder.intervalDidStart(for: "evening", now: try harness.at("\(day) 18:00"))
+    try harness.use("com.example", activity: "daily", day: day, from: "19:00", minutes: 15, step: 5)
+    try harness.use(
+      "com.example", activity: "evening", day: day, from: "19:00", minutes: 15, step: 5)
+    #expect(try harness.dashboard(day, at: "20:00").usage.total == minutes(15))
+  }
+
+  @Test("facts evicted before the app drained them are losses, with their epoch, as gap evidence")
+  func evictedFactsAreLossesWithTheirEpoch() throws {
+    var harness = try PipelineHarness(outboxCapacity: 4)
+    // The app must know the outbox's capacity as the extension does.
+    let outbox = try SequencedOutbox<MonitorFact>(
+      store: try FileStore(directory: harness.directory.url),
+      key: MonitorRecorder.defaultOutboxKey, capacity: 4)
+    harness.pipeline = try UsagePipeline(
+      outbox: outbox, store: try FileStore(directory: harness.directory.url),
+      heartbeats: harness.pipeline.heartbeats, configuration: harness.pipeline.configuration)
+    try harness.tick(from: "\(day) 09:00", through: "\(day) 12:00", every: 60)
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 09:00"))
+    try harness.pipeline.wake(.notification, now: try harness.at("\(day) 09:01"))
+    // Ten facts while the app is suspended: numbers 2...7 are evicted before it drains.
+    for minute in 1...10 {
+      _ = harness.recorder.intervalWillEndWarning(
+        for: "daily", now: try harness.at("\(day) 10:\(minute < 10 ? "0" : "")\(minute)"))
+    }
+    let drain = try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 11:00"))
+    let epoch = try #require(try outbox.head()?.number.epoch)
+    #expect(drain.lost == SequenceRange(epoch: epoch, values: 2...7))
+    let losses = try harness.pipeline.state().losses
+    #expect(losses.map(\.numbers) == [2...7])
+    #expect(losses.map(\.epoch) == [epoch])
+    #expect(losses.first?.after == (try harness.at("\(day) 09:00")))
+    #expect(losses.first?.before == (try harness.at("\(day) 10:07")))
+    let dashboard = try harness.pipeline.dashboard(
+      for: try LocalDay(parsing: day), boundary: harness.boundary,
+      now: try harness.at("\(day) 12:00"))
+    let evidence = dashboard.gaps.gaps.flatMap(\.evidence).filter { $0.kind == .missedSequence }
+    #expect(evidence.map(\.missedNumbers) == [2...7])
+    #expect(evidence.map(\.missedEpoch) == [epoch])
+    #expect(dashboard.facts.losses == losses)
+  }
+
+  @Test("an entry that never decodes is passed over, recorded as skipped, and the rest applied")
+  func undecodableEntryIsSkipped() throws {
+    var harness = try PipelineHarness()
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    // A newer extension publishes something this version cannot read.
+    let foreign = try SequencedOutbox<Int>(
+      store: try FileStore(directory: harness.directory.url),
+      key: MonitorRecorder.defaultOutboxKey, capacity: MonitorRecorder.defaultOutboxCapacity)
+    let number = try foreign.publish(42) { _ in }
+    try harness.use("com.example", day: day, from: "08:00", minutes: 10, step: 5)
+    let drain = try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 09:00"))
+    #expect(drain.applied == 3)
+    #expect(try harness.pipeline.state().skipped == [number])
+    #expect(try harness.pipeline.state().losses.isEmpty)
+    let dashboard = try harness.pipeline.dashboard(
+      for: try LocalDay(parsing: day), boundary: harness.boundary,
+      now: try harness.at("\(day) 09:00"))
+    #expect(dashboard.usage.total == minutes(10))
+    #expect(dashboard.facts.skipped == [number])
+  }
+
+  @Test("facts older than the retention are dropped when the app drains")
+  func retentionDropsOldFacts() throws {
+    var harness = try PipelineHarness()
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("2026-03-01 00:00"))
+    try harness.use("com.example", day: "2026-03-01", from: "08:00", minutes: 10, step: 5)
+    try harness.pipeline.wake(.foreground, now: try harness.at("2026-03-01 09:00"))
+    #expect(try harness.pipeline.state().facts.count == 3)
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("2026-04-12 00:00"))
+    try harness.pipeline.wake(.foreground, now: try harness.at("2026-04-12 09:00"))
+    let kept = try harness.pipeline.state().facts
+    #expect(
+      kept.map(\.callback) == [.intervalDidStart, .intervalDidStart],
+      "42 days later the events are gone; an interval's start stays 7 days longer")
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("2026-04-19 00:00"))
+    try harness.pipeline.wake(.foreground, now: try harness.at("2026-04-19 09:00"))
+    #expect(try harness.pipeline.state().facts.count == 2, "49 days later, it is gone too")
+  }
+
+  @Test("settings out of range are rejected when the pipeline opens")
+  func invalidSettingsAreRejected() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-pipeline")
+    var configuration = PipelineConfiguration(userId: "u", timeZone: try zone("UTC"))
+    configuration.retentionDays = 31
+    #expect(throws: PipelineError.self) {
+      try UsagePipeline(directory: directory.url, configuration: configuration)
+    }
+    configuration.retentionDays = 40
+    configuration.thresholdTolerance = .seconds(-1)
+    #expect(throws: PipelineError.self) {
+      try UsagePipeline(directory: directory.url, configuration: configuration)
+    }
+  }
+
+  @Test("a configuration's JSON form round-trips")
+  func configurationRoundTrips() throws {
+    let zone = try TestSupport.zone("America/New_York")
+    let configuration = try FactScenario.configuration(zone: zone)
+    #expect(try decode(PipelineConfiguration.self, json(configuration)) == configuration)
+    let state = try PipelineHarness().pipeline.state()
+    #expect(try decode(PipelineState.self, json(state)) == state)
+  }
+
+  @Test("a pipeline error gives the store's error in one call")
+  func storeErrorIsOneCallAway() {
+    let error = SharedStoreError.corrupted(key: "k", path: "/p", reason: "r")
+    #expect(PipelineError.store(error).storeError == error)
+    #expect(PipelineError.sequence(.store(error)).storeError == error)
+    #expect(PipelineError.signals(.store(error)).storeError == error)
+    #expect(PipelineError.usage(.emptyActivityName).storeError == nil)
+  }
+}
