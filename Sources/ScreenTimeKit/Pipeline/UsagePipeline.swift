@@ -195,9 +195,10 @@ public struct UsagePipeline: Sendable {
     }
   }
 
-  /// Drops what is past the retention and credits the reward ledger with the usage derived so
-  /// far, in one atomic write; idempotent, so a kill before it loses nothing. Writes nothing
-  /// when there is nothing to drop or credit.
+  /// Drops what is past the retention and credits the reward ledger with the usage so far.
+  ///
+  /// One atomic write, idempotent, so a kill before it loses nothing; nothing is written when
+  /// there is nothing to drop or credit.
   private func settle(now: Date) throws(PipelineError) {
     let snapshot = try state()
     let cutoff =
