@@ -1,82 +1,103 @@
 import Foundation
 import ScreenTimeKit
 
-/// The built-in sample: one person's Sunday, 2026-03-08, in New York — the day the clocks jump
-/// from 02:00 to 03:00, so the local day is 23 hours long.
-enum SampleDay {
-  static let timeZone = TimeZone(identifier: "America/New_York") ?? .gmt
-  static let boundary = DayBoundary(timeZone: timeZone)
-  static let day = LocalDay(uncheckedDemoYear: 2026, month: 3, day: 8)
-
+/// The built-in sample: one person's week in New York up to Sunday 2026-03-08 — the day the
+/// clocks jump from 02:00 to 03:00, so the local day is 23 hours long.
+struct SampleDay {
   /// One stretch of use of one app, in local wall-clock time.
   struct Session {
-    var app: String
-    var start: (hour: Int, minute: Int)
+    var app: AppID
+    var day: LocalDay
+    var start: TimeOfDay
     var minutes: Int
   }
 
-  /// What the person did with their phone.
-  static let sessions: [Session] = [
-    Session(app: "com.burbn.instagram", start: (7, 10), minutes: 25),
-    Session(app: "com.duolingo.DuolingoMobile", start: (7, 40), minutes: 20),
-    Session(app: "com.supercell.clashroyale", start: (12, 5), minutes: 35),
-    Session(app: "com.burbn.instagram", start: (14, 0), minutes: 30),
-    Session(app: "com.netflix.Netflix", start: (19, 30), minutes: 95),
-    Session(app: "com.burbn.instagram", start: (22, 10), minutes: 20),
-  ]
+  let timeZone: TimeZone
+  let boundary: DayBoundary
+  let day: LocalDay
+  let rules: CategoryRules
+  let sessions: [Session]
+  /// When the extension was killed and when the system relaunched it.
+  let outage: (from: TimeOfDay, to: TimeOfDay)
+  /// When the person opens the app in the evening.
+  let evening: TimeOfDay
 
-  /// The daily use the app had already recorded on each of March 1–7, per category.
-  static let earlierEachDay: [AppCategory: Duration] = [
-    .socialMedia: .seconds(70 * 60), .entertainment: .seconds(80 * 60),
-    .gaming: .seconds(25 * 60), .education: .seconds(15 * 60),
-  ]
+  init() throws {
+    guard let zone = TimeZone(identifier: "America/New_York") else {
+      throw DemoError(description: "this system has no America/New_York time zone")
+    }
+    timeZone = zone
+    boundary = DayBoundary(timeZone: zone)
+    day = try LocalDay(year: 2026, month: 3, day: 8)
+    let instagram = try AppID("com.burbn.instagram")
+    let duolingo = try AppID("com.duolingo.DuolingoMobile")
+    let clash = try AppID("com.supercell.clashroyale")
+    let netflix = try AppID("com.netflix.Netflix")
+    rules = CategoryRules([
+      .exact(netflix, .entertainment),
+      try .prefix("com.burbn.", .socialMedia),
+      try .prefix("com.supercell.", .gaming),
+      try .prefix("com.duolingo.", .education),
+    ])
+    // March 1–7: the same evening every day.
+    var sessions: [Session] = []
+    for offset in (1...7).reversed() {
+      let earlier = day.advanced(by: -offset)
+      sessions += [
+        Session(app: instagram, day: earlier, start: try TimeOfDay(hour: 8), minutes: 70),
+        Session(app: duolingo, day: earlier, start: try TimeOfDay(hour: 17), minutes: 15),
+        Session(app: clash, day: earlier, start: try TimeOfDay(hour: 18), minutes: 25),
+        Session(app: netflix, day: earlier, start: try TimeOfDay(hour: 20), minutes: 80),
+      ]
+    }
+    // Sunday.
+    sessions += [
+      Session(app: instagram, day: day, start: try TimeOfDay(hour: 7, minute: 10), minutes: 25),
+      Session(app: duolingo, day: day, start: try TimeOfDay(hour: 7, minute: 40), minutes: 20),
+      Session(app: clash, day: day, start: try TimeOfDay(hour: 12, minute: 5), minutes: 35),
+      Session(app: instagram, day: day, start: try TimeOfDay(hour: 14), minutes: 30),
+      Session(app: netflix, day: day, start: try TimeOfDay(hour: 19, minute: 30), minutes: 95),
+      Session(app: instagram, day: day, start: try TimeOfDay(hour: 22, minute: 10), minutes: 20),
+    ]
+    self.sessions = sessions
+    outage = (try TimeOfDay(hour: 13, minute: 10), try TimeOfDay(hour: 13, minute: 52))
+    evening = try TimeOfDay(hour: 23, minute: 30)
+  }
 
-  /// How the app files bundle identifiers under categories.
-  static let rules = CategoryRules([
-    .exact(AppID(demo: "com.netflix.Netflix"), .entertainment),
-    CategoryRule.prefixForDemo("com.burbn.", .socialMedia),
-    CategoryRule.prefixForDemo("com.supercell.", .gaming),
-    CategoryRule.prefixForDemo("com.duolingo.", .education),
-  ])
-
-  /// The instant of a local wall-clock time on the sample day.
-  static func instant(_ hour: Int, _ minute: Int) -> Date {
+  /// The instant the clock shows `time` on `day` (the first, where it shows it twice).
+  func instant(_ time: TimeOfDay, on day: LocalDay) throws -> Date {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
-    let components = DateComponents(year: 2026, month: 3, day: 8, hour: hour, minute: minute)
-    return calendar.date(from: components) ?? boundary.start(of: day)
-  }
-}
-
-extension LocalDay {
-  /// A day the demo knows is valid.
-  init(uncheckedDemoYear year: Int, month: Int, day: Int) {
-    do {
-      self = try LocalDay(year: year, month: month, day: day)
-    } catch {
-      preconditionFailure("\(error)")
+    let components = DateComponents(
+      year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute)
+    guard let date = calendar.date(from: components) else {
+      throw DemoError(description: "no instant shows \(time) on \(day)")
     }
+    return date
   }
-}
 
-extension AppID {
-  /// An identifier the demo knows is valid.
-  init(demo rawValue: String) {
-    do {
-      self = try AppID(rawValue)
-    } catch {
-      preconditionFailure("\(error)")
-    }
-  }
-}
-
-extension CategoryRule {
-  /// A prefix rule the demo knows is valid.
-  static func prefixForDemo(_ prefix: String, _ category: AppCategory) -> CategoryRule {
-    do {
-      return try .prefix(prefix, category)
-    } catch {
-      preconditionFailure("\(error)")
-    }
+  /// The app's settings: the categories, the daily monitoring schedule, March's budgets, two XP
+  /// a minute of learning, and tracking expected from 07:00 on.
+  func configuration() throws -> PipelineConfiguration {
+    var configuration = PipelineConfiguration(userId: "user-123", timeZone: timeZone)
+    configuration.rules = rules
+    configuration.monitoring = try MonitoringPlan([
+      MonitoredActivity(
+        name: "daily",
+        schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
+    ])
+    configuration.plans = [
+      try MonthlyPlan(
+        month: LocalMonth(year: 2026, month: 3),
+        amounts: [
+          .socialMedia: .seconds(30 * 3600), .entertainment: .seconds(55 * 3600),
+          .gaming: .seconds(25 * 3600),
+        ],
+        excluded: [.education], granularity: .minutes)
+    ]
+    configuration.rewards = try UsageRewards(xpPerMinute: [.education: 2])
+    configuration.expectation = .daily(
+      try DailyWindow(start: TimeOfDay(hour: 7), end: .midnight), in: timeZone)
+    return configuration
   }
 }

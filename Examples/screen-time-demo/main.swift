@@ -3,21 +3,29 @@ import ScreenTimeKit
 
 // screen-time-demo: a guided tour of ScreenTimeKit on built-in sample data.
 //
-//   swift run screen-time-demo [--directory DIR] [--help]
+//   swift run screen-time-demo [--directory DIR] [--out DIR] [--help]
 //
 // Part one shows the shared store an app and its extensions use; part two runs the whole
-// pipeline on a sample day.
+// pipeline on a sample week: the monitor extension records what the platform tells it, most
+// notifications are lost, and the app derives its dashboard anyway.
 
 let usage = """
-  usage: screen-time-demo [--directory DIR] [--svg FILE]
+  usage: screen-time-demo [--directory DIR] [--out DIR]
 
-  Runs ScreenTimeKit on built-in sample data and prints what happens.
+  Runs ScreenTimeKit on built-in sample data and prints what happens; the output is the same on
+  every run.
 
   options:
     --directory DIR   where to keep the demo's shared store (default: a fresh temporary folder,
                       removed afterwards)
-    --svg FILE        also write the sample day's tracking timeline as an SVG image
+    --out DIR         also write the sample day's dashboard as JSON (dashboard.json) and its
+                      tracking timeline as an SVG image (day.svg) into DIR
     --help            show this help
+
+  example:
+    swift run screen-time-demo --out /tmp/demo
+
+  exit status: 0 on success, 1 on bad arguments or a failure (one line on stderr)
   """
 
 struct DemoError: Error, CustomStringConvertible {
@@ -27,7 +35,7 @@ struct DemoError: Error, CustomStringConvertible {
 /// What the command line asked for.
 struct Options {
   var directory: URL?
-  var svgPath: String?
+  var output: URL?
 
   init(_ arguments: [String]) throws {
     var arguments = arguments[...]
@@ -41,11 +49,11 @@ struct Options {
           throw DemoError(description: "--directory needs a path")
         }
         directory = URL(fileURLWithPath: path, isDirectory: true)
-      case "--svg":
+      case "--out":
         guard let path = arguments.popFirst() else {
-          throw DemoError(description: "--svg needs a file path")
+          throw DemoError(description: "--out needs a directory")
         }
-        svgPath = path
+        output = URL(fileURLWithPath: path, isDirectory: true)
       default:
         throw DemoError(description: "unknown argument '\(argument)'")
       }
@@ -79,8 +87,8 @@ func sharedStoreTour(in directory: URL) throws {
   }
   let after = try app.changeToken(for: sequence.name)
   print(
-    "the app polls a change token: \(before.map(String.init(describing:)) ?? "none") -> \(after.map(String.init(describing:)) ?? "none")"
-  )
+    "the app polls a change token: \(before == nil ? "no value yet" : "a value"), then "
+      + "\(after == before ? "unchanged" : "a new token: the extension wrote")")
   print("the app reads the sequence: \(try app.value(for: sequence))")
   let snapshot = try log.snapshot()
   print(
@@ -93,9 +101,54 @@ func sharedStoreTour(in directory: URL) throws {
   do {
     _ = try app.value(for: StoreKey("budget", default: 60))
   } catch {
-    print("a damaged value is an error: \(error)")
-    if let kept = try app.quarantine("budget") { print("quarantined to \(kept)") }
+    print("a damaged value is an error, never a default: \(error.reason)")
+    if let kept = try app.quarantine("budget") {
+      print("quarantined, bytes kept, as \(URL(fileURLWithPath: kept).lastPathComponent)")
+    }
   }
+}
+
+extension SharedStoreError {
+  /// Why a value was refused, without the machine's paths.
+  var reason: String {
+    if case .corrupted(_, _, let reason) = self { return reason }
+    return description
+  }
+}
+
+func pipelineTour(in directory: URL, output: URL?) throws {
+  let sample = try SampleDay()
+  let monitor = Monitor(sample: sample, recorder: try MonitorRecorder(directory: directory))
+  var app = App(
+    sample: sample,
+    pipeline: try UsagePipeline(directory: directory, configuration: try sample.configuration()))
+
+  print("== 1. The monitor extension records what it is told; Darwin notifications get lost ==")
+  var tally = Monitor.Tally()
+  var drains = 0
+  var nextPoll = try sample.instant(TimeOfDay(hour: 9), on: sample.day)
+  let evening = try sample.instant(sample.evening, on: sample.day)
+  for call in try monitor.calls() {
+    while call.at >= nextPoll, nextPoll < evening {  // the app's poll, while it is awake
+      if try app.wake(.poll, at: nextPoll) { drains += 1 }
+      nextPoll = nextPoll.addingTimeInterval(3 * 3600)
+    }
+    if try monitor.handle(call, tally: &tally), try app.wake(.notification, at: call.at) {
+      drains += 1
+    }
+  }
+  if try app.wake(.foreground, at: evening) { drains += 1 }  // opened in the evening
+  let statistics = app.pipeline.coordinator.statistics
+  let state = try app.pipeline.state()
+  print(
+    """
+    callbacks recorded:   \(tally.callbacks), each one fact in one durable write, then a heartbeat
+    heartbeats on Sunday: \(tally.heartbeats), one a minute from 07:00, none while the extension was dead
+    notifications lost:   \(tally.lost) of \(tally.posted)
+    app drains:           \(drains), \(statistics.pollsThatFoundWork) of them from a poll that found facts no notification had announced
+    facts the app holds:  \(state.facts.count), each applied exactly once — nothing lost
+    """)
+  try app.show(at: evening, output: output)
 }
 
 do {
@@ -105,14 +158,20 @@ do {
     requested
     ?? FileManager.default.temporaryDirectory.appendingPathComponent(
       "screen-time-demo-\(UUID().uuidString)", isDirectory: true)
-  defer { if requested == nil { try? FileManager.default.removeItem(at: directory) } }
+  defer {
+    if requested == nil {
+      do {
+        try FileManager.default.removeItem(at: directory)
+      } catch {
+        FileHandle.standardError.write(Data("could not remove \(directory.path): \(error)\n".utf8))
+      }
+    }
+  }
   try sharedStoreTour(in: directory)
   print()
-  try Pipeline(
-    directory: directory.appendingPathComponent("pipeline", isDirectory: true),
-    svgPath: options.svgPath
-  ).run()
+  try pipelineTour(
+    in: directory.appendingPathComponent("pipeline", isDirectory: true), output: options.output)
 } catch {
-  FileHandle.standardError.write(Data("screen-time-demo: \(error)\n\n\(usage)\n".utf8))
+  FileHandle.standardError.write(Data("screen-time-demo: \(error)\n".utf8))
   exit(1)
 }

@@ -85,7 +85,7 @@ public struct MonthlyPlan: Sendable, Hashable, Codable {
   ///
   /// The day's share of the month's amount, without time rolled over from earlier days; the
   /// day's whole allowance, rollover included, is ``BudgetReport/allowance`` of
-  /// ``reports(on:usage:warningPercent:)``.
+  /// ``reports(on:usage:warningPercent:)-(_,[AppCategory:[LocalDay:Duration]],_)``.
   ///
   /// - Parameters:
   ///   - category: A category.

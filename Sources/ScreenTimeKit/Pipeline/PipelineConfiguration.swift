@@ -61,7 +61,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public var appNames: [AppID: String]
 
   /// Creates a configuration with the library's defaults: no rules (every app is `other`), no
-  /// monitoring plan, no budgets, no rewards, 10 XP = 1 minute, ``HealthPolicy/standard``,
+  /// monitoring plan, no budgets, no rewards, 10 XP = 1 minute, `HealthPolicy.standard`,
   /// tracking expected from the first heartbeat on, 40 days of retention.
   ///
   /// - Parameters:

@@ -8,7 +8,7 @@ import UsageModel
 /// What the app side of the pipeline keeps in the shared store: the facts it drained, and the
 /// little it must remember beyond them.
 ///
-/// The state lives in one ``OutboxConsumerRecord`` together with the outbox cursor, so that a
+/// The state lives in one `OutboxConsumerRecord` together with the outbox cursor, so that a
 /// drain applies a batch of facts and moves the cursor in one atomic write: each fact is applied
 /// exactly once, whatever kills the app. Everything a dashboard shows — usage, budgets, health,
 /// gaps — is derived from the facts afresh; only what cannot be derived is kept besides them:

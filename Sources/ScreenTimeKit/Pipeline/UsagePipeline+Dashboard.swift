@@ -57,11 +57,8 @@ extension UsagePipeline {
     }
     let budgets = try overviews(plan, day: day, report: report, boundary: boundary, now: now)
 
-    let detector = GapDetector(
-      boundary: boundary, expectation: configuration.expectation, policy: configuration.health,
-      source: .monitorExtension)
-    let gaps = detector.report(
-      for: day, now: now, heartbeats: history + derived.signsOfLife, usage: derived.records,
+    let gaps = detector(boundary).report(
+      for: day, now: now, heartbeats: derived.signsOfLife + history, usage: derived.records,
       missedSequences: snapshot.losses)
     let trackerDown = TrackerDownAlert.evaluate(gaps, policy: configuration.health)
 
@@ -88,6 +85,58 @@ extension UsagePipeline {
         facts: snapshot.facts.count, losses: snapshot.losses, skipped: snapshot.skipped,
         thresholds: derived.counts,
         rejected: derived.rejected, implausible: derived.accountant.implausibleEvents))
+  }
+
+  /// The usage records derived from the facts drained so far: each app's usage in each
+  /// monitoring interval, laid out as late as its threshold events allow and clamped to the
+  /// interval's start.
+  ///
+  /// - Returns: The records, in order of interval, then app, then time.
+  /// - Throws: ``PipelineError/sequence(_:)`` when the state cannot be read.
+  /// - Complexity: O(*n* log *n*) in the facts within the retention.
+  public func usageRecords() throws(PipelineError) -> [UsageRecord] {
+    FactDerivation.derive(
+      try state().facts, configuration: configuration, accountant: emptyAccountant
+    ).records
+  }
+
+  /// The diagnostics report of `day` (seed 000's export): health, gaps, usage blocks, the
+  /// extension's recent failures — as text, JSON or an SVG timeline.
+  ///
+  /// It shows what ``dashboard(for:boundary:now:)`` derives, and records nothing.
+  ///
+  /// - Parameters:
+  ///   - day: The local day.
+  ///   - boundary: Where local days begin.
+  ///   - now: The instant of the report.
+  ///   - title: The report's title.
+  /// - Returns: The report.
+  /// - Throws: ``PipelineError`` when the state, the heartbeats or the log cannot be read.
+  public func diagnosticsReport(
+    for day: LocalDay, boundary: DayBoundary, now: Date, title: String = "Tracking Diagnostics"
+  ) throws(PipelineError) -> DiagnosticsReport {
+    let snapshot = try state()
+    let derived = FactDerivation.derive(
+      snapshot.facts, configuration: configuration, accountant: emptyAccountant)
+    let history: [Heartbeat]
+    let entries: [DiagnosticEntry]
+    do {
+      history = try heartbeats.history().heartbeats
+      entries = try diagnostics?.entries() ?? []
+    } catch {
+      throw .signals(error)
+    }
+    return DiagnosticsReport(
+      title: title, day: day, now: now, detector: detector(boundary),
+      heartbeats: derived.signsOfLife + history, usage: derived.records,
+      rules: configuration.rules, missedSequences: snapshot.losses, diagnostics: entries)
+  }
+
+  /// The gap detector of the configuration.
+  func detector(_ boundary: DayBoundary) -> GapDetector {
+    GapDetector(
+      boundary: boundary, expectation: configuration.expectation, policy: configuration.health,
+      source: .monitorExtension)
   }
 
   /// Each budget of `plan` on `day`, with its pace over the month.

@@ -10,9 +10,9 @@ import UsageModel
 /// from them everything a dashboard shows.
 ///
 /// The app drives it from three places — the Darwin notification the extension posts, the app
-/// coming to the foreground, and a polling tick (every ``DrainCoordinator/recommendedPollInterval``
+/// coming to the foreground, and a polling tick (every `DrainCoordinator.recommendedPollInterval`
 /// while the app runs) — because notifications may be dropped or coalesced, and are never
-/// delivered to a suspended app. Each call to ``wake(_:now:)`` asks a ``DrainCoordinator``
+/// delivered to a suspended app. Each call to ``wake(_:now:)`` asks a `DrainCoordinator`
 /// whether there is anything after the cursor (reading only the outbox's change token when
 /// nothing changed) and drains if so. Then ``dashboard(for:boundary:now:)`` answers for a day.
 ///
@@ -43,6 +43,8 @@ public struct UsagePipeline: Sendable {
   public let consumer: OutboxConsumer<MonitorFact, PipelineState>
   /// The monitor extension's heartbeats.
   public let heartbeats: HeartbeatRecorder
+  /// The extension's diagnostic log, for the diagnostics report; `nil` when not given.
+  public let diagnostics: DiagnosticLog?
   /// What the notification-and-poll hybrid was asked and decided during this process's life.
   public private(set) var coordinator = DrainCoordinator()
 
@@ -53,10 +55,10 @@ public struct UsagePipeline: Sendable {
   private var cursor: OutboxCursor?
 
   /// Opens the pipeline on the shared store in `directory`, with the library's keys: the facts'
-  /// outbox of ``MonitorRecorder`` and the monitor extension's heartbeats.
+  /// outbox of `MonitorRecorder` and the monitor extension's heartbeats.
   ///
   /// - Parameters:
-  ///   - directory: The shared store's directory, as the extension's ``MonitorRecorder`` opened
+  ///   - directory: The shared store's directory, as the extension's `MonitorRecorder` opened
   ///     it.
   ///   - configuration: The settings.
   /// - Throws: ``PipelineError/store(_:)`` when a store cannot be opened, and
@@ -83,7 +85,8 @@ public struct UsagePipeline: Sendable {
       preconditionFailure("unexpected error opening the pipeline: \(error)")
     }
     try self.init(
-      outbox: outbox, store: store, heartbeats: heartbeats, configuration: configuration)
+      outbox: outbox, store: store, heartbeats: heartbeats,
+      diagnostics: DiagnosticLog(store: store), configuration: configuration)
   }
 
   /// Opens the pipeline on stores of your choosing.
@@ -93,13 +96,14 @@ public struct UsagePipeline: Sendable {
   ///   - store: Where the state lives; the outbox's store or another.
   ///   - stateKey: The state's key; ``defaultStateKey`` unless you choose otherwise.
   ///   - heartbeats: The monitor extension's heartbeat recorder.
+  ///   - diagnostics: The extension's diagnostic log, for ``diagnosticsReport(for:boundary:now:title:)``.
   ///   - configuration: The settings.
   /// - Throws: ``PipelineError/sequence(_:)`` for an invalid state key, and
   ///   ``PipelineError/invalidConfiguration(field:value:requirement:)`` for invalid settings.
   public init(
     outbox: SequencedOutbox<MonitorFact>, store: any SharedStore,
     stateKey: String = defaultStateKey, heartbeats: HeartbeatRecorder,
-    configuration: PipelineConfiguration
+    diagnostics: DiagnosticLog? = nil, configuration: PipelineConfiguration
   ) throws(PipelineError) {
     guard configuration.retentionDays >= 32 else {
       throw .invalidConfiguration(
@@ -124,6 +128,7 @@ public struct UsagePipeline: Sendable {
     self.configuration = configuration
     self.store = store
     self.heartbeats = heartbeats
+    self.diagnostics = diagnostics
     recordKey = StoreKey(stateKey, default: OutboxConsumerRecord(cursor: .start, state: initial))
   }
 
