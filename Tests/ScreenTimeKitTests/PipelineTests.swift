@@ -145,6 +145,31 @@ struct PipelineTests {
     #expect(try harness.pipeline.state().facts.count == 2, "49 days later, it is gone too")
   }
 
+  @Test("a day before the month's plan starts has no budgets, and is not an error")
+  func dayBeforeThePlanStarts() throws {
+    var harness = try PipelineHarness { configuration in
+      configuration.plans = [
+        try MonthlyPlan(
+          month: LocalMonth(year: 2026, month: 4), amounts: [.socialMedia: .seconds(3600)],
+          startDay: LocalDay(year: 2026, month: 4, day: 20))
+      ]
+    }
+    #expect(try harness.dashboard(day, at: "12:00").budgets.isEmpty)
+    #expect(try harness.dashboard("2026-04-20", at: "12:00").budgets.count == 1)
+  }
+
+  @Test("health counts a fact written after the last heartbeat as a sign of life")
+  func factAfterTheLastHeartbeatIsASignOfLife() throws {
+    var harness = try PipelineHarness()
+    _ = harness.recorder.heartbeat(now: try harness.at("\(day) 08:00"))
+    // A fact whose heartbeat was lost to a kill: published without the recorder's heartbeat.
+    try harness.recorder.outbox.publish(
+      try MonitorFact(.intervalDidStart, activity: "daily", at: try harness.at("\(day) 09:00"))
+    ) { _ in }
+    let health = try harness.dashboard(day, at: "09:01").health
+    #expect(health.status == .healthy(age: .seconds(60)))
+  }
+
   @Test("settings out of range are rejected when the pipeline opens")
   func invalidSettingsAreRejected() throws {
     let directory = try TemporaryDirectory(prefix: "stk-pipeline")

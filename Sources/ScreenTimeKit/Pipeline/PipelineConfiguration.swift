@@ -40,7 +40,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   /// the last `intervalDidStart` inside that occurrence, when monitoring was restarted in it);
   /// otherwise to the activity's last `intervalDidStart` before it.
   public var monitoring: MonitoringPlan?
-  /// The monthly budget plans; a dashboard uses the one of its day's month, if any.
+  /// The monthly budget plans; a dashboard uses the one of its day's month, from its start
+  /// day on (``plan(for:)``).
   public var plans: [MonthlyPlan]
   /// How usage earns XP in the reward ledger; no earnings when `nil`.
   public var rewards: UsageRewards?
@@ -83,12 +84,13 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     appNames = [:]
   }
 
-  /// The plan of the month containing `day`, if there is one.
+  /// The plan that applies on `day`, if there is one: the plan of its month, from the plan's
+  /// start day on.
   ///
   /// - Parameter day: A local day.
-  /// - Returns: The plan whose month contains it.
+  /// - Returns: The plan whose month contains it and which has started by then.
   public func plan(for day: LocalDay) -> MonthlyPlan? {
-    plans.first { $0.month.days.contains(day) }
+    plans.first { $0.month.days.contains(day) && $0.startDay <= day }
   }
 
   /// The name to show for `app`.

@@ -21,8 +21,8 @@ import UsageModel
 /// - ``alerts`` and ``reportedTrackerDown``: what was already raised, so that nothing is raised
 ///   twice.
 ///
-/// **Bounds.** Facts, losses, skipped entries, earnings bookkeeping and raised alerts older than
-/// the configured retention (``PipelineConfiguration/retentionDays``, counted back from the
+/// **Bounds.** Facts, losses, earnings bookkeeping and raised alerts older than the configured
+/// retention (``PipelineConfiguration/retentionDays``, counted back from the
 /// `now` of each drain) are dropped; an `intervalDidStart` is kept up to 7 days longer, the
 /// longest monitoring interval, while events of its interval may remain. ``losses`` and
 /// ``skipped`` keep at most ``maximumListLength`` items each, the newest. The reward ledger keeps
@@ -229,20 +229,21 @@ public struct PipelineState: Sendable, Hashable, Codable {
     if list.count > Self.maximumListLength { list.removeFirst(list.count - Self.maximumListLength) }
   }
 
-  /// Whether ``prune(before:)`` would drop anything.
-  func hasExpired(before cutoff: Int64) -> Bool {
-    facts.prefix { $0.instant < cutoff }.contains { Self.expires($0, before: cutoff) }
-      || losses.contains { Self.expires($0, before: cutoff) }
-      || earned.keys.contains { Self.expires(earningKey: $0, before: cutoff) }
-      || (reportedTrackerDownInstants.first.map { $0 < cutoff } ?? false)
+  /// Whether ``prune(before:day:)`` would drop anything.
+  func hasExpired(before cutoff: Int64, day: LocalDay) -> Bool {
+    var pruned = self
+    pruned.prune(before: cutoff, day: day)
+    return pruned != self
   }
 
-  /// Drops what is older than `cutoff` (see the type's discussion).
-  mutating func prune(before cutoff: Int64) {
+  /// Drops what is older than `cutoff`, and the alerts of windows that ended before `day` (see
+  /// the type's discussion).
+  mutating func prune(before cutoff: Int64, day: LocalDay) {
     facts.removeAll { Self.expires($0, before: cutoff) }
     losses.removeAll { Self.expires($0, before: cutoff) }
     earned = earned.filter { !Self.expires(earningKey: $0.key, before: cutoff) }
     reportedTrackerDownInstants.removeAll { $0 < cutoff }
+    alerts.forgetWindows(endingBefore: day)
   }
 
   /// An `intervalDidStart` is kept the longest monitoring interval longer than other facts,

@@ -77,7 +77,9 @@ extension UsagePipeline {
     return Dashboard(
       day: day, evaluatedAt: now, usage: usage, budgets: budgets, alerts: raised.0,
       trackerDownAlerts: raised.1, rewards: raised.2,
-      health: configuration.health.health(of: history.last, at: now), gaps: gaps,
+      health: configuration.health.health(
+        of: Self.latestSignOfLife(history.last, snapshot.facts.last), at: now),
+      gaps: gaps,
       payload: UsageSyncPayload(userId: configuration.userId, usage: usage) {
         configuration.name(of: $0)
       },
@@ -152,6 +154,14 @@ extension UsagePipeline {
     } catch {
       throw .budget(error)
     }
+  }
+
+  /// The latest sign of life: the last heartbeat recorded, unless a later fact shows the
+  /// extension ran after it (a kill between its fact and its heartbeat).
+  static func latestSignOfLife(_ heartbeat: Heartbeat?, _ fact: MonitorFact?) -> Heartbeat? {
+    guard let fact, fact.instant > heartbeat?.instant ?? .min else { return heartbeat }
+    return Heartbeat(
+      instant: fact.instant, source: .monitorExtension, sequence: nil, memoryBytes: nil)
   }
 
   /// An empty day's usage.

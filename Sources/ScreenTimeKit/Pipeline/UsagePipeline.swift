@@ -182,7 +182,9 @@ public struct UsagePipeline: Sendable {
     var applied: [SequencedEntry<MonitorFact>] = []
     var lost: SequenceRange?
     var reset: SequenceResetReason?
-    while true {
+    // Each pass applies or passes over at least one entry, so the outbox's capacity bounds the
+    // passes; the bound guards against an outbox that keeps changing underneath.
+    for _ in 0...consumer.outbox.capacity {
       do {
         let batch = try consumer.drain { state, entry in state.apply(entry) }
         return OutboxBatch(
@@ -198,6 +200,7 @@ public struct UsagePipeline: Sendable {
         reset = reset ?? batch.reset
       }
     }
+    return try consumer.drain { state, entry in state.apply(entry) }
   }
 
   /// Drops what is past the retention and credits the reward ledger with the usage so far.
@@ -208,7 +211,8 @@ public struct UsagePipeline: Sendable {
     let snapshot = try state()
     let cutoff =
       Milliseconds.clampedInstant(now) - Int64(configuration.retentionDays) * 86_400_000
-    let expired = snapshot.hasExpired(before: cutoff)
+    let cutoffDay = Self.day(before: cutoff, in: configuration.timeZone)
+    let expired = snapshot.hasExpired(before: cutoff, day: cutoffDay)
     var credits: [DerivedUsage.IntervalUsage] = []
     if configuration.rewards != nil {
       credits =
@@ -220,8 +224,20 @@ public struct UsagePipeline: Sendable {
       return
     }
     try updateState { state throws(PipelineError) in
-      state.prune(before: cutoff)
+      state.prune(before: cutoff, day: cutoffDay)
       try state.credit(credits, configuration: configuration)
+    }
+  }
+
+  /// The local day before the one containing `instant`, in `timeZone`: budget alert windows
+  /// that ended before it are forgotten.
+  static func day(before instant: Int64, in timeZone: TimeZone) -> LocalDay {
+    let boundary = DayBoundary(timeZone: timeZone)
+    do {
+      return try boundary.day(containing: Milliseconds.date(instant)).advanced(by: -1)
+    } catch {
+      // The instant is clamped into the supported range, whose days all exist.
+      preconditionFailure("no local day for a supported instant: \(error)")
     }
   }
 
