@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "GapDetection", targets: ["GapDetection"]),
     .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
+    .executable(name: "usage-report", targets: ["usage-report"]),
   ],
   targets: [
     // MARK: Library modules (the dependency graph of DESIGN.md, and nothing else)
@@ -41,6 +42,13 @@ let package = Package(
       name: "screen-time-demo",
       dependencies: ["ScreenTimeKit"],
       path: "Examples/screen-time-demo"
+    ),
+    // Each example showcases one module through its public API, and imports only what it shows.
+    .executableTarget(
+      name: "usage-report",
+      dependencies: ["UsageModel", "BudgetMath"],
+      path: "Examples/usage-report",
+      exclude: ["README.md", "Samples"]
     ),
     .executableTarget(
       name: "Benchmarks",
