@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
     .executable(name: "usage-report", targets: ["usage-report"]),
+    .executable(name: "gap-check", targets: ["gap-check"]),
   ],
   targets: [
     // MARK: Library modules (the dependency graph of DESIGN.md, and nothing else)
@@ -48,6 +49,12 @@ let package = Package(
       name: "usage-report",
       dependencies: ["UsageModel", "BudgetMath"],
       path: "Examples/usage-report",
+      exclude: ["README.md", "Samples"]
+    ),
+    .executableTarget(
+      name: "gap-check",
+      dependencies: ["GapDetection", "TrackerSignals", "UsageModel", "ActivityWatchInterop"],
+      path: "Examples/gap-check",
       exclude: ["README.md", "Samples"]
     ),
     .executableTarget(
