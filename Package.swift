@@ -109,6 +109,14 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit", "TestSupport"]),
+    // Runs each example as a process on its samples and on bad input; depending on the examples
+    // makes SwiftPM build them beside the test bundle.
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: [
+        "usage-report", "gap-check", "UsageModel", "BudgetMath", "GapDetection", "TestSupport",
+      ]
+    ),
     // A monitor extension's work, with the extension-side products only: it does not compile if
     // that work needs anything more.
     .testTarget(
