@@ -80,7 +80,8 @@ struct UsageReportTests {
       [example.sample("usage.jsonl")], environment: ["TZ": "Europe/Paris"])
     #expect(outcome.status == 0)
     // In UTC 2026-03-29 is an ordinary day, and the TikTok session ends on Saturday.
-    #expect(outcome.lines[0] == "Usage in GMT, days starting at 00:00")
+    // Foundation names UTC "GMT" on Linux.
+    #expect(["Usage in UTC", "Usage in GMT"].contains { outcome.lines[0].hasPrefix($0) })
     #expect(outcome.lines.contains("2026-03-28 Saturday                                   3h 15m"))
     #expect(outcome.lines.contains("2026-03-29 Sunday                                     3h 20m"))
   }
@@ -203,7 +204,9 @@ struct UsageReportTests {
     ),
     (
       "syntax.jsonl", record + "\n" + record + "\n" + #"{"app": "com.b" "start"}"#, 1,
-      "syntax.jsonl:3: not valid JSON (invalid value around character 16)"
+      // Foundation's words for where (here "invalid value around character 16") vary by
+      // platform; the test checks the line up to them.
+      "syntax.jsonl:3: not valid JSON"
     ),
     (
       "empty-line.jsonl", record + "\n\n" + record, 1,
@@ -243,7 +246,9 @@ struct UsageReportTests {
     _ = try write(text, to: file, in: directory)
     let outcome = try example.run([file], in: directory.url)
     #expect(outcome.status == status)
-    #expect(outcome.stderr == "usage-report: \(message)\n")
+    #expect(outcome.stderr.hasPrefix("usage-report: \(message)"))
+    #expect(
+      outcome.stderr.firstIndex(of: "\n") == outcome.stderr.index(before: outcome.stderr.endIndex))
     #expect(outcome.stdout == "")
   }
 
