@@ -15,6 +15,8 @@ let package = Package(
     .library(name: "GapDetection", targets: ["GapDetection"]),
     .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
+    .executable(name: "usage-report", targets: ["usage-report"]),
+    .executable(name: "gap-check", targets: ["gap-check"]),
   ],
   targets: [
     // MARK: Library modules (the dependency graph of DESIGN.md, and nothing else)
@@ -41,6 +43,19 @@ let package = Package(
       name: "screen-time-demo",
       dependencies: ["ScreenTimeKit"],
       path: "Examples/screen-time-demo"
+    ),
+    // Each example showcases one module through its public API, and imports only what it shows.
+    .executableTarget(
+      name: "usage-report",
+      dependencies: ["UsageModel", "BudgetMath"],
+      path: "Examples/usage-report",
+      exclude: ["README.md", "Samples"]
+    ),
+    .executableTarget(
+      name: "gap-check",
+      dependencies: ["GapDetection", "TrackerSignals", "UsageModel", "ActivityWatchInterop"],
+      path: "Examples/gap-check",
+      exclude: ["README.md", "Samples"]
     ),
     .executableTarget(
       name: "Benchmarks",
@@ -94,6 +109,14 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit", "TestSupport"]),
+    // Runs each example as a process on its samples and on bad input; depending on the examples
+    // makes SwiftPM build them beside the test bundle.
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: [
+        "usage-report", "gap-check", "UsageModel", "BudgetMath", "GapDetection", "TestSupport",
+      ]
+    ),
     // A monitor extension's work, with the extension-side products only: it does not compile if
     // that work needs anything more.
     .testTarget(
