@@ -36,6 +36,10 @@ extension MonthlyPlan {
   /// The pace of a budget of this plan: when, at its rate so far, the month's allowance runs
   /// out.
   ///
+  /// The projection runs over the part of the month the plan covers — from ``startDay`` to the
+  /// month's end — as its prorated amount and its use do: a plan started on the 28th is not
+  /// credited with the days before it existed.
+  ///
   /// - Parameters:
   ///   - report: A report of one of this plan's budgets, from ``reports(on:usage:warningPercent:)-(_,UsageReport,_)``.
   ///   - boundary: Where local days begin, for the month's instants.
@@ -48,8 +52,10 @@ extension MonthlyPlan {
     throws(BudgetMathError) -> PaceProjection?
   {
     guard report.today.level != .excluded else { return nil }
+    let month = BudgetPeriod.month.interval(containing: report.day, boundary: boundary)
+    let start = max(month.start, boundary.start(of: startDay))
     return try PaceProjection(
       used: report.period.used, allowance: report.period.allowance,
-      period: BudgetPeriod.month.interval(containing: report.day, boundary: boundary), now: now)
+      period: DateInterval(start: start, end: max(start, month.end)), now: now)
   }
 }
