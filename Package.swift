@@ -60,7 +60,7 @@ let package = Package(
     ),
     .target(
       name: "TestSupport",
-      dependencies: ["SharedStore"],
+      dependencies: ["SharedStore", "UsageModel", "TrackerSignals"],
       path: "Tests/TestSupport"
     ),
     // Another module whose public types share names with SharedStore's, as an integrator's own
