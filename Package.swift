@@ -55,7 +55,7 @@ let package = Package(
     // A helper executable that the multi-process and kill-safety suites spawn.
     .executableTarget(
       name: "stk-test-helper",
-      dependencies: ["SharedStore", "SequenceTracking", "TestSupport"],
+      dependencies: ["SharedStore", "SequenceTracking", "ScreenTimeKit", "TestSupport"],
       path: "Tests/Helpers/stk-test-helper"
     ),
     .target(
