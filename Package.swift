@@ -94,6 +94,11 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit", "TestSupport"]),
+    // The whole pipeline, extension and app in their own processes, killed at random.
+    .testTarget(
+      name: "PipelineKillTests",
+      dependencies: ["ScreenTimeKit", "SharedStore", "TestSupport", "stk-test-helper"]
+    ),
     // A monitor extension's work, with the extension-side products only: it does not compile if
     // that work needs anything more.
     .testTarget(
