@@ -12,8 +12,9 @@ import TestSupport
 //       Replays the script from entry I through a MonitorRecorder whose outbox holds C facts.
 //       Prints "b I" before each entry and "d I" once it is recorded (for a callback: after its
 //       durable fact write, its heartbeat and its notification), then "end".
-//   pipeline-app --dir D --seed S --capacity C --doorbell F --done F --app-seed A [--poll-ms P]
-//       Wakes a UsagePipeline on notifications (each dropped with probability 1/2), polls and
+//   pipeline-app --dir D --seed S --doorbell F --done F --app-seed A [--poll-ms P]
+//       Opens UsagePipeline(directory:configuration:), as an app does at launch, and wakes it on
+//       notifications (each dropped with probability 1/2), polls and
 //       foregrounds, with a dashboard on each foreground. Prints "n ARRIVED DROPPED" when
 //       notifications come, "w TRIGGER APPLIED" after each drain, and "finished" once the done
 //       file exists and a poll finds nothing left.
@@ -79,15 +80,11 @@ private func replayThroughMonitorRecorder(_ options: Options) throws {
 
 private func runPipelineApp(_ options: Options) throws {
   let script = try PipelineScript(seed: UInt64(try options.int("seed")))
-  let directory = URL(fileURLWithPath: try options.string("dir"))
-  let store = try FileStore(directory: directory)
   let configuration = try scriptConfiguration()
+  // As an app opens it at launch: this also reclaims what killed writers left behind, while the
+  // extension may be writing.
   var pipeline = try UsagePipeline(
-    outbox: try SequencedOutbox(
-      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: try options.int("capacity")),
-    store: store,
-    heartbeats: try HeartbeatRecorder(directory: directory, source: .monitorExtension),
-    configuration: configuration)
+    directory: URL(fileURLWithPath: try options.string("dir")), configuration: configuration)
   let boundary = DayBoundary(timeZone: configuration.timeZone)
   // The app's clock: the time of the last fact it applied, as if it ran along the script.
   let start = Date(timeIntervalSince1970: TimeInterval(script.start))

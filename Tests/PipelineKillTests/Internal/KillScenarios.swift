@@ -125,12 +125,16 @@ enum KillScenarios {
         "the outbox holds \(written.subtracting(expected).count) facts of no callback recorded")
     }
 
-    // The final drain, then the app's state: every durable fact, each applied once.
+    // The app's last launch and final drain, then its state: every durable fact, applied once.
+    // Each launch, the helper's too while the extension was writing, reclaims the files of
+    // writers killed mid-write.
     let configuration = try configuration()
-    var pipeline = try UsagePipeline(
-      outbox: outbox, store: store,
-      heartbeats: try HeartbeatRecorder(directory: harness.store, source: .monitorExtension),
-      configuration: configuration)
+    var pipeline = try UsagePipeline(directory: harness.store, configuration: configuration)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.store.path)
+      .filter { $0.hasPrefix(".tmp.") }
+    if !leftovers.isEmpty {
+      outcome.problems.append("temporary files left after the app's launch: \(leftovers)")
+    }
     let end = Date(timeIntervalSince1970: TimeInterval(script.end))
     try pipeline.wake(.foreground, now: end)
     let state = try pipeline.state()
