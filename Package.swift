@@ -70,12 +70,12 @@ let package = Package(
     // A helper executable that the multi-process and kill-safety suites spawn.
     .executableTarget(
       name: "stk-test-helper",
-      dependencies: ["SharedStore", "SequenceTracking", "TestSupport"],
+      dependencies: ["SharedStore", "SequenceTracking", "ScreenTimeKit", "TestSupport"],
       path: "Tests/Helpers/stk-test-helper"
     ),
     .target(
       name: "TestSupport",
-      dependencies: ["SharedStore"],
+      dependencies: ["SharedStore", "UsageModel", "TrackerSignals"],
       path: "Tests/TestSupport"
     ),
     // Another module whose public types share names with SharedStore's, as an integrator's own
@@ -116,6 +116,11 @@ let package = Package(
       dependencies: [
         "usage-report", "gap-check", "UsageModel", "BudgetMath", "GapDetection", "TestSupport",
       ]
+    ),
+    // The whole pipeline, extension and app in their own processes, killed at random.
+    .testTarget(
+      name: "PipelineKillTests",
+      dependencies: ["ScreenTimeKit", "SharedStore", "TestSupport", "stk-test-helper"]
     ),
     // A monitor extension's work, with the extension-side products only: it does not compile if
     // that work needs anything more.

@@ -103,7 +103,7 @@ struct OutboxMultiProcessTests {
     let producersFinished = DispatchGroup()
     let doneCreated = LockedValue(false)
     DispatchQueue.global().async(group: producersFinished) {
-      for publisher in publishers { publisher.waitUntilExit() }
+      for publisher in publishers { HelperProcess.waitForExit(publisher) }
       let created = FileManager.default.createFile(atPath: paths.done, contents: Data())
       doneCreated.withLock { $0 = created }
     }
@@ -131,7 +131,7 @@ struct OutboxMultiProcessTests {
         }
       }
       let lines = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
-      consumer.waitUntilExit()
+      HelperProcess.waitForExit(consumer)
       guard consumer.terminationReason == .exit, consumer.terminationStatus == 0 else {
         throw ProcessFailure("the consumer failed with status \(consumer.terminationStatus)")
       }

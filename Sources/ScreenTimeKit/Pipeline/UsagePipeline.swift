@@ -57,18 +57,25 @@ public struct UsagePipeline: Sendable {
   /// Opens the pipeline on the shared store in `directory`, with the library's keys: the facts'
   /// outbox of `MonitorRecorder` and the monitor extension's heartbeats.
   ///
+  /// Open it at the app's launch: it also removes the temporary files that writers killed in the
+  /// middle of a write left in the directory (`FileStore.removeTemporaryFiles()`). A monitor
+  /// extension is killed often, readers ignore such files, and nothing else removes them.
+  ///
   /// - Parameters:
   ///   - directory: The shared store's directory, as the extension's `MonitorRecorder` opened
   ///     it.
   ///   - configuration: The settings.
-  /// - Throws: ``PipelineError/store(_:)`` when a store cannot be opened, and
-  ///   ``PipelineError/invalidConfiguration(field:value:requirement:)`` for invalid settings.
+  /// - Throws: ``PipelineError/store(_:)`` when a store cannot be opened or a leftover file
+  ///   cannot be removed, and ``PipelineError/invalidConfiguration(field:value:requirement:)``
+  ///   for invalid settings.
+  /// - Complexity: O(*n*) in the files of the directory.
   public init(directory: URL, configuration: PipelineConfiguration) throws(PipelineError) {
     let store: FileStore
     let outbox: SequencedOutbox<MonitorFact>
     let heartbeats: HeartbeatRecorder
     do {
       store = try FileStore(directory: directory)
+      try store.removeTemporaryFiles()
     } catch {
       throw .store(error)
     }
@@ -90,6 +97,10 @@ public struct UsagePipeline: Sendable {
   }
 
   /// Opens the pipeline on stores of your choosing.
+  ///
+  /// For a `FileStore`, call its `removeTemporaryFiles()` at the app's launch, as
+  /// ``init(directory:configuration:)`` does, so that the files of writers killed mid-write do
+  /// not pile up.
   ///
   /// - Parameters:
   ///   - outbox: The facts' outbox, as the extension publishes to it.

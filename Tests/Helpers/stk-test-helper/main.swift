@@ -158,7 +158,10 @@ func run() throws {
     }
 
   default:
-    guard try runSequenceTrackingCommand(arguments[1], options) else {
+    guard
+      try runSequenceTrackingCommand(arguments[1], options)
+        || runPipelineCommand(arguments[1], options)
+    else {
       throw HelperError("unknown subcommand '\(arguments[1])'")
     }
   }

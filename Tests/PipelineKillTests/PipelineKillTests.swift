@@ -1,0 +1,93 @@
+import Foundation
+import ScreenTimeKit
+import TestSupport
+import XCTest
+
+/// One pipeline from a monitor extension to the app's dashboard, proven under SIGKILL.
+///
+/// The helper's extension process replays three scripted days (``PipelineScript``) through a real
+/// `MonitorRecorder` on a real `FileStore` folder and is SIGKILLed at random points; the helper's
+/// app process drains concurrently through a real `UsagePipeline`, drops about half the
+/// notifications, and is SIGKILLed and relaunched too. After a final drain, each day's per-app
+/// totals must equal those of ``ReferenceUsage``, an independent implementation of the
+/// derivation rules, over exactly the callbacks that were durably recorded. The control runs the
+/// same harness with the two-write glue the pipeline replaces, and must be caught losing use.
+final class PipelineKillTests: XCTestCase {
+  /// The script of the `swift test` run.
+  static let seed: UInt64 = 20_260_308
+
+  func testEveryDurablyRecordedCallbackCountsOnceWhenExtensionAndAppAreKilledAtRandom() throws {
+    let script = try PipelineScript(seed: Self.seed)
+    let outcome = try KillScenarios.pipeline(script, kills: 320, seed: Self.seed)
+    print(outcome.summary)
+    XCTAssertEqual(outcome.mismatches, [], "per-app day totals differ from the reference")
+    XCTAssertEqual(outcome.problems, [])
+    XCTAssertGreaterThanOrEqual(outcome.run.extensionKills, 300)
+    XCTAssertGreaterThan(outcome.run.inFlight.count, 0, "some kills interrupted an entry")
+    XCTAssertGreaterThan(outcome.writtenInFlight, 0, "some kills came after a fact was written")
+    XCTAssertLessThan(outcome.durable, outcome.callbacks, "some kills lost a callback unwritten")
+    XCTAssertGreaterThan(outcome.run.appKills, 0)
+    Self.assertAboutHalfDropped(outcome.run)
+    // The script's quirks reached the derivation.
+    XCTAssertGreaterThan(outcome.thresholds.duplicates, 0)
+    XCTAssertGreaterThan(outcome.thresholds.superseded, 0)
+    XCTAssertGreaterThan(outcome.thresholds.implausible, 0)
+    XCTAssertNotNil(outcome.deadStretchGap)
+  }
+
+  func testControlTwoWriteGlueKilledBetweenItsWritesIsCaughtFallingShort() throws {
+    let script = try PipelineScript(seed: Self.seed)
+    let outcome = try KillScenarios.control(script, seed: Self.seed)
+    print(outcome.summary)
+    XCTAssertGreaterThan(outcome.run.selfKills.count, 0)
+    XCTAssertGreaterThan(outcome.lostSeconds, 0)
+    XCTAssertNotEqual(outcome.mismatches, [], "the comparison must catch the control's loss")
+    XCTAssertEqual(outcome.shortfallSeconds, outcome.lostSeconds)
+    XCTAssertEqual(outcome.problems, [])
+    XCTAssertGreaterThan(outcome.run.appKills, 0)
+    Self.assertAboutHalfDropped(outcome.run)
+  }
+
+  /// Notifications are dropped with probability ½ each.
+  static func assertAboutHalfDropped(
+    _ run: KillHarness.Run, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let total = run.notificationsDropped + run.notificationsArrived
+    XCTAssertGreaterThan(total, 50, "notifications reached the app", file: file, line: line)
+    XCTAssertEqual(
+      Double(run.notificationsDropped) / Double(max(total, 1)), 0.5, accuracy: 0.15,
+      "\(run.notificationsDropped) of \(total) notifications dropped", file: file, line: line)
+  }
+}
+
+/// `Scripts/stress.sh`: the kill test over `STK_PIPELINE_STRESS_SCENARIOS` scripts, each with
+/// `STK_PIPELINE_STRESS_KILLS` kills of the extension (320 unless set) and with its control;
+/// skipped when the first variable is not set.
+final class PipelineKillStressTests: XCTestCase {
+  func testStressScenariosLoseNothingAndCountNothingTwiceWhileEveryControlIsCaught() throws {
+    guard
+      let text = ProcessInfo.processInfo.environment["STK_PIPELINE_STRESS_SCENARIOS"],
+      let scenarios = Int(text), scenarios > 0
+    else {
+      throw XCTSkip("set STK_PIPELINE_STRESS_SCENARIOS, as Scripts/stress.sh does")
+    }
+    let environment = ProcessInfo.processInfo.environment
+    let perScenario = environment["STK_PIPELINE_STRESS_KILLS"].flatMap { Int($0) } ?? 320
+    var kills = 0
+    for index in 0..<scenarios {
+      let seed = PipelineKillTests.seed &+ UInt64(index) &* 7_919
+      let script = try PipelineScript(seed: seed)
+      let pipeline = try KillScenarios.pipeline(script, kills: perScenario, seed: seed)
+      let control = try KillScenarios.control(script, seed: seed)
+      kills += pipeline.run.extensionKills
+      print("scenario \(index + 1) seed=\(seed) \(pipeline.summary) | \(control.summary)")
+      XCTAssertEqual(pipeline.mismatches, [], "scenario \(index + 1)")
+      XCTAssertEqual(pipeline.problems, [], "scenario \(index + 1)")
+      XCTAssertEqual(pipeline.run.extensionKills, perScenario, "scenario \(index + 1)")
+      XCTAssertNotEqual(control.mismatches, [], "scenario \(index + 1): control not caught")
+      XCTAssertEqual(control.shortfallSeconds, control.lostSeconds, "scenario \(index + 1)")
+      XCTAssertEqual(control.problems, [], "scenario \(index + 1)")
+    }
+    print("stress total: \(scenarios) scenarios, \(kills) extension kills")
+  }
+}
