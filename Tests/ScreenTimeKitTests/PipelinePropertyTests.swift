@@ -78,6 +78,44 @@ struct PipelinePropertyTests {
   }
 }
 
+extension PipelinePropertyTests {
+  @Test("usage records cover exactly the seconds the model says each app was used", arguments: 1...4)
+  func recordsCoverTheModelsSeconds(seed: UInt64) throws {
+    let scenario = try FactScenario(seed: seed, zone: zone)
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<MonitorFact>(
+      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: 10_000)
+    var pipeline = try UsagePipeline(
+      outbox: outbox, store: store,
+      heartbeats: HeartbeatRecorder(store: store, source: .monitorExtension),
+      configuration: try FactScenario.configuration(zone: zone))
+    for callback in scenario.callbacks {
+      try outbox.publish(
+        try MonitorFact(
+          callback.kind, activity: callback.activity, event: callback.event, at: callback.at)
+      ) { _ in }
+    }
+    try pipeline.wake(.foreground, now: Date(timeIntervalSince1970: 1_776_400_000))
+    var covered: [String: Set<Int>] = [:]
+    for record in try pipeline.usageRecords() {
+      let start = Int(record.start.timeIntervalSince1970)
+      let end = Int(record.end.timeIntervalSince1970)
+      covered[record.app.rawValue, default: []].formUnion(start..<end)
+    }
+    let reference = try ReferenceUsage(scenario.callbacks, zone: zone)
+    for app in Set(covered.keys).union(reference.usedSeconds.keys).sorted() {
+      let actual = covered[app] ?? []
+      let expected = reference.usedSeconds[app] ?? []
+      let extra = actual.subtracting(expected)
+      let missing = expected.subtracting(actual)
+      #expect(
+        extra.isEmpty && missing.isEmpty,
+        "\(app): \(extra.count) seconds too many (first \(extra.min() ?? 0)), "
+          + "\(missing.count) missing (first \(missing.min() ?? 0))")
+    }
+  }
+}
+
 /// A deliberately simple model of the pipeline's usage rules, second by second: attribute each
 /// plausible threshold event to its interval, keep each threshold's earliest report, let the
 /// usage of each interval and app rise as late as those reports allow, and count the seconds
