@@ -79,7 +79,8 @@ struct PipelinePropertyTests {
 }
 
 extension PipelinePropertyTests {
-  @Test("usage records cover exactly the seconds the model says each app was used", arguments: 1...4)
+  @Test(
+    "usage records cover exactly the seconds the model says each app was used", arguments: 1...4)
   func recordsCoverTheModelsSeconds(seed: UInt64) throws {
     let scenario = try FactScenario(seed: seed, zone: zone)
     let store = InMemoryStore()
