@@ -109,10 +109,10 @@ extension PipelinePropertyTests {
       let expected = reference.usedSeconds[app] ?? []
       let extra = actual.subtracting(expected)
       let missing = expected.subtracting(actual)
-      #expect(
-        extra.isEmpty && missing.isEmpty,
-        "\(app): \(extra.count) seconds too many (first \(extra.min() ?? 0)), "
-          + "\(missing.count) missing (first \(missing.min() ?? 0))")
+      let difference =
+        "\(extra.count) seconds too many (first \(extra.min() ?? 0)), "
+        + "\(missing.count) missing (first \(missing.min() ?? 0))"
+      #expect(extra.isEmpty && missing.isEmpty, "\(app): \(difference)")
     }
   }
 }
