@@ -13,12 +13,13 @@ struct RecordIndex {
   }
 
   let rules: CategoryRules
-  private(set) var apps: [AppID] = []
-  private(set) var categories: [AppCategory] = []
+  private var appInterner = NameInterner<AppID>()
+  private var categoryInterner = NameInterner<AppCategory>()
   private(set) var groups: [Group] = []
-  private var appNumbers: [AppID: Int32] = [:]
-  private var categoryNumbers: [AppCategory: Int32] = [:]
   private var groupNumbers: [Int64: Int32] = [:]
+  /// A direct-mapped cache in front of `groupNumbers`: (category, app) key and group, by slot.
+  private var groupCacheKeys = [Int64](repeating: -1, count: 256)
+  private var groupCacheValues = [Int32](repeating: -1, count: 256)
   /// For each app, its group under the rules' category, or -1 until first needed.
   private var ruleGroupOfApp: [Int32] = []
   private var uncategorized: Set<Int32> = []
@@ -30,9 +31,9 @@ struct RecordIndex {
   /// The records' non-empty parts inside `lower..<upper` as sweep items, sorted by start, and
   /// the latest end among them.
   ///
-  /// Consecutive records usually belong to the same app (a session is recorded piece by
-  /// piece), so the group of the previous record is tried first: an equality test instead of
-  /// a hash lookup.
+  /// Each record's app is numbered from its UTF-8 bytes (``AppInterner``): no string is copied,
+  /// retained or compared as a `String` on this path, whether consecutive records share an app
+  /// or not.
   mutating func items(of records: [UsageRecord], from lower: Int64, to upper: Int64)
     -> (items: [SweepItem], end: Int64)
   {
@@ -41,29 +42,17 @@ struct RecordIndex {
     var sorted = true
     var previousStart = Int64.min
     var latestEnd = Int64.min
-    // The empty string is never an app ID, so the first record misses the cache.
-    var cachedApp = ""
-    var cachedCategory = ""
-    var cachedGroup: Int32 = -1
     // Records are read in place by index: copying one would retain and release its strings.
     for index in records.indices {
       let start = max(records[index].startInstant, lower)
       let end = min(records[index].endInstant, upper)
       guard end > start else { continue }
-      let sameCategory: Bool
-      if let category = records[index].category {
-        sameCategory = category.rawValue == cachedCategory
-      } else {
-        sameCategory = cachedCategory.isEmpty
-      }
+      let app = appNumber(records[index].app)
       let group: Int32
-      if sameCategory, records[index].app.rawValue == cachedApp {
-        group = cachedGroup
+      if let category = records[index].category {
+        group = groupNumber(category: categoryNumber(category), app: app)
       } else {
-        group = self.group(of: records[index])
-        cachedApp = records[index].app.rawValue
-        cachedCategory = records[index].category?.rawValue ?? ""
-        cachedGroup = group
+        group = ruleGroup(app: app)
       }
       if start < previousStart { sorted = false }
       previousStart = start
@@ -74,40 +63,37 @@ struct RecordIndex {
     return (items, latestEnd)
   }
 
-  /// The group of a record: its own category, or the rules' category of its app.
-  private mutating func group(of record: UsageRecord) -> Int32 {
-    let app = appNumber(record.app)
-    if let category = record.category {
-      return groupNumber(category: categoryNumber(category), app: app)
-    }
-    return ruleGroup(app: app)
-  }
-
   var uncategorizedApps: [AppID] { uncategorized.map { apps[Int($0)] }.sorted() }
 
+  /// The apps, by number.
+  var apps: [AppID] { appInterner.names }
+  /// The categories, by number.
+  var categories: [AppCategory] { categoryInterner.names }
+
   private mutating func appNumber(_ app: AppID) -> Int32 {
-    if let number = appNumbers[app] { return number }
-    let number = Int32(apps.count)
-    apps.append(app)
-    appNumbers[app] = number
-    ruleGroupOfApp.append(-1)
+    let number = appInterner.number(of: app)
+    if Int(number) == ruleGroupOfApp.count { ruleGroupOfApp.append(-1) }
     return number
   }
 
   private mutating func categoryNumber(_ category: AppCategory) -> Int32 {
-    if let number = categoryNumbers[category] { return number }
-    let number = Int32(categories.count)
-    categories.append(category)
-    categoryNumbers[category] = number
-    return number
+    categoryInterner.number(of: category)
   }
 
   private mutating func groupNumber(category: Int32, app: Int32) -> Int32 {
     let key = Int64(category) << 32 | Int64(app)
-    if let number = groupNumbers[key] { return number }
-    let number = Int32(groups.count)
-    groups.append(Group(category: category, app: app))
-    groupNumbers[key] = number
+    let slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    if groupCacheKeys[slot] == key { return groupCacheValues[slot] }
+    let number: Int32
+    if let known = groupNumbers[key] {
+      number = known
+    } else {
+      number = Int32(groups.count)
+      groups.append(Group(category: category, app: app))
+      groupNumbers[key] = number
+    }
+    groupCacheKeys[slot] = key
+    groupCacheValues[slot] = number
     return number
   }
 
