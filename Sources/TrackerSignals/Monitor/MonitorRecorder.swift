@@ -114,7 +114,7 @@ public struct MonitorRecorder: Sendable {
     self.init(
       outbox: outbox,
       heartbeats: try HeartbeatRecorder(directory: directory, source: .monitorExtension),
-      diagnostics: try DiagnosticLog(store: store), restartPolicy: restartPolicy)
+      diagnostics: DiagnosticLog(store: store), restartPolicy: restartPolicy)
   }
 
   // MARK: - Callbacks
