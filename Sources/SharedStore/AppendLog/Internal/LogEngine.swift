@@ -28,6 +28,8 @@ struct LogEngine<Medium: LogMedium> {
 
   /// The bytes read from the end of a log at first when only its newest records are needed.
   static var tailReadSize: Int { 4096 }
+  /// The bytes read at a time when a compaction goes through a whole log.
+  static var scanReadSize: Int { 64 * 1024 }
 
   // MARK: - Reading
 
@@ -76,7 +78,7 @@ struct LogEngine<Medium: LogMedium> {
     _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
   ) throws(SharedStoreError) -> LogAppend? {
     guard capacity >= 1 else { throw .invalidCapacity(key: key, capacity: capacity) }
-    guard var view = try view(newest: max(examining, 0)) else {
+    guard let view = try view(newest: max(examining, 0)) else {
       return try create(capacity: capacity, makeRecords)
     }
     guard let snapshot = view.snapshot(newest: examining) else {
@@ -95,7 +97,6 @@ struct LogEngine<Medium: LogMedium> {
     let isTorn: Bool
     if case .torn = view.tail { isTorn = true } else { isTorn = false }
     guard !isTorn, capacity == view.header.capacity, physical <= Self.limit(capacity) else {
-      if !view.holdsEveryFrame { view = try fullView() }
       return try rewrite(view, capacity: capacity, appending: records, at: positions)
     }
     var bytes = Data(view.tail == .unterminated ? [0] : [])
@@ -135,23 +136,64 @@ struct LogEngine<Medium: LogMedium> {
       identity: identity, positions: positions, evictedCount: records.count - kept.count)
   }
 
+  /// Writes the log anew, appending `records`: the newest `capacity` of the records it holds and
+  /// the new ones, read from the file one piece at a time.
   private mutating func rewrite(
     _ view: LogView, capacity: Int, appending records: [Data], at positions: ClosedRange<UInt64>
   ) throws(SharedStoreError) -> LogAppend {
-    guard let old = view.newest(view.count) else {
-      preconditionFailure("a full view holds every record")
+    let kept = min(view.count + records.count, capacity)
+    let keptOld = max(0, kept - records.count)
+    let evictedNow = view.count + records.count - kept
+    var builder = LogFileFormat.FileBuilder(
+      header: LogFileFormat.Header(
+        tokenBase: view.token &+ 1, identity: view.header.identity, capacity: capacity,
+        evicted: view.evicted.addingSaturating(UInt64(evictedNow)),
+        nextPosition: positions.upperBound + 1))
+    try scan(view, fromOrdinal: view.physicalCount - keptOld) { builder.add($0) }
+    for (position, bytes) in zip(positions, records).suffix(kept - keptOld) {
+      builder.add(LogRecord(position: position, bytes: bytes))
     }
-    let combined =
-      old + zip(positions, records).map { LogRecord(position: $0.0, bytes: $0.1) }
-    let kept = Array(combined.suffix(capacity))
-    let evictedNow = combined.count - kept.count
-    let header = LogFileFormat.Header(
-      tokenBase: view.token &+ 1, identity: view.header.identity, capacity: capacity,
-      evicted: view.evicted.addingSaturating(UInt64(evictedNow)),
-      nextPosition: positions.upperBound + 1)
-    try medium.replace(with: LogFileFormat.file(header: header, records: kept))
+    try medium.replace(with: builder.finish())
     return LogAppend(
       identity: view.header.identity, positions: positions, evictedCount: evictedNow)
+  }
+
+  /// Calls `body` with every record of the file from the one at `ordinal` on, oldest first,
+  /// reading the file one piece at a time and checking every frame, as a full read would.
+  private func scan(
+    _ view: LogView, fromOrdinal ordinal: Int,
+    _ body: (LogRecord) throws(SharedStoreError) -> Void
+  ) throws(SharedStoreError) {
+    var reader = LogFileFormat.FrameReader()
+    var offset = LogFileFormat.headerSize
+    var last: LogFileFormat.Frame?
+    func visit(_ frames: [LogFileFormat.Frame]) throws(SharedStoreError) {
+      for frame in frames where frame.endOrdinal > ordinal {
+        for (index, bytes) in frame.records.enumerated() where frame.ordinal + index >= ordinal {
+          try body(LogRecord(position: frame.firstPosition + UInt64(index), bytes: bytes))
+        }
+      }
+      last = frames.last ?? last
+    }
+    while offset < view.size {
+      let piece = try medium.read(from: offset, count: min(Self.scanReadSize, view.size - offset))
+      guard !piece.isEmpty else { break }
+      offset += piece.count
+      try visit(
+        try decoded(
+          piece.withUnsafeBytes { raw in
+            Result { () throws(StoreFileFormat.Damage) in try reader.read(raw) }
+          }))
+    }
+    let (final, _) = try decoded(
+      Result { () throws(StoreFileFormat.Damage) in try reader.finish() })
+    if let final { try visit([final]) }
+    guard (last?.endOrdinal ?? 0) == view.physicalCount else {
+      throw .corrupted(
+        key: key, path: path,
+        reason: "the file holds \(last?.endOrdinal ?? 0) records where its last frame says "
+          + "\(view.physicalCount)")
+    }
   }
 
   // MARK: - Compacting
@@ -160,18 +202,18 @@ struct LogEngine<Medium: LogMedium> {
   mutating func compact(
     keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
   ) throws(SharedStoreError) -> Int {
-    guard let view = try view(newest: nil), let records = view.newest(view.count) else {
-      return 0
+    guard let view = try view(newest: 0) else { return 0 }
+    var builder = LogFileFormat.FileBuilder(
+      header: LogFileFormat.Header(
+        tokenBase: view.token &+ 1, identity: view.header.identity,
+        capacity: view.header.capacity, evicted: view.evicted, nextPosition: view.nextPosition))
+    var removed = 0
+    try scan(view, fromOrdinal: view.physicalCount - view.count) { record throws(SharedStoreError) in
+      if try isKept(record) { builder.add(record) } else { removed += 1 }
     }
-    var kept: [LogRecord] = []
-    kept.reserveCapacity(records.count)
-    for record in records where try isKept(record) { kept.append(record) }
-    guard kept.count < records.count else { return 0 }
-    let header = LogFileFormat.Header(
-      tokenBase: view.token &+ 1, identity: view.header.identity, capacity: view.header.capacity,
-      evicted: view.evicted, nextPosition: view.nextPosition)
-    try medium.replace(with: LogFileFormat.file(header: header, records: kept))
-    return records.count - kept.count
+    guard removed > 0 else { return 0 }
+    try medium.replace(with: builder.finish())
+    return removed
   }
 
   // MARK: - Errors

@@ -219,25 +219,9 @@ package enum LogFileFormat {
   ///
   /// - Complexity: O(*n*) in the records' bytes.
   package static func file(header: Header, records: [LogRecord]) -> Data {
-    var bytes = [UInt8](encode(header))
-    var ordinal = 0
-    var start = 0
-    while start < records.count {
-      var end = start + 1
-      var size = records[start].bytes.count
-      while end < records.count, records[end].position == records[end - 1].position + 1,
-        size + records[end].bytes.count <= packedFrameBytes
-      {
-        size += records[end].bytes.count
-        end += 1
-      }
-      bytes += frame(
-        ordinal: ordinal, firstPosition: records[start].position,
-        records: records[start..<end].lazy.map(\.bytes))
-      ordinal += end - start
-      start = end
-    }
-    return Data(bytes)
+    var builder = FileBuilder(header: header)
+    for record in records { builder.add(record) }
+    return builder.finish()
   }
 
   // MARK: - Helpers

@@ -63,11 +63,7 @@ extension LogFileFormat {
 
   // MARK: - Reading a whole file
 
-  /// Parses and validates a whole log file.
-  ///
-  /// Every frame that ends in `0x00` must be valid, follow its predecessor (ordinals consecutive,
-  /// positions increasing) and is reported as damage otherwise. The bytes after the last `0x00`
-  /// are the last frame when they form a valid one, and a torn tail — ignored — when they do not.
+  /// Parses and validates a whole log file (see ``FrameReader`` for the rules).
   ///
   /// - Complexity: O(*n*) in the size of `bytes`.
   static func parse(_ bytes: Data) -> Result<LogView, Damage> {
@@ -77,32 +73,14 @@ extension LogFileFormat {
     case .failure(let damage): return .failure(damage)
     }
     return bytes.withUnsafeBytes { raw in
-      var frames: [Frame] = []
-      var tail = Tail.clean
-      var offset = headerSize
-      while offset < raw.count, let base = raw.baseAddress {
-        let hit = memchr(base + offset, 0, raw.count - offset)
-        let end = hit.map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
-        let segment = UnsafeRawBufferPointer(rebasing: raw[offset..<end])
-        switch decodeFrame(segment) {
-        case .success(let frame):
-          if let reason = mismatch(frame, after: frames.last) {
-            return .failure(.corrupted("the record frame at byte \(offset) \(reason)"))
-          }
-          frames.append(frame)
-          if hit == nil { tail = .unterminated }
-        case .failure(let damage):
-          guard hit == nil else {
-            return .failure(.corrupted("the record frame at byte \(offset): \(damage.reason)"))
-          }
-          if let reason = damagedEnd(segment, at: offset) { return .failure(.corrupted(reason)) }
-          tail = .torn(bytes: end - offset)
-        }
-        offset = end + 1
+      Result { () throws(Damage) -> LogView in
+        var reader = FrameReader()
+        var frames = try reader.read(UnsafeRawBufferPointer(rebasing: raw[headerSize...]))
+        let (last, tail) = try reader.finish()
+        if let last { frames.append(last) }
+        return LogView(
+          header: header, size: raw.count, frames: frames, holdsEveryFrame: true, tail: tail)
       }
-      return .success(
-        LogView(
-          header: header, size: raw.count, frames: frames, holdsEveryFrame: true, tail: tail))
     }
   }
 
@@ -116,18 +94,6 @@ extension LogFileFormat {
       case .success = decodeFrame(UnsafeRawBufferPointer(rebasing: segment.dropLast()))
     else { return nil }
     return "the byte after the record frame at byte \(offset) should be 0x00"
-  }
-
-  /// Why `frame` cannot follow `previous`, or `nil` when it can.
-  private static func mismatch(_ frame: Frame, after previous: Frame?) -> String? {
-    let expected = previous?.endOrdinal ?? 0
-    guard frame.ordinal == expected else {
-      return "has ordinal \(frame.ordinal) where \(expected) was expected"
-    }
-    if let previous, frame.firstPosition < previous.endPosition {
-      return "starts at position \(frame.firstPosition), not after \(previous.endPosition - 1)"
-    }
-    return nil
   }
 
   // MARK: - Reading the end of a file
