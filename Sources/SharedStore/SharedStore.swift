@@ -18,6 +18,12 @@ import Foundation
 /// }
 /// ```
 ///
+/// A key may instead hold an **append-only log** of records, for histories that grow by small
+/// additions: ``appendToLog(_:capacity:examiningNewest:_:)`` writes only the new records, atomically
+/// across processes, and keeps the newest `capacity` of them; ``readLog(_:newest:)`` reads them
+/// back, and ``compactLog(_:keeping:)`` removes some on purpose. A key holds a value or a log
+/// (``StoredKind``), never both.
+///
 /// Conformers must be safe to call from any thread. The closure passed to ``update(_:_:)`` runs
 /// while the store is locked: it must be short and must not call back into the same store.
 ///

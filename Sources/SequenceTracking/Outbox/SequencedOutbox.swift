@@ -5,9 +5,10 @@ import SharedStore
 /// consumers drain everything after their persisted cursor, so a dropped or coalesced
 /// notification loses nothing.
 ///
-/// ``publish(_:then:)`` appends the entry and assigns its number in one atomic read-modify-write
-/// of the key — a single write, exclusive across processes, and durable with a `.durable`
-/// `FileStore` — and only after that write has returned does it call your notify closure (write, then notify: seed 004 §4.3). A consumer that
+/// ``publish(_:then:)`` appends the entry to the key's append-only log, which assigns its number,
+/// in one atomic step — a single write, exclusive across processes, and durable with a `.durable`
+/// `FileStore` — and only after that write has returned does it call your notify closure (write,
+/// then notify: seed 004 §4.3). A consumer that
 /// receives the notification, or a later one, or only its 30-second poll, drains with
 /// ``drain(after:)`` and finds the entry.
 ///
@@ -31,13 +32,13 @@ import SharedStore
 /// 1, so a reinstall or a wiped container is reported to consumers as a reset, never mistaken
 /// for old entries.
 ///
-/// **Costs.** A publish reads the stored value, appends a line and writes it back: O(*n*) in the
-/// stored size, without decoding any other entry, and it briefly holds a few copies of the stored
-/// value in memory (the store's read, the rewritten value, the store's framed write). In a
-/// DeviceActivity monitor extension (a 6 MB limit), keep capacity × entry size to tens of
-/// kilobytes. A drain
-/// decodes only the entries it delivers. ``head(reusing:)`` reads only the change token when
-/// nothing has changed. The stored layout is JSON lines, described in
+/// **Costs.** A publish appends one record — the entry — to the key's log after reading the
+/// log's newest record: O(*m*) in the size of the entry, whatever the outbox holds. Once every
+/// ``capacity`` publishes the store compacts the log, reading and rewriting the entries it keeps
+/// (and holding them in memory: in a DeviceActivity monitor extension, with its 6 MB limit, keep
+/// capacity × entry size to a few hundred kilobytes). A drain reads the whole log and decodes
+/// only the entries it delivers. ``head(reusing:)`` reads only the change token when nothing has
+/// changed, and otherwise the newest entry. The stored layout is described in
 /// `Documentation/SequenceTracking-OutboxFormat.md`.
 public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// The store key holding the outbox.
@@ -203,7 +204,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// - Returns: The batch; empty when the consumer is up to date or nothing was published.
   /// - Throws: ``SequenceTrackingError`` — `store`, `corruptedOutbox`, `unsupportedOutboxFormat`,
   ///   or `payloadDecoding` for an entry that does not decode.
-  /// - Complexity: O(*n*) in the stored size to split lines, plus one decode per delivered entry.
+  /// - Complexity: O(*n*) in the stored size to read the log, plus one decode per delivered
+  ///   entry.
   public func drain(after cursor: OutboxCursor) throws(SequenceTrackingError)
     -> OutboxBatch<Payload>
   {

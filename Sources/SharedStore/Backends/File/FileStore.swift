@@ -34,6 +34,10 @@ import Darwin
 /// process that is suspended while holding a file lock in a shared container is terminated by
 /// the system, so keep ``update(_:_:)`` bodies short and never await inside them.
 ///
+/// **Append-only logs** live in files of their own kind: an append writes one checksummed frame
+/// at the end of the file and flushes that file, with no rename; see
+/// ``appendToLog(_:capacity:examiningNewest:_:)``.
+///
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
 /// not valid encoded keys are ignored. Keys that differ only in case get distinct file names even
