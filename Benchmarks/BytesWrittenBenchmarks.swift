@@ -27,8 +27,9 @@ enum BytesWrittenBenchmarks {
     try outboxRow(options, &report)
   }
 
-  /// Runs `day` for the warm-up days, then measures the measured days: wall time and bytes per
-  /// day. Nothing may be printed meanwhile.
+  /// Runs `day` for the warm-up days, then measures the others.
+  ///
+  /// Returns the wall time and the bytes written per day. Nothing may be printed meanwhile.
   static func measure(_ name: String, day: (Int) throws -> Void) throws
     -> (Measurement, ProcessIO)
   {

@@ -128,8 +128,9 @@ struct OutboxOverflowTests {
     let store = InMemoryStore()
     storeOutbox(in: store, records: [Data(), Data([1]) + Data("2".utf8)])
     let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
-    #expect(throws: SequenceTrackingError.corruptedOutbox(key: "outbox", reason: "entry 1 is empty"))
-    {
+    #expect(
+      throws: SequenceTrackingError.corruptedOutbox(key: "outbox", reason: "entry 1 is empty")
+    ) {
       try outbox.drain(after: .start)
     }
   }

@@ -53,7 +53,8 @@ struct AppendLogConformanceTests {
     #expect(log.evictedCount == 20)
   }
 
-  @Test("a batch larger than the capacity keeps its newest records", arguments: StoreBackend.allCases)
+  @Test(
+    "a batch larger than the capacity keeps its newest records", arguments: StoreBackend.allCases)
   func largeBatchKeepsNewest(backend: StoreBackend) throws {
     let store = try backend.makeStore()
     try store.append([Self.record("0")], toLog: "log", capacity: 3)

@@ -60,7 +60,9 @@ final class AppendLogKillTests: XCTestCase {
       let oldestKept = log.records.first?.position ?? 1
       outcome.lostAcknowledged +=
         acknowledged.filter { $0 >= oldestKept && !whole.contains($0) }.count
-      if let newest = acknowledged.last { XCTAssertGreaterThanOrEqual(log.nextPosition, newest + 1) }
+      if let newest = acknowledged.last {
+        XCTAssertGreaterThanOrEqual(log.nextPosition, newest + 1)
+      }
       outcome.recordsSeen.insert(whole.count)
 
       // The next append works after any kill, and keeps what was there.

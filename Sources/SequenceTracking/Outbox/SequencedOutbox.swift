@@ -262,7 +262,9 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   private func reported(_ error: SharedStoreError, committed: CommittedChange? = nil)
     -> SequenceTrackingError
   {
-    guard case .kindMismatch = error else { return SequenceTrackingError(error, committed: committed) }
+    guard case .kindMismatch = error else {
+      return SequenceTrackingError(error, committed: committed)
+    }
     return .corruptedOutbox(key: key, reason: "the key holds a value, not an outbox's log")
   }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import SharedStore
 
-/// A file system that forwards to the real one and, once armed, fails the next flush that comes
-/// after a change is visible: a flush of a directory (the step a durable `FileStore` takes after
-/// renaming a new value into place) or of a file opened to append to it (the step after an
-/// append is written). The store then reports `SharedStoreError.notDurable`.
+/// A file system that forwards to the real one and, once armed, fails the next flush after a
+/// change is visible.
+///
+/// That is a flush of a directory (the step a durable `FileStore` takes after renaming a new
+/// value into place) or of a file opened to append to it (the step after an append is written).
+/// The store then reports `SharedStoreError.notDurable`.
 final class DirectoryFlushFailure: FileSystem {
   private struct State {
     var directories: Set<Int32> = []

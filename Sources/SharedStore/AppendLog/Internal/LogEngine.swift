@@ -208,7 +208,8 @@ struct LogEngine<Medium: LogMedium> {
         tokenBase: view.token &+ 1, identity: view.header.identity,
         capacity: view.header.capacity, evicted: view.evicted, nextPosition: view.nextPosition))
     var removed = 0
-    try scan(view, fromOrdinal: view.physicalCount - view.count) { record throws(SharedStoreError) in
+    try scan(view, fromOrdinal: view.physicalCount - view.count) {
+      record throws(SharedStoreError) in
       if try isKept(record) { builder.add(record) } else { removed += 1 }
     }
     guard removed > 0 else { return 0 }

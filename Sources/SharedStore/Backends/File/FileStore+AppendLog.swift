@@ -99,7 +99,7 @@ extension FileStore {
     let descriptor: Int32?
     do {
       descriptor = try fileSystem.open(path, mode: mode)
-    } catch where error.code == ENOENT {
+    } catch  where error.code == ENOENT {
       descriptor = nil
     } catch {
       throw error.ioError(path: path)

@@ -210,7 +210,7 @@ public final class FileStore: SharedStore {
     let descriptor: Int32
     do {
       descriptor = try fileSystem.open(path, mode: .readOnly)
-    } catch where error.code == ENOENT {
+    } catch  where error.code == ENOENT {
       return nil
     } catch {
       throw error.ioError(path: path)
