@@ -36,6 +36,38 @@ struct AppendLogConformanceTests {
   }
 
   @Test(
+    "records of any bytes and lengths read back as they were appended",
+    arguments: StoreBackend.allCases)
+  func anyBytesRoundTrip(backend: StoreBackend) throws {
+    let store = try backend.makeStore()
+    var random = SplitMix64(seed: 0x106_0002)
+    let lengths = [0, 1, 2, 253, 254, 255, 256, 508, 509, 600, 5_000]
+    var written: [Data] = []
+    for length in lengths {
+      for zeros in [0, 1, 3] {
+        // Mostly zeros, mostly not, or random: the encoding's edge cases.
+        let bytes = (0..<length).map { _ -> UInt8 in
+          switch zeros {
+          case 0: return UInt8.random(in: 1...255, using: &random)
+          case 1: return 0
+          default: return UInt8.random(in: 0...3, using: &random)
+          }
+        }
+        written.append(Data(bytes))
+      }
+    }
+    for record in written { try store.append([record], toLog: "log", capacity: 1_000) }
+    try store.append(written, toLog: "batch", capacity: 1_000)
+    #expect(try store.readLog("log")?.records.map(\.bytes) == written)
+    #expect(try store.readLog("batch")?.records.map(\.bytes) == written)
+    #expect(try store.readLog("log", newest: 1)?.records.map(\.bytes) == Array(written.suffix(1)))
+    try store.compactLog("log") { $0.position % 2 == 0 }
+    #expect(
+      try store.readLog("log")?.records.map(\.bytes)
+        == written.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
+  }
+
+  @Test(
     "a log keeps the newest capacity records and counts every eviction",
     arguments: StoreBackend.allCases)
   func keepsNewestRecords(backend: StoreBackend) throws {

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
 /// Consistent Overhead Byte Stuffing and LEB128 varints: the two encodings inside a log frame.
 ///
 /// COBS rewrites bytes so that `0x00` never occurs in them, at a cost of one byte per 254 (plus
@@ -7,35 +15,38 @@
 enum COBS {
   /// Appends the encoding of `input` to `output`; the result contains no `0x00`.
   ///
-  /// - Complexity: O(*n*).
+  /// Each run of bytes between zeros is written as blocks: 254 bytes after the code `0xFF`
+  /// while that many remain, then the rest (possibly nothing) after the code `count + 1`, which
+  /// stands for the zero that ends the run too (except after the last run).
+  ///
+  /// - Complexity: O(*n*), copying runs whole.
   static func encode(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
     output.reserveCapacity(output.count + input.count + input.count / 254 + 2)
-    var codeIndex = output.count
-    output.append(0)
-    var code: UInt8 = 1
-    for byte in input {
-      if byte == 0 {
-        output[codeIndex] = code
-        codeIndex = output.count
-        output.append(0)
-        code = 1
-      } else {
-        output.append(byte)
-        code += 1
-        if code == 0xFF {
-          output[codeIndex] = code
-          codeIndex = output.count
-          output.append(0)
-          code = 1
-        }
+    var start = 0
+    while true {
+      var zero = input.count
+      if start < input.count, let base = input.baseAddress,
+        let hit = memchr(base + start, 0, input.count - start)
+      {
+        zero = base.distance(to: UnsafeRawPointer(hit))
       }
+      var block = start
+      while zero - block >= 254 {
+        output.append(0xFF)
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[block..<block + 254]))
+        block += 254
+      }
+      output.append(UInt8(zero - block + 1))
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[block..<zero]))
+      if zero == input.count { return }
+      start = zero + 1
     }
-    output[codeIndex] = code
   }
 
-  /// Decodes `input`, which must contain no `0x00`; `nil` when it is not a valid encoding.
+  /// Decodes `input`, which must contain no `0x00` (the bytes between two of them); `nil` when
+  /// it is not a valid encoding.
   ///
-  /// - Complexity: O(*n*).
+  /// - Complexity: O(*n*), copying runs whole.
   static func decode(_ input: UnsafeRawBufferPointer) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(input.count)
@@ -47,12 +58,8 @@ enum COBS {
       index += 1
       let end = index + code - 1
       guard end <= count else { return nil }
-      while index < end {
-        let byte = input[index]
-        guard byte != 0 else { return nil }
-        output.append(byte)
-        index += 1
-      }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<end]))
+      index = end
       if code != 0xFF && index < count { output.append(0) }
     }
     return output

@@ -39,16 +39,18 @@ struct LogEngine<Medium: LogMedium> {
     guard medium.exists else { return nil }
     guard let newest else { return try fullView() }
     let size = try medium.size()
-    let header = try decoded(
-      LogFileFormat.decodeHeader(
-        try medium.read(from: 0, count: min(size, LogFileFormat.headerSize))))
+    // A small file is read in one piece; a larger one, its header and then its end.
+    let whole = size <= LogFileFormat.headerSize + Self.tailReadSize
+    let first = try medium.read(from: 0, count: whole ? size : LogFileFormat.headerSize)
+    let header = try decoded(LogFileFormat.decodeHeader(first))
     let available = size - LogFileFormat.headerSize
     var length = min(Self.tailReadSize, available)
     while true {
       let start = size - length
-      switch try decoded(
-        LogFileFormat.lastFrame(in: try medium.read(from: start, count: length), from: start))
-      {
+      let suffix =
+        whole
+        ? first.dropFirst(LogFileFormat.headerSize) : try medium.read(from: start, count: length)
+      switch try decoded(LogFileFormat.lastFrame(in: suffix, from: start)) {
       case .needMore:
         length = min(length * 2, available)
       case .found(let frame, let tail):
