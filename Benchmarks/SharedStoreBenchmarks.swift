@@ -73,9 +73,7 @@ enum SharedStoreBenchmarks {
         directory: try options.freshDirectory("log-\(durability.rawValue)"),
         durability: durability)
       let small = Data(count: 100)
-      let update = try Measurement.run(
-        "FileStore.update of a 100-byte value (.\(durability.rawValue))", iterations: iterations
-      ) {
+      func update() throws {
         try store.update("small") { data in
           data = data == small ? Data(count: 101) : small
         }
@@ -90,20 +88,23 @@ enum SharedStoreBenchmarks {
       }
       // Full, and half-way to the next compaction.
       for _ in 0..<15 { try log.append(contentsOf: (0..<1_000).map { _ in line() }) }
-      let append = try Measurement.run(
-        "BoundedLog.append at capacity 10,000 (.\(durability.rawValue))", iterations: iterations
-      ) {
-        guard try log.append(line()) == 1 else { throw BenchmarkError("nothing evicted") }
-      }
+      let (append, updated) = try Measurement.paired(
+        "BoundedLog.append at capacity 10,000 (.\(durability.rawValue))",
+        against: "FileStore.update of a 100-byte value (.\(durability.rawValue))",
+        iterations: iterations, baseline: update,
+        measuring: {
+          guard try log.append(line()) == 1 else { throw BenchmarkError("nothing evicted") }
+        })
       let cycle = try Measurement.bulk("cycle", rounds: 1, warmup: 0) {
         for _ in 0...logCapacity { try log.append(line()) }
       }
       report.add(
         Report.Row(
-          suite: suite.name, measurement: append, baseline: update, target: .atMost(1.5),
+          suite: suite.name, measurement: append, baseline: updated, target: .atMost(1.5),
           note: "about 70-byte entries, the file half-way between compactions; mean over a "
             + "whole compaction cycle (10,001 appends) "
-            + "\((cycle.median / (logCapacity + 1)).formatted); \(iterations) iterations"))
+            + "\((cycle.median / (logCapacity + 1)).formatted); timed alternately with the "
+            + "baseline; \(iterations) iterations"))
 
       let raw = try RawAppend(
         directory: try options.freshDirectory("raw-log-\(durability.rawValue)"),
@@ -114,18 +115,12 @@ enum SharedStoreBenchmarks {
       let before = try RawAppend.size(of: path)
       try store.append([record], toLog: "records", capacity: 1_000_000)
       let frame = Data(count: try RawAppend.size(of: path) - before)
-      let rawAppend = try Measurement.run(
-        "raw append of the same bytes (\(durability == .durable ? "write + flush" : "write"))",
-        iterations: iterations
-      ) {
-        try raw.append(frame, name: "records")
-      }
-      let logAppend = try Measurement.run(
+      let (logAppend, rawAppend) = try Measurement.paired(
         "FileStore.append of a 100-byte record (.\(durability.rawValue))",
-        iterations: iterations
-      ) {
-        try store.append([record], toLog: "records", capacity: 1_000_000)
-      }
+        against:
+          "raw append of the same bytes (\(durability == .durable ? "write + flush" : "write"))",
+        iterations: iterations, baseline: { try raw.append(frame, name: "records") },
+        measuring: { try store.append([record], toLog: "records", capacity: 1_000_000) })
       report.add(
         Report.Row(
           suite: suite.name, measurement: logAppend, baseline: rawAppend, target: nil,
