@@ -12,11 +12,6 @@ enum BytesWrittenBenchmarks {
     run: run
   )
 
-  /// Days recorded before measuring, so that the logs are full and compact as they do for good.
-  static let warmupDays = 1
-  /// Days measured; the figures are per day, averaged.
-  static let measuredDays = 3
-
   static func run(_ options: BenchmarkOptions, _ report: inout Report) throws {
     guard ProcessIO.now() != nil else {
       print("| bytes | — | not measured: /proc/self/io is not available on this system |")
@@ -27,38 +22,47 @@ enum BytesWrittenBenchmarks {
     try outboxRow(options, &report)
   }
 
-  /// Runs `day` for the warm-up days, then measures the others.
+  /// Records `capacity` records (so that the log is full), then measures whole compaction
+  /// cycles — `capacity + 1` records each, one compaction each — covering at least two days, and
+  /// returns the time and the bytes written scaled to one day of `perDay` records.
   ///
-  /// Returns the wall time and the bytes written per day. Nothing may be printed meanwhile.
-  static func measure(_ name: String, day: (Int) throws -> Void) throws
-    -> (Measurement, ProcessIO)
-  {
-    for index in 0..<warmupDays { try day(index) }
+  /// `record` records one record and returns the bytes of information in it. Nothing may be
+  /// printed meanwhile.
+  static func measure(
+    _ name: String, capacity: Int, perDay: Int, _ record: () throws -> Int
+  ) throws -> (Measurement, ProcessIO, information: Int, records: Int) {
+    for _ in 0..<capacity { _ = try record() }
+    let cycles = (2 * perDay + capacity) / (capacity + 1)
+    let records = cycles * (capacity + 1)
+    var information = 0
     let clock = ContinuousClock()
     let start = clock.now
     guard let before = ProcessIO.now() else { throw BenchmarkError("no /proc/self/io") }
-    for index in warmupDays..<(warmupDays + measuredDays) { try day(index) }
+    for _ in 0..<records { information += try record() }
     guard let after = ProcessIO.now() else { throw BenchmarkError("no /proc/self/io") }
-    let elapsed = (clock.now - start) / measuredDays
+    let elapsed = clock.now - start
     let written = after - before
+    func perDayShare(_ value: Int) -> Int { value * perDay / records }
     return (
-      Measurement(name: name, samples: [elapsed]),
-      ProcessIO(
-        wchar: written.wchar / measuredDays, writeBytes: written.writeBytes / measuredDays)
+      Measurement(name: name, samples: [elapsed * perDay / records]),
+      ProcessIO(wchar: perDayShare(written.wchar), writeBytes: perDayShare(written.writeBytes)),
+      perDayShare(information), records
     )
   }
 
   static func row(
-    _ measurement: Measurement, _ written: ProcessIO, information: Int, detail: String
+    _ measured: (Measurement, ProcessIO, information: Int, records: Int), capacity: Int,
+    detail: String
   ) -> Report.Row {
+    let (measurement, written, information, records) = measured
     let ratio = Double(written.wchar) / Double(information)
     return Report.Row(
       suite: suite.name, measurement: measurement, baseline: nil, target: .atMost(4),
       note: "median is the time of one day; ratio is bytes written (wchar) per day, "
         + "\(written.wchar.formatted()) B, over the information recorded, "
         + "\(information.formatted()) B; write_bytes \(written.writeBytes.formatted()) B "
-        + "(whole pages); \(detail); days \(warmupDays + 1)–\(warmupDays + measuredDays) "
-        + "averaged, compaction included",
+        + "(whole pages); \(detail); measured over \(records.formatted()) records after "
+        + "\(capacity.formatted()), whole compaction cycles, scaled to a day",
       ratioOverride: ratio)
   }
 
@@ -69,85 +73,76 @@ enum BytesWrittenBenchmarks {
   static func heartbeatRow(_ options: BenchmarkOptions, _ report: inout Report) throws {
     let directory = try options.freshDirectory("bytes-heartbeats")
     let recorder = try HeartbeatRecorder(directory: directory, source: .monitorExtension)
-    let perDay = 2_880
     var time = Date(timeIntervalSince1970: 1_772_928_000)
-    let (measurement, written) = try measure("a day of heartbeats, 30 s apart") { _ in
-      for _ in 0..<perDay {
-        time += 30
-        try recorder.record(at: time, sequence: 42, memoryBytes: 3_000_000)
-      }
+    let measured = try measure(
+      "a day of heartbeats, 30 s apart", capacity: recorder.capacity, perDay: 2_880
+    ) {
+      time += 30
+      try recorder.record(at: time, sequence: 42, memoryBytes: 3_000_000)
+      return 24
     }
     report.add(
       row(
-        measurement, written, information: perDay * 24,
-        detail: "2,880 heartbeats of 24 bytes (instant, sequence, memory) into the default "
-          + "day-long history, FileStore .processCrashSafe; the ring rewrote "
-          + "\((perDay * 92_192).formatted()) B a day"))
+        measured, capacity: recorder.capacity,
+        detail: "2,880 heartbeats of 24 bytes (instant, sequence, memory) a day into the "
+          + "default day-long history, FileStore .processCrashSafe; the ring rewrote "
+          + "\((2_880 * 92_192).formatted()) B a day"))
   }
 
   /// A diagnostic entry every 5 minutes into the default 100-entry log, on a durable store.
   static func diagnosticRow(_ options: BenchmarkOptions, _ report: inout Report) throws {
     let store = try FileStore(directory: try options.freshDirectory("bytes-diagnostics"))
     let log = DiagnosticLog(store: store)
-    let perDay = 288
-    var information = 0
     var time = Date(timeIntervalSince1970: 1_772_928_000)
     var serial = 0
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    func entry() throws -> DiagnosticEntry {
+    let measured = try measure(
+      "a day of diagnostic entries, 5 min apart", capacity: DiagnosticLog.defaultCapacity,
+      perDay: 288
+    ) {
       serial += 1
       time += 300
-      return try DiagnosticEntry(
+      let entry = try DiagnosticEntry(
         id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", serial)) ?? UUID(),
         at: time, eventName: "stk:15m:com.example.app\(serial % 7)", action: .recordUsage,
         success: serial % 5 != 0, errorDescription: serial % 5 == 0 ? "disk full" : nil,
         memoryBytes: 3_000_000 + UInt64(serial))
-    }
-    var measuring = false
-    let (measurement, written) = try measure("a day of diagnostic entries, 5 min apart") {
-      index in
-      measuring = index >= warmupDays
-      for _ in 0..<perDay {
-        let entry = try entry()
-        if measuring { information += try encoder.encode(entry).count }
-        try log.append(entry)
-      }
+      try log.append(entry)
+      return try encoder.encode(entry).count
     }
     report.add(
       row(
-        measurement, written, information: information / measuredDays,
-        detail: "288 entries (their JSON) into the default 100-entry log, FileStore .durable"))
+        measured, capacity: DiagnosticLog.defaultCapacity,
+        detail: "288 entries a day (their JSON) into the default 100-entry log, FileStore "
+          + ".durable"))
   }
 
   /// A monitor fact a minute into the default outbox of 1,024, on a durable store.
   static func outboxRow(_ options: BenchmarkOptions, _ report: inout Report) throws {
     let store = try FileStore(directory: try options.freshDirectory("bytes-outbox"))
+    let capacity = MonitorRecorder.defaultOutboxCapacity
     let outbox = try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey,
-      capacity: MonitorRecorder.defaultOutboxCapacity)
-    let perDay = 1_440
-    var information = 0
+      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: capacity)
     var time = Date(timeIntervalSince1970: 1_772_928_000)
     var serial = 0
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var measuring = false
-    let (measurement, written) = try measure("a day of outbox publishes, 1 a minute") { index in
-      measuring = index >= warmupDays
-      for _ in 0..<perDay {
-        serial += 1
-        time += 60
-        let fact = try MonitorFact(
-          .eventDidReachThreshold, activity: "daily", event: "stk:\(serial % 60)m:app\(serial % 9)",
-          at: time)
-        if measuring { information += try encoder.encode(fact).count }
-        try outbox.publish(fact) { _ in }
-      }
+    let measured = try measure(
+      "a day of outbox publishes, 1 a minute", capacity: capacity, perDay: 1_440
+    ) {
+      serial += 1
+      time += 60
+      let fact = try MonitorFact(
+        .eventDidReachThreshold, activity: "daily", event: "stk:\(serial % 60)m:app\(serial % 9)",
+        at: time)
+      try outbox.publish(fact) { _ in }
+      return try encoder.encode(fact).count
     }
     report.add(
       row(
-        measurement, written, information: information / measuredDays,
-        detail: "1,440 monitor facts (their JSON) into an outbox of 1,024, FileStore .durable"))
+        measured, capacity: capacity,
+        detail: "1,440 monitor facts a day (their JSON) into an outbox of 1,024, FileStore "
+          + ".durable"))
   }
 }
