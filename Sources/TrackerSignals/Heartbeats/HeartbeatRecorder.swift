@@ -35,10 +35,10 @@ public struct HeartbeatRecorder: Sendable {
   /// The largest capacity accepted: a week at a 30-second cadence, 20,160 records.
   ///
   /// Recording reads the end of the history only, but once every `capacity` heartbeats the store
-  /// compacts it, holding the kept records and the new file in memory: about 27 bytes a heartbeat
-  /// twice — at the default capacity about 160 KB, at this maximum about 1.1 MB; and ``history()``
-  /// reads up to twice the capacity. Mind the monitor extension's 6 MB.
-  /// `Documentation/Performance.md` has the measured peak memory of both.
+  /// compacts it: it reads the file in 64 KiB pieces and builds the new one in memory, which
+  /// raised the peak resident size by about 0.5 MiB at the default capacity and 1 MiB at this
+  /// maximum when measured; ``history()`` reads the whole file, up to twice the capacity. Mind
+  /// the monitor extension's 6 MB. `Documentation/Performance.md` has the measured figures.
   public static let maximumCapacity = 20_160
 
   /// Whose heartbeats this recorder keeps.
