@@ -7,11 +7,12 @@ import Darwin
 import Glibc
 #endif
 
-/// `FileStore.update` in both durability modes against raw POSIX doing the same file work.
+/// `FileStore.update` in both durability modes against raw POSIX doing the same file work, and
+/// appends to logs against a small update and a raw append.
 enum SharedStoreBenchmarks {
   static let suite = BenchmarkSuite(
     name: "sharedstore",
-    summary: "FileStore.update (durable, processCrashSafe) vs a raw POSIX replace",
+    summary: "FileStore.update vs a raw POSIX replace; log appends vs a small update",
     run: run
   )
 
@@ -50,6 +51,81 @@ enum SharedStoreBenchmarks {
           suite: suite.name, measurement: measurement, baseline: baseline,
           target: durable ? .atMost(1.3) : nil,
           note: "\(payloadSize)-byte value, \(iterations) iterations"))
+    }
+    try appendRows(options, &report)
+  }
+
+  // MARK: - Logs
+
+  /// An entry of the bounded-log rows: about 70 bytes of JSON, a diagnostic line.
+  struct LogLine: Codable, Sendable {
+    var at: Date
+    var message: String
+  }
+
+  /// The capacity of the bounded-log rows.
+  static let logCapacity = 10_000
+
+  static func appendRows(_ options: BenchmarkOptions, _ report: inout Report) throws {
+    let iterations = options.iterations(300)
+    for durability in FileStore.Durability.allCases {
+      let store = try FileStore(
+        directory: try options.freshDirectory("log-\(durability.rawValue)"),
+        durability: durability)
+      let small = Data(count: 100)
+      func update() throws {
+        try store.update("small") { data in
+          data = data == small ? Data(count: 101) : small
+        }
+      }
+      let log = try BoundedLog<LogLine>(store: store, key: "log", capacity: logCapacity)
+      var index = 0
+      func line() -> LogLine {
+        index += 1
+        return LogLine(
+          at: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index)),
+          message: "threshold event \(index) recorded for com.example.app")
+      }
+      // Full, and half-way to the next compaction.
+      for _ in 0..<15 { try log.append(contentsOf: (0..<1_000).map { _ in line() }) }
+      let (append, updated) = try Measurement.paired(
+        "BoundedLog.append at capacity 10,000 (.\(durability.rawValue))",
+        against: "FileStore.update of a 100-byte value (.\(durability.rawValue))",
+        iterations: iterations, baseline: update,
+        measuring: {
+          guard try log.append(line()) == 1 else { throw BenchmarkError("nothing evicted") }
+        })
+      let cycle = try Measurement.bulk("cycle", rounds: 1, warmup: 0) {
+        for _ in 0...logCapacity { try log.append(line()) }
+      }
+      report.add(
+        Report.Row(
+          suite: suite.name, measurement: append, baseline: updated, target: .atMost(1.5),
+          note: "about 70-byte entries, the file half-way between compactions; mean over a "
+            + "whole compaction cycle (10,001 appends) "
+            + "\((cycle.median / (logCapacity + 1)).formatted); timed alternately with the "
+            + "baseline; \(iterations) iterations"))
+
+      let raw = try RawAppend(
+        directory: try options.freshDirectory("raw-log-\(durability.rawValue)"),
+        flush: durability == .durable)
+      let record = Data(count: 100)
+      try store.append([record], toLog: "records", capacity: 1_000_000)
+      let path = store.directory.appendingPathComponent("records").path
+      let before = try RawAppend.size(of: path)
+      try store.append([record], toLog: "records", capacity: 1_000_000)
+      let frame = Data(count: try RawAppend.size(of: path) - before)
+      let (logAppend, rawAppend) = try Measurement.paired(
+        "FileStore.append of a 100-byte record (.\(durability.rawValue))",
+        against:
+          "raw append of the same bytes (\(durability == .durable ? "write + flush" : "write"))",
+        iterations: iterations, baseline: { try raw.append(frame, name: "records") },
+        measuring: { try store.append([record], toLog: "records", capacity: 1_000_000) })
+      report.add(
+        Report.Row(
+          suite: suite.name, measurement: logAppend, baseline: rawAppend, target: nil,
+          note: "a \(frame.count)-byte frame; the difference is the lock, the checks of the "
+            + "lock file, and reading the header and the last frame; \(iterations) iterations"))
     }
   }
 

@@ -13,6 +13,7 @@ let suites: [BenchmarkSuite] = [
   UsageModelBenchmarks.suite,
   SequenceTrackingBenchmarks.suite,
   GapDetectionBenchmarks.suite,
+  BytesWrittenBenchmarks.suite,
 ]
 
 @MainActor func usage() -> String {

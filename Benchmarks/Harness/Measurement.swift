@@ -39,6 +39,42 @@ struct Measurement {
     return Measurement(name: name, samples: samples)
   }
 
+  /// Times `baseline` and `body` alternately, `iterations` times each after `warmup` untimed runs
+  /// of each, so that both see the same conditions (a disk whose flushes slow down and speed up
+  /// with other work, say).
+  ///
+  /// - Returns: The measurement of `body`, then that of `baseline`.
+  static func paired(
+    _ name: String,
+    against baselineName: String,
+    iterations: Int,
+    warmup: Int = 3,
+    baseline: () throws -> Void,
+    measuring body: () throws -> Void
+  ) rethrows -> (Measurement, Measurement) {
+    let clock = ContinuousClock()
+    for _ in 0..<warmup {
+      try baseline()
+      try body()
+    }
+    var samples: [Duration] = []
+    var baselineSamples: [Duration] = []
+    samples.reserveCapacity(iterations)
+    baselineSamples.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+      var start = clock.now
+      try baseline()
+      baselineSamples.append(clock.now - start)
+      start = clock.now
+      try body()
+      samples.append(clock.now - start)
+    }
+    return (
+      Measurement(name: name, samples: samples),
+      Measurement(name: baselineName, samples: baselineSamples)
+    )
+  }
+
   /// Times one run of `body`, which does `operations` units of work, repeated `rounds` times.
   ///
   /// Each sample is the time of one whole round; use it for bulk work such as aggregating a

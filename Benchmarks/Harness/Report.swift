@@ -11,6 +11,9 @@ struct Report {
     var target: Target?
     /// Free text shown in the last column.
     var note: String = ""
+    /// For a row that compares quantities other than time (bytes written, say): the ratio to
+    /// show and to hold the target to, in place of the medians'; the note says what it is.
+    var ratioOverride: Double? = nil
   }
 
   /// A bound on `median / baseline median`.
@@ -55,6 +58,7 @@ struct Report {
     """
 
   static func ratio(_ row: Row) -> Double? {
+    if let ratio = row.ratioOverride { return ratio }
     guard let baseline = row.baseline else { return nil }
     return row.measurement.median.seconds / baseline.median.seconds
   }

@@ -1,10 +1,10 @@
 /// An opaque marker of one stored version of a key's value.
 ///
 /// Compare tokens for equality only: two reads that return equal tokens saw the same write.
-/// A token changes on every write and removal. ``FileStore`` keeps it in the file header as a
-/// 64-bit generation number that starts at an unpredictable value when a key is created and
-/// grows by one with every later write, so removing and re-creating a key does not bring an old
-/// token back.
+/// A token changes on every write, append, compaction and removal. ``FileStore`` keeps it in the
+/// file header as a 64-bit generation number that starts at an unpredictable value when a key is
+/// created and grows with every later change — by one for a value, by the bytes appended for an
+/// append-only log — so removing and re-creating a key does not bring an old token back.
 ///
 /// JSON form: the generation as a number, for example `42`.
 public struct ChangeToken: Hashable, Sendable, Codable, CustomStringConvertible {

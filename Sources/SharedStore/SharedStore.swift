@@ -18,6 +18,12 @@ import Foundation
 /// }
 /// ```
 ///
+/// A key may instead hold an **append-only log** of records, for histories that grow by small
+/// additions: ``appendToLog(_:capacity:examiningNewest:_:)`` writes only the new records, atomically
+/// across processes, and keeps the newest `capacity` of them; ``readLog(_:newest:)`` reads them
+/// back, and ``compactLog(_:keeping:)`` removes some on purpose. A key holds a value or a log
+/// (``StoredKind``), never both.
+///
 /// Conformers must be safe to call from any thread. The closure passed to ``update(_:_:)`` runs
 /// while the store is locked: it must be short and must not call back into the same store.
 ///
@@ -114,6 +120,109 @@ public protocol SharedStore: Sendable {
   ///   `nil` when nothing was stored under `key`.
   /// - Throws: ``SharedStoreError``.
   func quarantine(_ key: String) throws(SharedStoreError) -> String?
+
+  // MARK: Append-only logs
+
+  /// Appends records to the append-only log under `key` in one atomic step, after showing
+  /// `makeRecords` the log's newest records; creates the log when it does not exist.
+  ///
+  /// The records get the next positions of the log (see ``LogRecord/position``) and the log
+  /// keeps the newest `capacity` of them, counting the others as evicted. No other append,
+  /// compaction or update of the key — from this process or another — runs between the moment
+  /// `makeRecords` looks at the log and the moment its records are stored, so it can refuse a
+  /// duplicate or number its records from what it sees:
+  ///
+  /// ```swift
+  /// try store.appendToLog("events", capacity: 1_000, examiningNewest: 1) { log in
+  ///   log.records.last?.bytes == event ? [] : [event]   // a retried append is stored once
+  /// }
+  /// ```
+  ///
+  /// ``FileStore`` writes only the new records — one frame with its own checksum — at the end of
+  /// the log's file, and flushes that file once with ``FileStore/Durability/durable``. It
+  /// rewrites the file (into a new file renamed over the old one) only when the file would hold
+  /// more than twice the capacity, when `capacity` differs from the log's, and after a writer
+  /// was killed in the middle of an append. `Documentation/FileFormat.md` describes the file.
+  ///
+  /// A conformer of your own gets an implementation built on ``update(_:_:)`` that keeps the log
+  /// in the key's value and so rewrites it whole on every append; implement this requirement,
+  /// ``readLog(_:newest:)`` and ``compactLog(_:keeping:)`` together to append in place.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - capacity: The most records the log keeps, at least 1. Every writer of a log should use
+  ///     the same; an append with another capacity changes the log's to it, keeping the newest
+  ///     records.
+  ///   - examiningNewest: How many of the newest records `makeRecords` sees: 0 when it needs
+  ///     none, 1 to compare with the latest, `Int.max` for all of them. Reading the newest few is
+  ///     cheap; reading all of them costs a read of the whole log.
+  ///   - makeRecords: Returns the records to append, oldest first, given the log — an empty log
+  ///     with a freshly drawn identity when the key holds none, which is created only if records
+  ///     are returned. Returning none writes nothing. It runs while the store is locked and must
+  ///     not call back into the store.
+  /// - Returns: What was appended, or `nil` when `makeRecords` returned no record.
+  /// - Throws: ``SharedStoreError`` — `invalidKey`, `invalidCapacity`, `kindMismatch` when the
+  ///   key holds a value, `corrupted` when the log's header or newest frame is damaged, `io`, or
+  ///   what `makeRecords` threw — and then nothing was appended. The exception is
+  ///   ``SharedStoreError/notDurable(key:path:errno:)``: the records are in place, but flushing
+  ///   them failed; do not append them again.
+  /// - Complexity: O(*k*) in the bytes appended, plus reading the newest records examined; O(*n*)
+  ///   once per *capacity* appends, when the log is compacted.
+  @discardableResult
+  func appendToLog(
+    _ key: String,
+    capacity: Int,
+    examiningNewest: Int,
+    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
+  ) throws(SharedStoreError) -> LogAppend?
+
+  /// Reads the append-only log under `key`: its counts, and its newest `newest` records or all of
+  /// them.
+  ///
+  /// Reading takes no lock and never changes the log. A frame cut short by a writer that was
+  /// killed (or that is still writing) is not a record: it is left out, and the records before
+  /// it are returned. A damaged frame among the ones read — one whose checksum does not match —
+  /// is reported, never skipped.
+  ///
+  /// Read the ``changeToken(for:)`` first when polling, as for values: an append that lands
+  /// between the two reads is then seen again on the next poll.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - newest: How many of the newest records to return, or `nil` for all of them. For a few,
+  ///     ``FileStore`` reads the header and the end of the file only, and checks only the
+  ///     frames it reads.
+  /// - Returns: The log, or `nil` when nothing is stored under `key`.
+  /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch` when the key holds a value,
+  ///   `corrupted`, `unsupportedFormatVersion` or `io`.
+  /// - Complexity: O(*n*) in the size of the log for all records; for the newest few, O(*m*) in
+  ///   the size of the frames holding them.
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot?
+
+  /// Rewrites the append-only log under `key` keeping only the records `isKept` returns `true`
+  /// for, atomically: a reader sees the old log or the new one.
+  ///
+  /// Removed records are removed on purpose and are not counted as evicted; their positions are
+  /// not handed out again. When every record is kept, nothing is written.
+  ///
+  /// ```swift
+  /// let removed = try store.compactLog("events") { record in decodedDate(record) >= cutoff }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - isKept: Whether to keep a record. It runs while the store is locked and must not call
+  ///     back into the store; when it throws, nothing is written.
+  /// - Returns: How many records were removed; 0 when the log does not exist.
+  /// - Throws: ``SharedStoreError`` — including `corrupted` for any damaged frame, since every
+  ///   record is read — and then nothing was changed; or
+  ///   ``SharedStoreError/notDurable(key:path:errno:)`` after the new log was put in place.
+  /// - Complexity: O(*n*) in the size of the log.
+  @discardableResult
+  func compactLog(
+    _ key: String,
+    keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
+  ) throws(SharedStoreError) -> Int
 }
 
 // MARK: - Bodies that throw their own errors

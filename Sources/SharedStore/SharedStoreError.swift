@@ -37,16 +37,25 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// ``StoreKey/init(_:codec:defaultValue:)``).
   case defaultValueFailed(key: String, type: String, description: String)
 
-  /// The change to `key` was made and is visible to readers, but flushing the directory after it
-  /// failed with `errno`, so the change may not survive a power cut.
+  /// The change to `key` was made and is visible to readers, but flushing it afterwards failed
+  /// with `errno` at `path`, so the change may not survive a power cut.
   ///
-  /// This is the only error after which a change is in place: do not retry the change (an
-  /// increment would then happen twice). Only ``FileStore/Durability/durable`` stores flush, so
-  /// only they report it.
+  /// `path` is the directory after a rename or a removal, and the log file after an append to an
+  /// append-only log (whose flush, or close, failed once its records were written). This is the
+  /// only error after which a change is in place: do not retry the change (an increment would
+  /// then happen twice, a record be appended twice). Only ``FileStore/Durability/durable`` stores
+  /// flush, so only they report it after a flush.
   case notDurable(key: String, path: String, errno: Errno)
 
-  /// A ``BoundedLog`` was asked for a capacity it cannot have.
+  /// A ``BoundedLog`` or an append-only log was asked for a capacity it cannot have.
   case invalidCapacity(key: String, capacity: Int)
+
+  /// The key holds `holds`, not what the operation works on: a value read or written as an
+  /// append-only log, or the reverse.
+  ///
+  /// Nothing was read, changed or replaced. Use the operations of the kind the key holds, or
+  /// remove the key (``SharedStore/remove(_:)``) to start it as the other kind.
+  case kindMismatch(key: String, holds: StoredKind)
 
   /// A sentence a person can act on.
   public var description: String {
@@ -78,6 +87,14 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         + "Do not retry the change."
     case .invalidCapacity(let key, let capacity):
       return "The bounded log on key '\(key)' needs a capacity of at least 1, not \(capacity)."
+    case .kindMismatch(let key, let holds):
+      let use =
+        holds == .log
+        ? "read it with readLog(_:newest:) and append with appendToLog"
+        : "read it with read(_:) and change it with write(_:for:) or update(_:_:)"
+      return
+        "Key '\(key)' holds \(holds), which this operation does not work on: \(use), "
+        + "or remove the key first. Nothing was changed."
     }
   }
 }

@@ -43,10 +43,7 @@ struct OutboxConsumerTests {
   @Test("the record's JSON form is the cursor and the state")
   func recordJSONForm() throws {
     let store = InMemoryStore()
-    try store.write(
-      Data(
-        (#"{"epoch":"000000000000000a","format":1,"head":1,"oldest":1}"# + "\n7\n").utf8),
-      for: "outbox")
+    storeOutbox(in: store, payloads: ["7"])
     let (_, consumer) = try Self.setUp(store)
     try consumer.drain { state, entry in state.values.append(entry.payload) }
     let expected =

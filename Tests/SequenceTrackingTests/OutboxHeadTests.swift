@@ -75,12 +75,10 @@ struct OutboxHeadTests {
     #expect(OutboxCursor.start.description == "at start")
   }
 
-  @Test("a drained cursor's JSON form adds the CRC-32C of its entry's stored line")
+  @Test("a drained cursor's JSON form adds the CRC-32C of its entry's stored payload")
   func drainedCursorJSONForm() throws {
     let store = InMemoryStore()
-    try store.write(
-      Data((#"{"epoch":"000000000000000a","format":1,"head":42,"oldest":42}"# + "\n42\n").utf8),
-      for: "outbox")
+    storeOutbox(in: store, first: 42, payloads: ["42"])
     let cursor = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
       .drain(after: .start).cursor
     #expect(cursor.checksum == CRC32C.checksum(ofBytes: Array("42".utf8)))

@@ -56,11 +56,15 @@ struct OutboxMultiProcessTests {
     var barrier: String { directory.url.appendingPathComponent("barrier").path }
   }
 
-  static func producer(_ index: Int, count: Int, capacity: Int, _ paths: Paths) -> [String] {
+  /// A producer's arguments; it waits `pauseMicroseconds` after each publish.
+  static func producer(
+    _ index: Int, count: Int, capacity: Int, _ paths: Paths, pauseMicroseconds: Int = 0
+  ) -> [String] {
     [
       "outbox-publish", "--dir", paths.store, "--key", "outbox", "--capacity", "\(capacity)",
       "--producer", "\(index)", "--count", "\(count)", "--doorbell", paths.doorbell,
       "--durability", "processCrashSafe", "--barrier", paths.barrier,
+      "--pause-us", "\(pauseMicroseconds)",
     ]
   }
 
@@ -91,7 +95,10 @@ struct OutboxMultiProcessTests {
 
     let publishers = try (0..<Self.producers).map {
       try HelperProcess.start(
-        Self.producer($0, count: Self.perProducer, capacity: capacity, paths)
+        // A publish costs its entry only: without pauses, 1,000 of them end before a consumer
+        // has restarted a few times.
+        Self.producer(
+          $0, count: Self.perProducer, capacity: capacity, paths, pauseMicroseconds: 1_000)
       ).0
     }
     guard FileManager.default.createFile(atPath: paths.barrier, contents: Data()) else {

@@ -77,12 +77,12 @@ struct OutboxOverflowTests {
     let store = InMemoryStore()
     let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 10)
     for value in 1...3 { try outbox.publish(value) { _ in } }
-    let backup = try #require(try store.read("outbox"))
+    let backup = try #require(store.logBytes(for: "outbox"))
     for value in 4...6 { try outbox.publish(value) { _ in } }
     let applied = try outbox.drain(after: .start)
     #expect(applied.entries.count == 6)
 
-    try store.write(backup, for: "outbox")  // restored from an older backup
+    store.setLogBytes(backup, for: "outbox")  // restored from an older backup
     let afterRestore = try outbox.drain(after: applied.cursor)
     #expect(afterRestore.reset == .wentBackwards(from: 6))
     #expect(afterRestore.entries.isEmpty, "entries 1 to 3 were applied already")
@@ -94,24 +94,19 @@ struct OutboxOverflowTests {
     #expect(next.reset == nil)
   }
 
-  static let damagedLayouts: [String] = [
-    "",
-    "no line feed at all",
-    #"{"epoch":"000000000000000a","format":1,"head":2,"oldest":1}"# + "\n1\n",
-    #"{"epoch":"000000000000000a","format":1,"head":1,"oldest":1}"# + "\n1\n2\n",
-    #"{"epoch":"000000000000000a","format":1,"head":1,"oldest":1}"# + "\n1",
-    #"{"epoch":"000000000000000a","format":1,"head":1,"oldest":2}"# + "\n1\n",
-    #"{"epoch":"000000000000000a","format":1,"head":1,"oldest":0}"# + "\n1\n",
-    #"{"epoch":"zz","format":1,"head":1,"oldest":1}"# + "\n1\n",
-    "not json\n1\n",
+  /// Outboxes whose newest entry is not one: publish, head and drain each report it.
+  static let damagedNewestEntries: [[Data]] = [
+    [Data()],
+    [Data([1]) + Data("1".utf8), Data()],
   ]
 
   @Test(
     "a damaged outbox is reported, left untouched, and nothing is notified",
-    arguments: damagedLayouts)
-  func damagedOutboxIsReported(layout: String) throws {
+    arguments: damagedNewestEntries)
+  func damagedOutboxIsReported(records: [Data]) throws {
     let store = InMemoryStore()
-    try store.write(Data(layout.utf8), for: "outbox")
+    storeOutbox(in: store, records: records)
+    let stored = store.logBytes(for: "outbox")
     let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
     var notified = false
     #expect {
@@ -123,21 +118,81 @@ struct OutboxOverflowTests {
       return key == "outbox"
     }
     #expect(!notified)
+    #expect(throws: SequenceTrackingError.self) { try outbox.head() }
     #expect(throws: SequenceTrackingError.self) { try outbox.drain(after: .start) }
-    #expect(try store.read("outbox") == Data(layout.utf8))
+    #expect(store.logBytes(for: "outbox") == stored)
+  }
+
+  @Test("an older entry that is not one is reported by the drain that reads it")
+  func damagedOlderEntryIsReported() throws {
+    let store = InMemoryStore()
+    storeOutbox(in: store, records: [Data(), Data([1]) + Data("2".utf8)])
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
+    #expect(
+      throws: SequenceTrackingError.corruptedOutbox(key: "outbox", reason: "entry 1 is empty")
+    ) {
+      try outbox.drain(after: .start)
+    }
+  }
+
+  @Test("a damaged outbox log is reported by the store, and nothing is notified")
+  func damagedLogIsReported() throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
+    try outbox.publish(1) { _ in }
+    var damaged = try #require(store.logBytes(for: "outbox"))
+    damaged[damaged.count - 3] ^= 0x40
+    store.setLogBytes(damaged, for: "outbox")
+    var notified = false
+    #expect {
+      try outbox.publish(2) { _ in notified = true }
+    } throws: { error in
+      guard case .store(.corrupted(let key, _, _)) = error as? SequenceTrackingError else {
+        return false
+      }
+      return key == "outbox"
+    }
+    #expect(!notified)
+    #expect(throws: SequenceTrackingError.self) { try outbox.drain(after: .start) }
+    #expect(store.logBytes(for: "outbox") == damaged)
+  }
+
+  @Test("an outbox whose numbers are not consecutive is reported by a drain")
+  func gapInNumbersIsReported() throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
+    for value in 1...3 { try outbox.publish(value) { _ in } }
+    try store.compactLog("outbox") { $0.position != 2 }
+    #expect {
+      try outbox.drain(after: .start)
+    } throws: { error in
+      guard case .corruptedOutbox = error as? SequenceTrackingError else { return false }
+      return true
+    }
   }
 
   @Test("an outbox written in a newer layout is reported as such")
   func newerLayoutIsReported() throws {
     let store = InMemoryStore()
-    let layout = #"{"format":2,"something":"new"}"# + "\n"
-    try store.write(Data(layout.utf8), for: "outbox")
+    storeOutbox(in: store, records: [Data([2]) + Data("new".utf8)])
     let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
     let expected = SequenceTrackingError.unsupportedOutboxFormat(
       key: "outbox", found: 2, supported: 1)
     #expect(throws: expected) { try outbox.publish(1) { _ in } }
     #expect(throws: expected) { try outbox.head() }
     #expect(throws: expected) { try outbox.drain(after: .start) }
+  }
+
+  @Test("a value under the outbox's key is reported, never replaced")
+  func valueUnderTheKeyIsReported() throws {
+    let store = InMemoryStore()
+    try store.write(Data("not an outbox".utf8), for: "outbox")
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 4)
+    let expected = SequenceTrackingError.corruptedOutbox(
+      key: "outbox", reason: "the key holds a value, not an outbox's log")
+    #expect(throws: expected) { try outbox.publish(1) { _ in } }
+    #expect(throws: expected) { try outbox.drain(after: .start) }
+    #expect(try store.read("outbox") == Data("not an outbox".utf8))
   }
 
   @Test("an entry that does not decode stops the drain at its number; the cursor can pass it")

@@ -18,10 +18,10 @@ struct OutboxRecoveryTests {
     let store = InMemoryStore()
     let (outbox, consumer) = try OutboxConsumerTests.setUp(store)
     for value in 1...3 { try outbox.publish(value) { _ in } }
-    let backup = try #require(try store.read("outbox"))
+    let backup = try #require(store.logBytes(for: "outbox"))
     for value in 4...5 { try outbox.publish(value) { _ in } }
     try consumer.drain { state, entry in state.values.append(entry.payload) }
-    try store.write(backup, for: "outbox")
+    store.setLogBytes(backup, for: "outbox")  // restored from a backup
     for value in republished { try outbox.publish(value) { _ in } }
     return (outbox, consumer)
   }
@@ -65,9 +65,7 @@ struct OutboxRecoveryTests {
   @Test("a record stored before cursors had checksums still decodes and drains")
   func recordWithoutChecksumDrains() throws {
     let store = InMemoryStore()
-    try store.write(
-      Data((#"{"epoch":"000000000000000a","format":1,"head":2,"oldest":1}"# + "\n7\n8\n").utf8),
-      for: "outbox")
+    storeOutbox(in: store, payloads: ["7", "8"])
     try store.write(
       Data(
         (#"{"cursor":{"last":{"epoch":"000000000000000a","value":1}},"revision":4,"#

@@ -82,7 +82,7 @@ struct SequenceTrackingErrorTests {
   func storeFailureIsFoundThroughStoreError() throws {
     let fixture = try NotDurableTests.Fixture()
     let outbox = try SequencedOutbox<Int>(store: fixture.store, key: "outbox", capacity: 10)
-    fixture.fileSystem.failNextDirectoryFlush()
+    fixture.fileSystem.failNextFlushOfAChange()
     do {
       try outbox.publish(1) { _ in }
       Issue.record("the publish did not report the failed flush")

@@ -56,20 +56,21 @@ struct SequencedOutboxTests {
     #expect(try outbox.head() == nil)
   }
 
-  @Test("the stored layout is a header line and one JSON line per entry, oldest first")
+  @Test("the stored layout is a log of the entries: the byte 1, then the payload's JSON")
   func storedLayout() throws {
     let store = InMemoryStore()
-    try store.write(
-      Data(
-        (#"{"epoch":"000000000000000a","format":1,"head":2,"oldest":1}"# + "\n"
-          + #"{"app":"a","seconds":1}"# + "\n" + #"{"app":"b","seconds":2}"# + "\n").utf8),
-      for: "outbox")
+    storeOutbox(in: store, payloads: [#"{"app":"a","seconds":1}"#, #"{"app":"b","seconds":2}"#])
     let outbox = try SequencedOutbox<Event>(store: store, key: "outbox", capacity: 2)
     #expect(try outbox.publish(Event(app: "c/d", seconds: 3)) { _ in } == number(3))
-    let expected =
-      #"{"epoch":"000000000000000a","format":1,"head":3,"oldest":2}"# + "\n"
-      + #"{"app":"b","seconds":2}"# + "\n" + #"{"app":"c/d","seconds":3}"# + "\n"
-    #expect(String(decoding: try #require(try store.read("outbox")), as: UTF8.self) == expected)
+    let log = try #require(try store.readLog("outbox"))
+    #expect(log.identity == SequenceEpoch.a.rawValue)
+    #expect(log.records.map(\.position) == [2, 3])
+    #expect(
+      log.records.map(\.bytes) == [
+        Data([1]) + Data(#"{"app":"b","seconds":2}"#.utf8),
+        Data([1]) + Data(#"{"app":"c/d","seconds":3}"#.utf8),
+      ])
+    #expect(log.evictedCount == 1)
   }
 
   @Test("notify runs once per publish, after the entry can be drained", arguments: Backend.allCases)

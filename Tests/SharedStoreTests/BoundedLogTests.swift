@@ -90,13 +90,59 @@ struct BoundedLogTests {
     #expect(try store.read("log") == garbage, "the evidence is untouched")
   }
 
-  @Test("the stored JSON form has entries oldest first and the eviction count")
-  func storedJSONForm() throws {
+  @Test("the stored form is an append-only log of the entries' JSON, oldest first")
+  func storedForm() throws {
     let store = InMemoryStore()
     let log = try BoundedLog<Int>(store: store, key: "log", capacity: 2)
     try log.append(contentsOf: [1, 2, 3])
-    let json = String(decoding: try #require(try store.read("log")), as: UTF8.self)
-    #expect(json == #"{"entries":[2,3],"evictedCount":1}"#)
+    let stored = try #require(try store.readLog("log"))
+    #expect(stored.records.map { String(decoding: $0.bytes, as: UTF8.self) } == ["2", "3"])
+    #expect(stored.capacity == 2)
+    #expect(stored.evictedCount == 1)
+    #expect(throws: SharedStoreError.kindMismatch(key: "log", holds: .log)) {
+      try store.read("log")
+    }
+  }
+
+  @Test(
+    "an entry that does not decode throws, and the log is never reset",
+    arguments: StoreBackend.allCases)
+  func undecodableEntryIsNeverReset(backend: StoreBackend) throws {
+    let store = try backend.makeStore()
+    let log = try BoundedLog<Int>(store: store, key: "log", capacity: 3)
+    try log.append(1)
+    try store.append([Data("\"two\"".utf8)], toLog: "log", capacity: 3)
+    #expect {
+      try log.entries()
+    } throws: { error in
+      guard case .decoding(let key, let type, _) = error as? SharedStoreError else { return false }
+      return key == "log" && type == "Int"
+    }
+    let token = try store.changeToken(for: "log")
+    #expect(throws: SharedStoreError.self) {
+      _ = try log.prune(before: .distantFuture) { _ in .distantPast }
+    }
+    #expect(try store.changeToken(for: "log") == token, "nothing was pruned")
+    try log.append(3)
+    #expect(try store.readLog("log")?.records.count == 3)
+  }
+
+  @Test(
+    "an append at capacity writes one entry, whatever the log holds",
+    arguments: [10, 1_000])
+  func appendCostsTheEntry(capacity: Int) throws {
+    let directory = try TemporaryDirectory()
+    let store = try FileStore(directory: directory.url, durability: .processCrashSafe)
+    let log = try BoundedLog<Int>(store: store, key: "log", capacity: capacity)
+    try log.append(contentsOf: Array(0..<capacity))
+    let path = directory.url.appendingPathComponent("log").path
+    func size() throws -> Int {
+      try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    }
+    let before = try size()
+    #expect(try log.append(123_456) == 1)
+    #expect(try size() - before < 20, "the entry and its frame")
+    #expect(try log.entries().last == 123_456)
   }
 
   @Test("many threads appending at once lose no entry", arguments: StoreBackend.allCases)

@@ -9,81 +9,71 @@ import TrackerSignals
 /// never written over; quarantining it lets recording start afresh.
 @Suite("Damaged heartbeat histories")
 struct DamagedHistoryTests {
-  /// Ways a stored history can be damaged, each written with ``RingBytes``.
+  /// Ways a stored heartbeat record can be damaged, each written with ``HeartbeatLogBytes``.
   enum Damage: String, CaseIterable, CustomStringConvertible {
-    case notARing
-    case truncatedHeader
     case unknownVersion
-    case wrongRecordSize
-    case zeroCapacity
-    case countAboveCapacity
-    case nextOutOfRange
-    case nextNotAfterNewest
-    case countAboveRecorded
-    case reservedNotZero
-    case trailingBytes
     case unknownFlags
-    case nonZeroPadding
+    case tooShort
+    case fieldsMissing
+    case trailingBytes
     case instantTooEarly
     case instantTooLate
-    case damagedOldestOfFullRing
+    case damagedOlderRecord
 
     var description: String { rawValue }
 
     static let t0: Int64 = 1_772_960_400_000
 
-    var ring: RingBytes {
-      var ring = RingBytes(capacity: 4, instants: [Self.t0, Self.t0 + 30_000])
+    var history: HeartbeatLogBytes {
+      var history = HeartbeatLogBytes(capacity: 4, instants: [Self.t0, Self.t0 + 30_000])
+      let damaged = self == .damagedOlderRecord ? 0 : 1
+      var record = history.records[damaged]
       switch self {
-      case .notARing, .truncatedHeader: break
-      case .unknownVersion: ring.version = 2
-      case .wrongRecordSize: ring.recordSize = 16
-      case .zeroCapacity:
-        ring = RingBytes(capacity: 1, instants: [])
-        ring.capacity = 0
-      case .countAboveCapacity: ring.capacity = 1
-      case .nextOutOfRange: ring.next = 4
-      case .nextNotAfterNewest: ring.next = 1
-      case .countAboveRecorded: ring.totalRecorded = 1
-      case .reservedNotZero: ring.reserved = 7
-      case .trailingBytes: ring.trailing = [0]
-      case .unknownFlags: ring.records[1].flags = 0b100
-      case .nonZeroPadding: ring.records[1].padding = 1
-      case .instantTooEarly: ring.records[1].instant = Int64.min
-      case .instantTooLate: ring.records[1].instant = 253_402_128_000_000
-      case .damagedOldestOfFullRing:
-        ring = RingBytes(capacity: 2, instants: [Self.t0, Self.t0 + 30_000])
-        ring.records[0].flags = 0xFF
+      case .unknownVersion: record.version = 2
+      case .unknownFlags: record.flags = 0b100
+      case .tooShort: break  // written by store(in:key:)
+      case .fieldsMissing: record.flags = 0b01
+      case .trailingBytes: record.trailing = [0]
+      case .instantTooEarly: record.instant = Int64.min
+      case .instantTooLate: record.instant = 253_402_128_000_000
+      case .damagedOlderRecord: record.flags = 0xFF
       }
-      return ring
+      history.records[damaged] = record
+      return history
     }
 
-    var data: Data {
-      switch self {
-      case .notARing: return Data("not a ring at all, but long enough for a header".utf8)
-      case .truncatedHeader: return ring.data.prefix(20)
-      default: return ring.data
-      }
+    /// The stored bytes, for the cases the builder cannot express.
+    func store(in store: InMemoryStore, key: String) {
+      guard self == .tooShort else { return history.store(in: store, key: key) }
+      let header = LogFileFormat.Header(
+        tokenBase: 1, identity: 7, capacity: 4, evicted: 0, nextPosition: 3)
+      let records = [
+        LogRecord(position: 1, bytes: history.records[0].bytes),
+        LogRecord(position: 2, bytes: Data([1])),
+      ]
+      store.setLogBytes(LogFileFormat.file(header: header, records: records), for: key)
     }
 
-    /// The recorder's capacity: the ring's, so that recording takes the ordinary path.
-    var capacity: Int { self == .damagedOldestOfFullRing ? 2 : 4 }
-    /// Whether the newest record, which ``HeartbeatRecorder/latest()`` reads alone, is intact.
-    var newestIsIntact: Bool { self == .damagedOldestOfFullRing }
+    /// Whether the newest record, which recording and ``HeartbeatRecorder/latest()`` read, is
+    /// intact.
+    var newestIsIntact: Bool { self == .damagedOlderRecord }
   }
 
-  @Test("a damaged history is reported and never overwritten", arguments: Damage.allCases)
+  @Test("a damaged heartbeat is reported and never overwritten", arguments: Damage.allCases)
   func damagedHistoryIsReported(damage: Damage) throws {
     let store = InMemoryStore()
-    let recorder = try HeartbeatRecorder(
-      store: store, source: .monitorExtension, capacity: damage.capacity)
-    try store.write(damage.data, for: recorder.key)
-    if damage.newestIsIntact {
-      #expect(try recorder.latest()?.at == Date(timeIntervalSince1970: 1_772_960_430))
-    } else {
-      #expect(throws: TrackerSignalsError.self) { try recorder.latest() }
-    }
+    let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension, capacity: 4)
+    damage.store(in: store, key: recorder.key)
+    let stored = store.logBytes(for: recorder.key)
     #expect(throws: TrackerSignalsError.self) { try recorder.history() }
+    if damage.newestIsIntact {
+      // Recording reads the newest record only: it goes on, and the damage stays reported.
+      #expect(try recorder.latest()?.at == Date(timeIntervalSince1970: 1_772_960_430))
+      #expect(try recorder.record(at: Date(timeIntervalSince1970: 1_772_960_460)) == .recorded)
+      #expect(throws: TrackerSignalsError.self) { try recorder.history() }
+      return
+    }
+    #expect(throws: TrackerSignalsError.self) { try recorder.latest() }
     let error = #expect(throws: TrackerSignalsError.self) {
       try recorder.record(at: Date(timeIntervalSince1970: 1_772_960_460))
     }
@@ -92,15 +82,15 @@ struct DamagedHistoryTests {
       return
     }
     #expect(key == recorder.key)
-    #expect(try store.read(recorder.key) == damage.data)
+    #expect(store.logBytes(for: recorder.key) == stored)
   }
 
-  @Test("the control: the undamaged ring of the damage cases reads and records")
-  func undamagedRingReads() throws {
+  @Test("the control: the undamaged history of the damage cases reads and records")
+  func undamagedHistoryReads() throws {
     let store = InMemoryStore()
     let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension, capacity: 4)
-    let ring = RingBytes(capacity: 4, instants: [Damage.t0, Damage.t0 + 30_000])
-    try store.write(ring.data, for: recorder.key)
+    HeartbeatLogBytes(capacity: 4, instants: [Damage.t0, Damage.t0 + 30_000])
+      .store(in: store, key: recorder.key)
     #expect(try recorder.history().heartbeats.count == 2)
     #expect(try recorder.record(at: Date(timeIntervalSince1970: 1_772_960_460)) == .recorded)
   }
@@ -108,11 +98,11 @@ struct DamagedHistoryTests {
   @Test("an instant outside the supported range is damage, and judging health never traps")
   func hostileInstantDoesNotTrap() async {
     await #expect(processExitsWith: .success) {
-      var ring = RingBytes(capacity: 4, instants: [0])
-      ring.records[0].instant = Int64.min
+      var history = HeartbeatLogBytes(capacity: 4, instants: [0])
+      history.records[0].instant = Int64.min
       let store = InMemoryStore()
       let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
-      try store.write(ring.data, for: recorder.key)
+      history.store(in: store, key: recorder.key)
       do {
         let latest = try recorder.latest()
         _ = HealthPolicy.standard.health(of: latest, at: Date(timeIntervalSince1970: 0))
@@ -123,31 +113,33 @@ struct DamagedHistoryTests {
     }
   }
 
-  @Test("a saturated count of heartbeats recorded is damage, not a trap")
-  func saturatedCounterDoesNotTrap() async {
+  @Test("a history with no position left for another heartbeat is damage, not a trap")
+  func exhaustedPositionsDoNotTrap() async {
     await #expect(processExitsWith: .success) {
-      var ring = RingBytes(capacity: 2_880, instants: [1_772_960_400_000])
-      ring.totalRecorded = UInt64.max
+      var history = HeartbeatLogBytes(capacity: 2_880, instants: [1_772_960_400_000])
+      history.first = UInt64.max - 1
       let store = InMemoryStore()
       let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
-      try store.write(ring.data, for: recorder.key)
+      history.store(in: store, key: recorder.key)
+      let stored = store.logBytes(for: recorder.key)
       do {
         try recorder.record(at: Date(timeIntervalSince1970: 1_772_960_430))
-        exit(3)  // recorded past the limit
-      } catch TrackerSignalsError.corruptedHeartbeatHistory {
-        exit(try store.read(recorder.key) == ring.data ? 0 : 4)
+        exit(3)  // recorded past the last position
+      } catch TrackerSignalsError.store(.corrupted) {
+        exit(store.logBytes(for: recorder.key) == stored ? 0 : 4)
       }
     }
   }
 
-  @Test("a damaged history can be quarantined, and recording starts afresh")
+  @Test("a history that is not a log can be quarantined, and recording starts afresh")
   func quarantineStartsAfresh() throws {
     let store = InMemoryStore()
     let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)
-    try store.write(Damage.notARing.data, for: recorder.key)
+    let garbage = Data("not a heartbeat history at all".utf8)
+    try store.write(garbage, for: recorder.key)
     #expect(throws: TrackerSignalsError.self) { try recorder.latest() }
     let kept = try #require(try recorder.quarantine())
-    #expect(store.quarantinedValues[kept] == Damage.notARing.data)
+    #expect(store.quarantinedValues[kept] == garbage)
     #expect(try recorder.latest() == nil)
     try recorder.record(at: Date(timeIntervalSince1970: 1_772_960_400))
     #expect(try recorder.history().heartbeats.count == 1)

@@ -86,7 +86,7 @@ struct TrackerSignalsDefaultsTests {
           success: true))
     }
     #expect(try log.snapshot().entries.count == DiagnosticLog.defaultCapacity)
-    #expect(try store.read(DiagnosticLog.defaultKey) != nil)
+    #expect(try store.readLog(DiagnosticLog.defaultKey) != nil)
   }
 
   @Test("a recorder on a store alone keeps the default capacity under its source's key")

@@ -97,7 +97,7 @@ struct HeartbeatRecorderTests {
     #expect(history.heartbeats.map(\.at) == (8..<13).map { start.addingTimeInterval(Double($0)) })
     #expect(history.evictedCount == 8)
     #expect(history.capacity == 5)
-    #expect(try store.read(recorder.key)?.count == 32 + 5 * 32)
+    #expect(try store.readLog(recorder.key)?.count == 5)
   }
 
   @Test("a changed capacity keeps the newest heartbeats", arguments: [3, 8, 20])
@@ -151,7 +151,7 @@ struct HeartbeatRecorderTests {
     }
   }
 
-  @Test("the stored ring has the documented binary layout")
+  @Test("each heartbeat is stored as one record in the documented binary layout")
   func binaryLayout() throws {
     let store = InMemoryStore()
     let recorder = try HeartbeatRecorder(store: store, source: .monitorExtension, capacity: 2)
@@ -159,13 +159,15 @@ struct HeartbeatRecorderTests {
       Heartbeat(
         at: Date(timeIntervalSince1970: 1.5), source: .monitorExtension, sequence: 7,
         memoryBytes: 0x0102))
-    let bytes = try #require(try store.read(recorder.key))
-    let expected: [UInt8] =
-      Array("STKH".utf8) + [1, 0, 32, 0] + [2, 0, 0, 0] + [1, 0, 0, 0] + [1, 0, 0, 0]
-      + [0, 0, 0, 0] + [1, 0, 0, 0, 0, 0, 0, 0]
-      + [0xDC, 0x05, 0, 0, 0, 0, 0, 0] + [7, 0, 0, 0, 0, 0, 0, 0] + [2, 1, 0, 0, 0, 0, 0, 0]
-      + [3, 0, 0, 0, 0, 0, 0, 0]
-    #expect(Array(bytes) == expected)
+    try recorder.record(Heartbeat(at: Date(timeIntervalSince1970: 2), source: .monitorExtension))
+    let log = try #require(try store.readLog(recorder.key))
+    #expect(log.capacity == 2)
+    let full: [UInt8] =
+      [1, 0b11] + [0xDC, 0x05, 0, 0, 0, 0, 0, 0] + [7, 0, 0, 0, 0, 0, 0, 0]
+      + [2, 1, 0, 0, 0, 0, 0, 0]
+    let bare: [UInt8] = [1, 0] + [0xD0, 0x07, 0, 0, 0, 0, 0, 0]
+    #expect(log.records.map { Array($0.bytes) } == [full, bare])
+    #expect(log.records.map(\.position) == [1, 2])
   }
 
   @Test(

@@ -5,9 +5,10 @@ import SharedStore
 /// consumers drain everything after their persisted cursor, so a dropped or coalesced
 /// notification loses nothing.
 ///
-/// ``publish(_:then:)`` appends the entry and assigns its number in one atomic read-modify-write
-/// of the key — a single write, exclusive across processes, and durable with a `.durable`
-/// `FileStore` — and only after that write has returned does it call your notify closure (write, then notify: seed 004 §4.3). A consumer that
+/// ``publish(_:then:)`` appends the entry to the key's append-only log, which assigns its number,
+/// in one atomic step — a single write, exclusive across processes, and durable with a `.durable`
+/// `FileStore` — and only after that write has returned does it call your notify closure (write,
+/// then notify: seed 004 §4.3). A consumer that
 /// receives the notification, or a later one, or only its 30-second poll, drains with
 /// ``drain(after:)`` and finds the entry.
 ///
@@ -31,13 +32,13 @@ import SharedStore
 /// 1, so a reinstall or a wiped container is reported to consumers as a reset, never mistaken
 /// for old entries.
 ///
-/// **Costs.** A publish reads the stored value, appends a line and writes it back: O(*n*) in the
-/// stored size, without decoding any other entry, and it briefly holds a few copies of the stored
-/// value in memory (the store's read, the rewritten value, the store's framed write). In a
-/// DeviceActivity monitor extension (a 6 MB limit), keep capacity × entry size to tens of
-/// kilobytes. A drain
-/// decodes only the entries it delivers. ``head(reusing:)`` reads only the change token when
-/// nothing has changed. The stored layout is JSON lines, described in
+/// **Costs.** A publish appends one record — the entry — to the key's log after reading the
+/// log's newest record: O(*m*) in the size of the entry, whatever the outbox holds. Once every
+/// ``capacity`` publishes the store compacts the log, reading and rewriting the entries it keeps
+/// (and holding them in memory: in a DeviceActivity monitor extension, with its 6 MB limit, keep
+/// capacity × entry size to a few hundred kilobytes). A drain reads the whole log and decodes
+/// only the entries it delivers. ``head(reusing:)`` reads only the change token when nothing has
+/// changed, and otherwise the newest entry. The stored layout is described in
 /// `Documentation/SequenceTracking-OutboxFormat.md`.
 public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// The store key holding the outbox.
@@ -85,14 +86,15 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///   was not called; or ``SequenceTrackingError/notDurable(committed:key:path:errno:)``, after
   ///   which the entry *is* published under the number ``CommittedChange/published(_:)`` names,
   ///   `notify` was called, and the write may not survive a power cut. Do not publish it again.
-  /// - Complexity: O(*n*) in the stored size of the outbox.
+  /// - Complexity: O(*m*) in the size of the entry, amortised: the entry is appended to the
+  ///   stored log, which is compacted once every ``capacity`` publishes.
   @discardableResult
   public func publish(
     _ payload: Payload,
     then notify: (SequenceNumber) -> Void
   ) throws(SequenceTrackingError) -> SequenceNumber {
-    let line = try OutboxLayout.encodedPayload(payload, key: key)
-    return try append([line]) { notify($0.last) }.last
+    let record = try OutboxLayout.record(payload, key: key)
+    return try append([record]) { notify($0.last) }.last
   }
 
   /// Appends `payloads` under consecutive numbers in one atomic write, then calls `notify` once.
@@ -105,46 +107,54 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// - Throws: Like ``publish(_:then:)``: nothing is published and `notify` is not called, except
   ///   after ``SequenceTrackingError/notDurable(committed:key:path:errno:)``, when every entry is
   ///   published and `notify` was called.
-  /// - Complexity: O(*n* + *k*) in the stored size and the *k* new entries.
+  /// - Complexity: O(*k*) in the size of the *k* new entries, amortised.
   @discardableResult
   public func publish(
     contentsOf payloads: some Sequence<Payload>,
     then notify: (SequenceRange) -> Void
   ) throws(SequenceTrackingError) -> SequenceRange? {
-    var lines: [Data] = []
+    var records: [Data] = []
     for payload in payloads {
-      lines.append(try OutboxLayout.encodedPayload(payload, key: key))
+      records.append(try OutboxLayout.record(payload, key: key))
     }
-    guard !lines.isEmpty else { return nil }
-    return try append(lines, then: notify)
+    guard !records.isEmpty else { return nil }
+    return try append(records, then: notify)
   }
 
-  /// Appends `lines` in one store update and calls `notify` once they are stored — also when the
-  /// store could not flush them, since readers can already see them.
+  /// Appends `records` to the outbox's log in one store append, which numbers them, and calls
+  /// `notify` once they are stored — also when the store could not flush them, since readers
+  /// can already see them.
   private func append(
-    _ lines: [Data],
+    _ records: [Data],
     then notify: (SequenceRange) -> Void
   ) throws(SequenceTrackingError) -> SequenceRange {
-    let assigned: SequenceRange
+    let key = key
+    var refusal: SequenceTrackingError?
+    var assigned: SequenceRange?
     do {
-      assigned = try SequenceTrackingError.collecting { committed throws(SharedStoreError) in
-        try store.updateCapturingFailure(key) {
-          (data: inout Data?) throws(SequenceTrackingError) -> SequenceRange in
-          let (bytes, assigned) = try OutboxLayout.appending(
-            lines, to: data, capacity: capacity, key: key,
-            freshEpoch: {
-              var generator = SystemRandomNumberGenerator()
-              return SequenceEpoch.random(using: &generator)
-            })
-          data = bytes
-          committed = .published(assigned)
-          return assigned
+      try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
+        do throws(SequenceTrackingError) {
+          _ = try OutboxLayout.header(of: log, key: key)
+          guard log.nextPosition <= UInt64.max - UInt64(records.count) else {
+            throw .exhausted(key: key)
+          }
+          let first = log.nextPosition
+          assigned = SequenceRange(
+            epoch: SequenceEpoch(rawValue: log.identity),
+            values: first...(first + UInt64(records.count) - 1))
+          return records
+        } catch {
+          refusal = error
+          return []
         }
       }
     } catch {
+      let error = reported(error, committed: assigned.map(CommittedChange.published))
       if case .notDurable(.published(let stored), _, _, _) = error { notify(stored) }
       throw error
     }
+    if let refusal { throw refusal }
+    guard let assigned else { preconditionFailure("an append numbers its records") }
     notify(assigned)
     return assigned
   }
@@ -155,8 +165,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///
   /// Pass the head this method returned last time: when the store's change token is unchanged,
   /// it is returned as is after reading only the key's change token (for `FileStore`, the
-  /// 32-byte file header). Otherwise the stored value is read (and its checksum verified) and only
-  /// its first line is decoded; no entry is.
+  /// header of the outbox's file and its size). Otherwise the newest entry is read (for
+  /// `FileStore`, the end of the file, whose checksum is verified); no entry is decoded.
   ///
   /// - Parameter cached: The head returned by the previous call, if any.
   /// - Returns: The head, or `nil` when nothing has been published (or the key was removed).
@@ -164,19 +174,20 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///   `unsupportedOutboxFormat`.
   public func head(reusing cached: OutboxHead? = nil) throws(SequenceTrackingError) -> OutboxHead? {
     let token: ChangeToken?
-    let bytes: Data?
+    let log: LogSnapshot?
     do {
       // The token first: a write landing between the two reads makes the token stale, so the
       // next call reads again rather than missing the write.
       token = try store.changeToken(for: key)
       guard let token else { return nil }
       if let cached, cached.token == token { return cached }
-      bytes = try store.read(key)
+      log = try store.readLog(key, newest: 1)
     } catch {
-      throw .store(error)
+      throw reported(error)
     }
-    guard let token, let bytes else { return nil }
-    let header = try OutboxLayout.header(of: bytes, key: key)
+    guard let token, let log, let header = try OutboxLayout.header(of: log, key: key) else {
+      return nil
+    }
     return OutboxHead(
       number: SequenceNumber(epoch: header.epoch, value: header.head), oldest: header.oldest,
       token: token)
@@ -193,7 +204,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// - Returns: The batch; empty when the consumer is up to date or nothing was published.
   /// - Throws: ``SequenceTrackingError`` — `store`, `corruptedOutbox`, `unsupportedOutboxFormat`,
   ///   or `payloadDecoding` for an entry that does not decode.
-  /// - Complexity: O(*n*) in the stored size to split lines, plus one decode per delivered entry.
+  /// - Complexity: O(*n*) in the stored size to read the log, plus one decode per delivered
+  ///   entry.
   public func drain(after cursor: OutboxCursor) throws(SequenceTrackingError)
     -> OutboxBatch<Payload>
   {
@@ -233,16 +245,26 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
   }
 
-  /// Reads and parses the stored value, or returns `nil` when there is none.
+  /// Reads and checks the whole outbox, or returns `nil` when it holds no entry.
   func snapshot() throws(SequenceTrackingError) -> OutboxLayout? {
-    let bytes: Data?
+    let log: LogSnapshot?
     do {
-      bytes = try store.read(key)
+      log = try store.readLog(key)
     } catch {
-      throw .store(error)
+      throw reported(error)
     }
-    return try bytes.map { bytes throws(SequenceTrackingError) in
-      try OutboxLayout(parsing: bytes, key: key)
+    guard let log else { return nil }
+    return try OutboxLayout(parsing: log, key: key)
+  }
+
+  /// The error to report for a store error: a key holding a value is not an outbox; anything
+  /// else is the store's (see ``SequenceTrackingError/init(_:committed:)``).
+  private func reported(_ error: SharedStoreError, committed: CommittedChange? = nil)
+    -> SequenceTrackingError
+  {
+    guard case .kindMismatch = error else {
+      return SequenceTrackingError(error, committed: committed)
     }
+    return .corruptedOutbox(key: key, reason: "the key holds a value, not an outbox's log")
   }
 }

@@ -2,11 +2,12 @@ import Foundation
 
 /// An append-only log on one key of a ``SharedStore`` that keeps the newest `capacity` entries.
 ///
-/// Appends are atomic read-modify-writes (``SharedStore/update(_:_:)``), so several processes
-/// can append at once without losing an entry to a race; when the log is full, the oldest
-/// entries are evicted and counted, never dropped silently. A stored log that fails to decode
-/// throws ``SharedStoreError/decoding(key:type:description:)``: the log is never reset behind
-/// your back (quarantine the key to start afresh).
+/// Each entry is one record of the key's append-only log (see
+/// ``SharedStore/appendToLog(_:capacity:examiningNewest:_:)``), so an append writes that entry
+/// only — not the entries before it — and several processes can append at once without losing
+/// one. When the log is full, the oldest entries are evicted and counted, never dropped silently.
+/// An entry that fails to decode throws ``SharedStoreError/decoding(key:type:description:)``: the
+/// log is never reset behind your back (quarantine the key to start afresh).
 ///
 /// ```swift
 /// let log = try BoundedLog<DiagnosticEntry>(store: store, key: "diagnostics", capacity: 100)
@@ -14,15 +15,16 @@ import Foundation
 /// let recent = try log.entries()
 /// ```
 ///
-/// JSON form of the stored value: `{"entries": [...], "evictedCount": 12}`, entries oldest
-/// first, each in its own `Codable` form (see ``StoreCodec/json`` for dates).
+/// Stored form: an append-only log whose records are the entries' JSON (``StoreCodec/json``),
+/// oldest first. Every writer of a key should use the same capacity; an append with another one
+/// changes the log's capacity to it, keeping the newest entries.
 public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
   /// The store key holding the log.
   public let key: String
   /// The most entries kept; appending beyond it evicts the oldest.
   public let capacity: Int
   private let store: any SharedStore
-  private let storeKey: StoreKey<BoundedLogContents<Entry>>
+  private let codec = StoreCodec<Entry>.json
 
   /// Creates a log on `key` of `store`; nothing is written until the first append.
   ///
@@ -38,7 +40,6 @@ public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
     self.store = store
     self.key = key
     self.capacity = capacity
-    self.storeKey = StoreKey(key, default: BoundedLogContents())
   }
 
   /// Appends one entry, evicting the oldest when the log is full.
@@ -46,6 +47,8 @@ public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
   /// - Parameter entry: The entry to append.
   /// - Returns: How many entries this append evicted (0 or 1, more if the capacity shrank).
   /// - Throws: ``SharedStoreError``; on failure the log is unchanged.
+  /// - Complexity: O(1) in the number of entries kept, amortised: the entry is appended to the
+  ///   stored log, which is compacted once every *capacity* appends.
   @discardableResult
   public func append(_ entry: Entry) throws(SharedStoreError) -> Int {
     try append(contentsOf: [entry])
@@ -56,41 +59,65 @@ public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
   /// - Parameter newEntries: The entries to append, oldest first.
   /// - Returns: How many entries this append evicted.
   /// - Throws: ``SharedStoreError``; on failure the log is unchanged.
-  /// - Complexity: O(*capacity* + *k*) to decode, change and re-encode the log.
+  /// - Complexity: O(*k*) to encode and append the *k* new entries, amortised.
   @discardableResult
   public func append(contentsOf newEntries: some Sequence<Entry>) throws(SharedStoreError) -> Int {
-    let newEntries = Array(newEntries)
-    guard !newEntries.isEmpty else { return 0 }
-    return try modify { contents in
-      contents.entries.append(contentsOf: newEntries)
-      let excess = max(0, contents.entries.count - capacity)
-      contents.entries.removeFirst(excess)
-      contents.evictedCount += excess
-      return excess
+    var records: [Data] = []
+    for entry in newEntries { records.append(try codec.encode(entry, key: key)) }
+    guard !records.isEmpty else { return 0 }
+    return try store.append(records, toLog: key, capacity: capacity)?.evictedCount ?? 0
+  }
+
+  /// Appends `entry` unless `isPresent` finds it among the entries kept, in one atomic step.
+  ///
+  /// - Parameters:
+  ///   - entry: The entry to append.
+  ///   - isPresent: Whether a kept entry stands for `entry` already.
+  /// - Returns: How many entries were evicted, or `nil` when `entry` was present.
+  /// - Throws: ``SharedStoreError``, including `decoding` for a kept entry that does not decode.
+  /// - Complexity: O(*capacity*): every kept entry is read and decoded.
+  package func append(
+    _ entry: Entry, unlessPresent isPresent: (Entry) -> Bool
+  ) throws(SharedStoreError) -> Int? {
+    let record = try codec.encode(entry, key: key)
+    let appended = try store.appendToLog(key, capacity: capacity, examiningNewest: .max) {
+      log throws(SharedStoreError) -> [Data] in
+      for stored in log.records {
+        if isPresent(try decode(stored)) { return [] }
+      }
+      return [record]
     }
+    return appended?.evictedCount
   }
 
   /// Returns every entry, oldest first.
   ///
   /// - Returns: The entries.
   /// - Throws: ``SharedStoreError``.
+  /// - Complexity: O(*capacity*).
   public func entries() throws(SharedStoreError) -> [Entry] {
-    try store.value(for: storeKey).entries
+    try snapshot().entries
   }
 
   /// Returns the entries together with the number evicted so far.
   ///
   /// - Returns: A snapshot of the log.
   /// - Throws: ``SharedStoreError``.
+  /// - Complexity: O(*capacity*).
   public func snapshot() throws(SharedStoreError) -> BoundedLogContents<Entry> {
-    try store.value(for: storeKey)
+    guard let log = try store.readLog(key) else { return BoundedLogContents() }
+    var entries: [Entry] = []
+    entries.reserveCapacity(log.records.count)
+    for record in log.records { entries.append(try decode(record)) }
+    return BoundedLogContents(
+      entries: entries, evictedCount: Int(clamping: log.evictedCount))
   }
 
   /// Removes every entry and resets the eviction count.
   ///
   /// - Throws: ``SharedStoreError``.
   public func clear() throws(SharedStoreError) {
-    try store.removeValue(for: storeKey)
+    try store.remove(key)
   }
 
   /// Removes the entries whose timestamp is before `cutoff`, wherever they are in the log.
@@ -108,21 +135,17 @@ public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
     before cutoff: Date,
     timestamp: (Entry) -> Date
   ) throws(SharedStoreError) -> Int {
-    try modify { contents in
-      let before = contents.entries.count
-      contents.entries.removeAll { timestamp($0) < cutoff }
-      return before - contents.entries.count
+    try store.compactLog(key) { record throws(SharedStoreError) in
+      timestamp(try decode(record)) >= cutoff
     }
   }
 
-  private func modify<Result>(
-    _ change: (inout BoundedLogContents<Entry>) -> Result
-  ) throws(SharedStoreError) -> Result {
-    try store.update(storeKey, change)
+  private func decode(_ record: LogRecord) throws(SharedStoreError) -> Entry {
+    try codec.decode(record.bytes, key: key)
   }
 }
 
-/// The stored form of a ``BoundedLog``: its entries and how many were evicted.
+/// What a ``BoundedLog`` holds: its entries and how many were evicted.
 public struct BoundedLogContents<Entry: Codable & Sendable>: Codable, Sendable {
   /// The entries, oldest first.
   public var entries: [Entry]

@@ -26,6 +26,8 @@ package enum OpenMode: Sendable, Equatable {
   case createNew
   /// Read and write, created with permissions 0600 when missing (the lock file).
   case readWriteCreate
+  /// Read and write; the file must exist (an append-only log being appended to).
+  case readWrite
   /// A directory, opened read-only so that it can be flushed.
   case directory
 }
@@ -61,8 +63,15 @@ package protocol FileSystem: Sendable {
   func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data
   /// Reads up to `count` bytes from the start of the file.
   func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data
+  /// Reads up to `count` bytes starting at byte `offset` (`pread`), fewer only at end-of-file.
+  func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data
   /// Writes all of `bytes`, looping over short writes.
   func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError)
+  /// Writes all of `bytes` starting at byte `offset` (`pwrite`), looping over short writes.
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+    throws(SystemCallError)
+  /// The size in bytes of the file an open descriptor refers to (`fstat`).
+  func size(of descriptor: Int32) throws(SystemCallError) -> Int
   /// Flushes a file or directory to stable storage (`F_FULLFSYNC` on Darwin, `fsync` elsewhere).
   func synchronize(_ descriptor: Int32) throws(SystemCallError)
   /// Atomically replaces `destination` with `source`.

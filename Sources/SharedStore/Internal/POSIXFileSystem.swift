@@ -19,6 +19,7 @@ package struct POSIXFileSystem: FileSystem {
     case .readOnly: flags = O_RDONLY
     case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
     case .readWriteCreate: flags = O_RDWR | O_CREAT
+    case .readWrite: flags = O_RDWR
     case .directory: flags = O_RDONLY | O_DIRECTORY
     }
     return try retryingOnInterrupt("open") { systemOpen(path, flags | O_CLOEXEC, 0o600) }
@@ -75,6 +76,46 @@ package struct POSIXFileSystem: FileSystem {
       }
       offset += written
     }
+  }
+
+  package func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError)
+    -> Data
+  {
+    var result = Data(count: count)
+    var filled = 0
+    while filled < count {
+      let read = try result.withUnsafeMutableBytes { buffer in
+        Result { () throws(SystemCallError) in
+          let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
+          return try retryingOnInterrupt("pread") {
+            systemPositionedRead(descriptor, rest.baseAddress, rest.count, offset + filled)
+          }
+        }
+      }.get()
+      if read == 0 { break }
+      filled += read
+    }
+    result.count = filled
+    return result
+  }
+
+  package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+    throws(SystemCallError)
+  {
+    var written = 0
+    while written < bytes.count {
+      let remaining = UnsafeRawBufferPointer(rebasing: bytes[written...])
+      written += try retryingOnInterrupt("pwrite") {
+        systemPositionedWrite(
+          descriptor, remaining.baseAddress, remaining.count, offset + written)
+      }
+    }
+  }
+
+  package func size(of descriptor: Int32) throws(SystemCallError) -> Int {
+    var info = stat()
+    if fstat(descriptor, &info) != 0 { throw SystemCallError("fstat", errno) }
+    return Int(info.st_size)
   }
 
   package func synchronize(_ descriptor: Int32) throws(SystemCallError) {
@@ -201,6 +242,12 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(descriptor, buffer, count)
 }
+private func systemPositionedRead(
+  _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: Int
+) -> Int { pread(descriptor, buffer, count, off_t(offset)) }
+private func systemPositionedWrite(
+  _ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: Int
+) -> Int { pwrite(descriptor, buffer, count, off_t(offset)) }
 private func systemRename(_ source: String, _ destination: String) -> Int32 {
   rename(source, destination)
 }

@@ -22,8 +22,6 @@ public struct DiagnosticLog: Sendable {
   public static let defaultKey = "stk.diagnostics"
 
   private let log: BoundedLog<DiagnosticEntry>
-  private let store: any SharedStore
-  private let storeKey: StoreKey<BoundedLogContents<DiagnosticEntry>>
 
   /// Creates a log on the default key, `stk.diagnostics`, keeping the default 100 entries;
   /// nothing is written until the first append.
@@ -54,8 +52,6 @@ public struct DiagnosticLog: Sendable {
     } catch {
       throw .store(error)
     }
-    self.store = store
-    storeKey = StoreKey(key, default: BoundedLogContents())
   }
 
   /// Appends an entry, evicting the oldest when the log is full; an entry already in the log
@@ -64,19 +60,12 @@ public struct DiagnosticLog: Sendable {
   /// - Parameter entry: The entry.
   /// - Returns: How many entries were evicted (0 or 1).
   /// - Throws: ``TrackerSignalsError/store(_:)``; the log is then unchanged.
-  /// - Complexity: O(*capacity*), in one atomic read-modify-write.
+  /// - Complexity: O(*capacity*) to read the kept entries' identifiers, in one atomic append
+  ///   that writes the new entry only.
   @discardableResult
   public func append(_ entry: DiagnosticEntry) throws(TrackerSignalsError) -> Int {
-    let capacity = log.capacity
     do {
-      return try store.update(storeKey) { contents in
-        guard !contents.entries.contains(where: { $0.id == entry.id }) else { return 0 }
-        contents.entries.append(entry)
-        let excess = max(0, contents.entries.count - capacity)
-        contents.entries.removeFirst(excess)
-        contents.evictedCount += excess
-        return excess
-      }
+      return try log.append(entry, unlessPresent: { $0.id == entry.id }) ?? 0
     } catch {
       throw .store(error)
     }

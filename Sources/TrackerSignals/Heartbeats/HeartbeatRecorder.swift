@@ -4,11 +4,12 @@ import SharedStore
 /// Keeps the latest heartbeat and a bounded history of one source in a `SharedStore`.
 ///
 /// The monitor extension records a heartbeat every ~30 seconds; the app reads ``latest()`` to
-/// judge health and ``history()`` to find gaps. The history is a fixed-size binary ring under one
-/// key (`stk.heartbeats.<source>`), so recording costs one read-modify-write of at most
-/// `32 + 32 × capacity` bytes — 92 KB for the default day at 30 s — and decodes nothing but the
-/// newest record: no JSON, no array of 2,880 values, on the extension's hot path (6 MB memory
-/// limit). `Documentation/Performance.md` has measured costs.
+/// judge health and ``history()`` to find gaps. The history is an append-only log of binary
+/// records under one key (`stk.heartbeats.<source>`), so recording appends one record of at most
+/// 26 bytes to it — whatever the history holds — after reading and comparing the newest one: no
+/// JSON, no array of 2,880 values, no rewrite of the day on the extension's hot path (6 MB memory
+/// limit). The store compacts the log once every `capacity` heartbeats.
+/// `Documentation/Performance.md` has measured costs.
 ///
 /// **Durability.** Heartbeats are ephemeral: one lost to a power cut is replaced 30 seconds
 /// later. Record them through a `FileStore` opened with `.processCrashSafe`, which skips the
@@ -26,17 +27,18 @@ import SharedStore
 /// let health = HealthPolicy.standard.health(of: try recorder.latest(), at: Date())
 /// ```
 ///
-/// Recording the same heartbeat twice (a retried write) stores it once. The store's `update` is
+/// Recording the same heartbeat twice (a retried write) stores it once. The store's append is
 /// atomic across processes, so two writers never lose each other's heartbeats.
 public struct HeartbeatRecorder: Sendable {
   /// A day of heartbeats at a 30-second cadence: 2,880.
   public static let defaultCapacity = 2_880
   /// The largest capacity accepted: a week at a 30-second cadence, 20,160 records.
   ///
-  /// Mind the memory of the monitor extension (6 MB): a ring is `32 + 32 × capacity` bytes, and
-  /// recording into a full one holds about three copies of it at once — the store's read, the
-  /// changed value, the write. At the default capacity that is 92 KB a copy; at this maximum,
-  /// 645 KB. `Documentation/Performance.md` has the measured peak memory of both.
+  /// Recording reads the end of the history only, but once every `capacity` heartbeats the store
+  /// compacts it: it reads the file in 64 KiB pieces and builds the new one in memory, which
+  /// raised the peak resident size by about 0.5 MiB at the default capacity and 1 MiB at this
+  /// maximum when measured; ``history()`` reads the whole file, up to twice the capacity. Mind
+  /// the monitor extension's 6 MB. `Documentation/Performance.md` has the measured figures.
   public static let maximumCapacity = 20_160
 
   /// Whose heartbeats this recorder keeps.
@@ -68,8 +70,8 @@ public struct HeartbeatRecorder: Sendable {
   ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
   ///   - source: Whose heartbeats to keep.
   ///   - capacity: The most heartbeats kept, 1...``maximumCapacity`` (see its memory note).
-  ///     A history stored with another capacity is re-laid out on the next record, keeping the
-  ///     newest heartbeats.
+  ///     A history stored with another capacity is rewritten with this one on the next record,
+  ///     keeping the newest heartbeats.
   /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for a capacity out of
   ///   range.
   public init(
@@ -119,45 +121,47 @@ public struct HeartbeatRecorder: Sendable {
   /// - Parameter heartbeat: The heartbeat; its source must be ``source``.
   /// - Returns: Whether it was stored, or was equal to the latest and changed nothing.
   /// - Throws: ``TrackerSignalsError/sourceMismatch(recorder:heartbeat:)``,
-  ///   ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)`` (nothing is overwritten) and
-  ///   ``TrackerSignalsError/store(_:)``.
-  /// - Complexity: O(1) work on the ring, plus the store's cost of rewriting its bytes; O(n)
-  ///   once when the capacity changed.
+  ///   ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)`` for a newest record that
+  ///   does not decode (nothing is written) and ``TrackerSignalsError/store(_:)``.
+  /// - Complexity: O(1): one record appended after the newest is read; O(*n*) once every
+  ///   ``capacity`` records, and once when the capacity changed, when the store compacts.
   @discardableResult
   public func record(_ heartbeat: Heartbeat) throws(TrackerSignalsError) -> HeartbeatRecordOutcome {
     try recordReturningPrevious(heartbeat).outcome
   }
 
   /// Records `heartbeat` and returns the latest heartbeat before it, read in the same atomic
-  /// write (the ring's newest record, which recording reads anyway).
+  /// append (the newest record, which recording reads anyway).
   func recordReturningPrevious(_ heartbeat: Heartbeat) throws(TrackerSignalsError)
     -> (outcome: HeartbeatRecordOutcome, previous: Heartbeat?)
   {
     guard heartbeat.source == source else {
       throw .sourceMismatch(recorder: source.rawValue, heartbeat: heartbeat.source.rawValue)
     }
-    let record = HeartbeatRing.Record(
+    let record = HeartbeatRecordFormat.Record(
       instant: heartbeat.instant, sequence: heartbeat.sequence,
       memoryBytes: heartbeat.memoryBytes)
-    let capacity = capacity
-    let key = key
+    let encoded = HeartbeatRecordFormat.encode(record)
+    var previous: HeartbeatRecordFormat.Record?
+    var damage: HeartbeatRecordFormat.Damage?
+    let appended: LogAppend?
     do {
-      let (stored, previous) = try store.update(key) {
-        (data: inout Data?) throws -> (Bool, HeartbeatRing.Record?) in
-        do throws(HeartbeatRing.Damage) {
-          let previous =
-            try data.map { bytes throws(HeartbeatRing.Damage) in
-              try HeartbeatRing.newest(in: bytes)
-            } ?? nil
-          return (try HeartbeatRing.append(record, to: &data, capacity: capacity), previous)
+      appended = try store.appendToLog(key, capacity: capacity, examiningNewest: 1) {
+        log throws(SharedStoreError) -> [Data] in
+        guard let newest = log.records.last else { return [encoded] }
+        do throws(HeartbeatRecordFormat.Damage) {
+          previous = try HeartbeatRecordFormat.decode(newest)
         } catch {
-          throw TrackerSignalsError.corruptedHeartbeatHistory(key: key, reason: error.reason)
+          damage = error
+          return []
         }
+        return previous == record ? [] : [encoded]
       }
-      return (stored ? .recorded : .duplicate, previous.map(self.heartbeat))
     } catch {
-      throw Self.mapped(error)
+      throw mapped(error)
     }
+    if let damage { throw .corruptedHeartbeatHistory(key: key, reason: damage.reason) }
+    return (appended == nil ? .duplicate : .recorded, previous.map(self.heartbeat))
   }
 
   /// Records a heartbeat of this recorder's source at `at`.
@@ -182,9 +186,9 @@ public struct HeartbeatRecorder: Sendable {
   /// - Throws: ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)`` or
   ///   ``TrackerSignalsError/store(_:)``.
   public func latest() throws(TrackerSignalsError) -> Heartbeat? {
-    guard let data = try read() else { return nil }
+    guard let newest = try read(newest: 1)?.records.last else { return nil }
     do {
-      return try HeartbeatRing.newest(in: data).map(heartbeat)
+      return heartbeat(try HeartbeatRecordFormat.decode(newest))
     } catch {
       throw .corruptedHeartbeatHistory(key: key, reason: error.reason)
     }
@@ -197,18 +201,21 @@ public struct HeartbeatRecorder: Sendable {
   ///   ``TrackerSignalsError/store(_:)``.
   /// - Complexity: O(*n*) in the number of kept heartbeats.
   public func history() throws(TrackerSignalsError) -> HeartbeatHistory {
-    guard let data = try read() else {
+    guard let log = try read(newest: nil) else {
       return HeartbeatHistory(source: source, capacity: capacity, evictedCount: 0, heartbeats: [])
     }
+    var heartbeats: [Heartbeat] = []
+    heartbeats.reserveCapacity(log.records.count)
     do {
-      let (header, records) = try HeartbeatRing.records(in: data)
-      return HeartbeatHistory(
-        source: source, capacity: header.capacity,
-        evictedCount: header.totalRecorded - UInt64(header.count),
-        heartbeats: records.map(heartbeat))
+      for record in log.records {
+        heartbeats.append(heartbeat(try HeartbeatRecordFormat.decode(record)))
+      }
     } catch {
       throw .corruptedHeartbeatHistory(key: key, reason: error.reason)
     }
+    return HeartbeatHistory(
+      source: source, capacity: log.capacity, evictedCount: log.evictedCount,
+      heartbeats: heartbeats)
   }
 
   /// Moves a history that is not readable aside, keeping its bytes, so that recording can start
@@ -250,28 +257,26 @@ public struct HeartbeatRecorder: Sendable {
     }
   }
 
-  private func read() throws(TrackerSignalsError) -> Data? {
+  private func read(newest: Int?) throws(TrackerSignalsError) -> LogSnapshot? {
     do {
-      return try store.read(key)
+      return try store.readLog(key, newest: newest)
     } catch {
-      throw .store(error)
+      throw mapped(error)
     }
   }
 
-  private func heartbeat(_ record: HeartbeatRing.Record) -> Heartbeat {
+  /// The error to report for a store error: a key holding something other than a history is a
+  /// history in another format; anything else is the store's.
+  private func mapped(_ error: SharedStoreError) -> TrackerSignalsError {
+    guard case .kindMismatch = error else { return .store(error) }
+    return .corruptedHeartbeatHistory(
+      key: key, reason: "the key holds a value, not a heartbeat history's append-only log")
+  }
+
+  private func heartbeat(_ record: HeartbeatRecordFormat.Record) -> Heartbeat {
     Heartbeat(
       instant: record.instant, source: source, sequence: record.sequence,
       memoryBytes: record.memoryBytes)
-  }
-
-  private static func mapped(_ error: any Error) -> TrackerSignalsError {
-    switch error {
-    case let error as TrackerSignalsError: return error
-    case let error as SharedStoreError: return .store(error)
-    default:
-      // The update body throws only TrackerSignalsError and the store only SharedStoreError.
-      preconditionFailure("unexpected error from the heartbeat store: \(error)")
-    }
   }
 }
 

@@ -40,8 +40,9 @@ import UsageModel
 /// platform will deliver again (the app sees the silence as a gap).
 ///
 /// **Memory.** The outbox is bounded (``defaultOutboxCapacity`` facts of about 130 bytes), the
-/// heartbeat history is a fixed ring, the diagnostic log keeps 100 entries; a callback holds a
-/// few copies of the outbox in memory while it writes.
+/// heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
+/// append-only logs: a callback appends its records and reads the end of each log, except once
+/// every *capacity* appends, when the store compacts a log and holds its kept records in memory.
 public struct MonitorRecorder: Sendable {
   /// The outbox's default store key: `stk.monitor.facts`.
   public static let defaultOutboxKey = "stk.monitor.facts"

@@ -10,8 +10,10 @@ import TestSupport
 //   sequence-next-racy --dir D --key K --count N [--barrier F]                    (control)
 //       The same with seed 000's read-then-write increment of the same stored form.
 //   outbox-publish --dir D --key K --capacity C --producer P --count N --doorbell F
-//                  [--durability M] [--barrier F]
+//                  [--durability M] [--barrier F] [--pause-us U]
 //       Publishes N entries {producer, index}; each notify appends one byte to the doorbell file.
+//       With --pause-us, waits U µs after each publish, so that the run lasts long enough for a
+//       consumer to restart during it.
 //   outbox-consume --dir D --key K --capacity C --record R --doorbell F --done F --seed S
 //                  --max-drains M [--poll-ms P] [--deadline-s T] [--durability M]
 //                  [--mode exactly-once|at-least-once] [--crash-at-drain N]
@@ -85,8 +87,10 @@ func runSequenceTrackingCommand(_ name: String, _ options: Options) throws -> Bo
     let count = try options.int("count")
     let doorbell = try Doorbell(path: try options.string("doorbell"))
     try options.waitForBarrier()
+    let pause = UInt32(options.values["pause-us"] ?? "0") ?? 0
     for index in 0..<count {
       try outbox.publish(ProducedEntry(producer: producer, index: index)) { _ in doorbell.ring() }
+      if pause > 0 { usleep(pause) }
     }
 
   case "outbox-consume":

@@ -10,6 +10,8 @@ import TestSupport
 //   stk-test-helper append-log --dir D --key K --capacity C --count N --writer W [--barrier F]
 //   stk-test-helper write-loop --dir D --key K --size S [--durability M]
 //   stk-test-helper write-in-place-loop --dir D --key K --size S                 (control)
+//
+// SequenceTrackingCommands.swift and AppendLogCommands.swift list the others.
 
 struct Options {
   var values: [String: String] = [:]
@@ -161,6 +163,7 @@ func run() throws {
     guard
       try runSequenceTrackingCommand(arguments[1], options)
         || runPipelineCommand(arguments[1], options)
+        || runAppendLogCommand(arguments[1], options)
     else {
       throw HelperError("unknown subcommand '\(arguments[1])'")
     }

@@ -47,4 +47,29 @@ final class CountingStore: SharedStore {
   }
 
   func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
+
+  @discardableResult
+
+  func appendToLog(
+    _ key: String, capacity: Int, examiningNewest: Int,
+    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
+  ) throws(SharedStoreError) -> LogAppend? {
+    counts.withLock { $0.updates += 1 }
+    return try base.appendToLog(
+      key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
+  }
+
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    counts.withLock { $0.reads += 1 }
+    return try base.readLog(key, newest: newest)
+  }
+
+  @discardableResult
+
+  func compactLog(
+    _ key: String, keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
+  ) throws(SharedStoreError) -> Int {
+    counts.withLock { $0.updates += 1 }
+    return try base.compactLog(key, keeping: isKept)
+  }
 }

@@ -56,3 +56,31 @@ struct Event: Codable, Sendable, Hashable {
   var app: String
   var seconds: Int
 }
+
+/// Stores under `key` an outbox of `epoch` holding `payloads` (JSON text) numbered from `first`,
+/// in the stored layout a publish writes (see `Documentation/SequenceTracking-OutboxFormat.md`):
+/// an append-only log whose identity is the epoch and whose records are the byte 1 followed by
+/// the payload.
+func storeOutbox(
+  in store: InMemoryStore, key: String = "outbox", epoch: SequenceEpoch = .a, first: UInt64 = 1,
+  payloads: [String], capacity: Int = 100
+) {
+  storeOutbox(
+    in: store, key: key, epoch: epoch, first: first,
+    records: payloads.map { Data([1]) + Data($0.utf8) }, capacity: capacity)
+}
+
+/// Stores under `key` an outbox log of `epoch` holding `records` as they are, numbered from
+/// `first`.
+func storeOutbox(
+  in store: InMemoryStore, key: String = "outbox", epoch: SequenceEpoch = .a, first: UInt64 = 1,
+  records: [Data], capacity: Int = 100
+) {
+  let header = LogFileFormat.Header(
+    tokenBase: 1, identity: epoch.rawValue, capacity: capacity, evicted: first - 1,
+    nextPosition: first + UInt64(records.count))
+  let stored = records.enumerated().map { index, bytes in
+    LogRecord(position: first + UInt64(index), bytes: bytes)
+  }
+  store.setLogBytes(LogFileFormat.file(header: header, records: stored), for: key)
+}

@@ -33,6 +33,22 @@ final class InterleavingStore: SharedStore {
     try base.changeToken(for: key)
   }
   func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    try base.readLog(key, newest: newest)
+  }
+  @discardableResult
+  func compactLog(
+    _ key: String, keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
+  ) throws(SharedStoreError) -> Int {
+    try base.compactLog(key, keeping: isKept)
+  }
+  @discardableResult
+  func appendToLog(
+    _ key: String, capacity: Int, examiningNewest: Int,
+    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
+  ) throws(SharedStoreError) -> LogAppend? {
+    try base.appendToLog(key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
+  }
 
   func update<Result>(
     _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result

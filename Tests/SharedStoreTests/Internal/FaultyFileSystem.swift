@@ -8,10 +8,14 @@ final class FaultyFileSystem: FileSystem {
   enum Call: String, CaseIterable, Sendable {
     case open, close, readToEnd, readPrefix, writeAll, synchronize, rename, unlink
     case lockExclusively, unlock, contentsOfDirectory, createDirectory, identity
+    case readAt, writeAt, size
   }
 
   private struct State {
     var counts: [Call: Int] = [:]
+    var bytesWritten = 0
+    /// When set, a failing `writeAt` first writes this many bytes, as a write cut short would.
+    var partialWrite: Int?
     var failing: (call: Call, errno: Int32, skip: Int, remaining: Int)?
     var lockIsNoOp = false
   }
@@ -32,6 +36,15 @@ final class FaultyFileSystem: FileSystem {
   /// How often `call` was made.
   func count(_ call: Call) -> Int {
     state.withLock { $0.counts[call, default: 0] }
+  }
+
+  /// The bytes passed to `writeAll` and `writeAll(_:_:at:)` so far.
+  var bytesWritten: Int { state.withLock { $0.bytesWritten } }
+
+  /// Makes the next failing `writeAt` (see ``fail(_:errno:skip:times:)``) write `bytes` bytes
+  /// before it fails.
+  func writePartially(_ bytes: Int) {
+    state.withLock { $0.partialWrite = bytes }
   }
 
   private func record(_ call: Call) throws(SystemCallError) {
@@ -73,7 +86,31 @@ final class FaultyFileSystem: FileSystem {
   }
   func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
     try record(.writeAll)
+    state.withLock { $0.bytesWritten += bytes.count }
     try real.writeAll(descriptor, bytes)
+  }
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+    throws(SystemCallError)
+  {
+    do {
+      try record(.writeAt)
+    } catch {
+      if let partial = state.withLock({ $0.partialWrite }) {
+        try real.writeAll(
+          descriptor, UnsafeRawBufferPointer(rebasing: bytes.prefix(partial)), at: offset)
+      }
+      throw error
+    }
+    state.withLock { $0.bytesWritten += bytes.count }
+    try real.writeAll(descriptor, bytes, at: offset)
+  }
+  func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data {
+    try record(.readAt)
+    return try real.read(descriptor, count: count, at: offset)
+  }
+  func size(of descriptor: Int32) throws(SystemCallError) -> Int {
+    try record(.size)
+    return try real.size(of: descriptor)
   }
   func synchronize(_ descriptor: Int32) throws(SystemCallError) {
     try record(.synchronize)

@@ -8,6 +8,12 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
   case inMemory
   case fileDurable
   case fileProcessCrashSafe
+  /// A store of an integrator's own that implements values only: its logs come from the
+  /// protocol's default implementations, kept in a value through `update`.
+  case valueOnly
+
+  /// Whether the backend keeps logs apart from values (`kindMismatch` between them).
+  var separatesLogsFromValues: Bool { self != .valueOnly }
 
   var testDescription: String { rawValue }
 
@@ -16,6 +22,8 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     switch self {
     case .inMemory:
       return TestStore(base: InMemoryStore(), directory: nil)
+    case .valueOnly:
+      return TestStore(base: ValueOnlyStore(), directory: nil)
     case .fileDurable, .fileProcessCrashSafe:
       let directory = try TemporaryDirectory()
       let store = try FileStore(
@@ -45,6 +53,44 @@ final class TestStore: SharedStore {
   }
   func remove(_ key: String) throws(SharedStoreError) { try base.remove(key) }
   func keys() throws(SharedStoreError) -> [String] { try base.keys() }
+  func update<Result>(
+    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
+    try base.update(key, body)
+  }
+  func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
+    try base.changeToken(for: key)
+  }
+  func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
+  @discardableResult
+  func appendToLog(
+    _ key: String, capacity: Int, examiningNewest: Int,
+    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
+  ) throws(SharedStoreError) -> LogAppend? {
+    try base.appendToLog(key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
+  }
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    try base.readLog(key, newest: newest)
+  }
+  @discardableResult
+  func compactLog(
+    _ key: String, keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
+  ) throws(SharedStoreError) -> Int {
+    try base.compactLog(key, keeping: isKept)
+  }
+}
+
+/// A store that implements the value requirements only, over an `InMemoryStore`; the log
+/// requirements are the protocol's default implementations.
+final class ValueOnlyStore: SharedStore {
+  let base = InMemoryStore()
+
+  func read(_ key: String) throws(SharedStoreError) -> Data? { try base.read(key) }
+  func write(_ data: Data, for key: String) throws(SharedStoreError) {
+    try base.write(data, for: key)
+  }
+  func remove(_ key: String) throws(SharedStoreError) { try base.remove(key) }
+  func keys() -> [String] { base.keys() }
   func update<Result>(
     _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
   ) throws(SharedStoreError) -> Result {

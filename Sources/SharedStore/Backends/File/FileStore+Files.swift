@@ -73,18 +73,26 @@ extension FileStore {
     case .unsupportedVersion(let found):
       return .unsupportedFormatVersion(
         key: key, path: path, found: found, supported: Int(StoreFileFormat.version))
+    case .holdsOtherKind(let kind):
+      return .kindMismatch(key: key, holds: kind)
     }
   }
 
   // MARK: - Writing (the caller holds exclusive access)
 
-  /// Writes a complete new file for `key` beside the old one and renames it into place.
+  /// Writes a complete new value file for `key` beside the old one and renames it into place.
   func replaceFile(key: String, payload: Data, generation: UInt64) throws(SharedStoreError) {
+    try replaceFile(
+      key: key, contents: StoreFileFormat.encode(payload: payload, generation: generation))
+  }
+
+  /// Writes `contents` to a new file beside `key`'s and renames it into place: flushed first and
+  /// followed by a flush of the directory with ``Durability/durable``.
+  func replaceFile(key: String, contents file: Data) throws(SharedStoreError) {
     let finalPath = path(forKey: key)
     let temporaryPath =
       directoryPath + "/" + FileName.temporaryPrefix + FileName.forKey(key) + "."
       + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-    let file = StoreFileFormat.encode(payload: payload, generation: generation)
 
     let descriptor: Int32
     do {

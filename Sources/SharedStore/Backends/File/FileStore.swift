@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
 /// A ``SharedStore`` that keeps one file per key in a directory an app and its extensions share.
 ///
 /// On iOS, point it at a folder inside the app-group container; every process that opens a
@@ -25,6 +33,10 @@ import Foundation
 /// descriptor. The lock is held only for the duration of one write, removal or update. On iOS a
 /// process that is suspended while holding a file lock in a shared container is terminated by
 /// the system, so keep ``update(_:_:)`` bodies short and never await inside them.
+///
+/// **Append-only logs** live in files of their own kind: an append writes one checksummed frame
+/// at the end of the file and flushes that file, with no rename; see
+/// ``appendToLog(_:capacity:examiningNewest:_:)``.
 ///
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
@@ -185,13 +197,38 @@ public final class FileStore: SharedStore {
 
   /// Returns the change token of `key` by reading only the file's header; takes no lock.
   ///
+  /// For a value it is the generation in the header; for an append-only log, the header's token
+  /// base plus the size of the file after the header, which grows with every append.
+  ///
   /// - Parameter key: A valid store key.
   /// - Returns: The token, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError/corrupted(key:path:reason:)`` when the header is damaged, and
   ///   the other errors of ``read(_:)``.
   public func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
     try StoreKeyRules.validate(key)
-    return try readHeader(key: key).map { ChangeToken(generation: $0.generation) }
+    let path = path(forKey: key)
+    let descriptor: Int32
+    do {
+      descriptor = try fileSystem.open(path, mode: .readOnly)
+    } catch  where error.code == ENOENT {
+      return nil
+    } catch {
+      throw error.ioError(path: path)
+    }
+    defer { Self.closeQuietly(descriptor, fileSystem) }
+    let prefix: Data
+    do {
+      prefix = try fileSystem.readPrefix(descriptor, count: LogFileFormat.headerSize)
+    } catch {
+      throw error.ioError(path: path)
+    }
+    if prefix.starts(with: LogFileFormat.magic) {
+      return try logToken(prefix, descriptor: descriptor, key: key, path: path)
+    }
+    switch StoreFileFormat.decodeHeader(prefix) {
+    case .success(let header): return ChangeToken(generation: header.generation)
+    case .failure(let damage): throw Self.error(for: damage, key: key, path: path)
+    }
   }
 
   // MARK: - Paths and errors

@@ -43,6 +43,8 @@ package enum StoreFileFormat {
     case corrupted(String)
     /// A well-formed header of a format version this library does not read.
     case unsupportedVersion(Int)
+    /// A file of the other kind: an append-only log where a value was expected, or the reverse.
+    case holdsOtherKind(StoredKind)
   }
 
   /// Returns a complete value file for `payload`.
@@ -109,6 +111,7 @@ package enum StoreFileFormat {
     guard raw.count >= 8 else {
       return .failure(.corrupted("truncated: \(raw.count) bytes, shorter than the header"))
     }
+    if raw.prefix(4).elementsEqual(LogFileFormat.magic) { return .failure(.holdsOtherKind(.log)) }
     guard raw.prefix(4).elementsEqual(magic) else {
       return .failure(.corrupted("not a ScreenTimeKit store file (wrong magic bytes)"))
     }

@@ -3,15 +3,18 @@ import Foundation
 /// A thread-safe ``SharedStore`` held in memory, for tests, previews and examples.
 ///
 /// It follows the same contract as ``FileStore`` — key validation, atomic ``update(_:_:)``,
-/// change tokens, quarantine — within one process. Change tokens come from a counter shared by
-/// all keys of the store, so they never repeat.
+/// append-only logs, change tokens, quarantine — within one process. Change tokens come from a
+/// counter shared by all keys of the store, so they never repeat. A log is kept as the bytes a
+/// ``FileStore`` would write to its file, and appended to in place.
 public final class InMemoryStore: SharedStore {
-  private struct Entry {
+  struct Entry {
     var data: Data
     var generation: UInt64
+    /// Whether `data` is an append-only log rather than a value.
+    var isLog = false
   }
 
-  private struct State {
+  struct State {
     var entries: [String: Entry] = [:]
     var quarantined: [String: Data] = [:]
     var lastGeneration: UInt64 = 0
@@ -22,7 +25,7 @@ public final class InMemoryStore: SharedStore {
     }
   }
 
-  private let state = LockedValue(State())
+  let state = LockedValue(State())
 
   /// Creates an empty store.
   public init() {}
@@ -45,7 +48,9 @@ public final class InMemoryStore: SharedStore {
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``.
   public func read(_ key: String) throws(SharedStoreError) -> Data? {
     try StoreKeyRules.validate(key)
-    return state.withLock { $0.entries[key]?.data }
+    return try state.withLock { state throws(SharedStoreError) -> Data? in
+      try state.value(of: key)
+    }
   }
 
   /// Stores `data` under `key`.
@@ -53,10 +58,12 @@ public final class InMemoryStore: SharedStore {
   /// - Parameters:
   ///   - data: The bytes to store.
   ///   - key: A valid store key.
-  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``, or
+  ///   ``SharedStoreError/kindMismatch(key:holds:)`` when the key holds an append-only log.
   public func write(_ data: Data, for key: String) throws(SharedStoreError) {
     try StoreKeyRules.validate(key)
-    state.withLock { state in
+    try state.withLock { state throws(SharedStoreError) in
+      _ = try state.value(of: key)
       state.entries[key] = Entry(data: data, generation: state.nextGeneration())
     }
   }
@@ -84,8 +91,9 @@ public final class InMemoryStore: SharedStore {
   ///   - key: A valid store key.
   ///   - body: The change to make; it runs under the store's lock and must not use this store.
   /// - Returns: What `body` returned.
-  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or what `body` throws; either way
-  ///   nothing is written.
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``,
+  ///   ``SharedStoreError/kindMismatch(key:holds:)`` for a key holding an append-only log (`body`
+  ///   is not called), or what `body` throws; either way nothing is written.
   @discardableResult
   public func update<Result>(
     _ key: String,
@@ -93,7 +101,7 @@ public final class InMemoryStore: SharedStore {
   ) throws(SharedStoreError) -> Result {
     try StoreKeyRules.validate(key)
     return try state.withLock { state throws(SharedStoreError) -> Result in
-      let old = state.entries[key]?.data
+      let old = try state.value(of: key)
       var new = old
       let result = try body(&new)
       if new != old {
@@ -137,5 +145,16 @@ public final class InMemoryStore: SharedStore {
   /// The bytes moved aside by ``quarantine(_:)``, by the name it returned.
   public var quarantinedValues: [String: Data] {
     state.withLock { $0.quarantined }
+  }
+}
+
+extension InMemoryStore.State {
+  /// The value under `key`, `nil` when there is none.
+  ///
+  /// - Throws: ``SharedStoreError/kindMismatch(key:holds:)`` when the key holds a log.
+  func value(of key: String) throws(SharedStoreError) -> Data? {
+    guard let entry = entries[key] else { return nil }
+    guard !entry.isLog else { throw .kindMismatch(key: key, holds: .log) }
+    return entry.data
   }
 }

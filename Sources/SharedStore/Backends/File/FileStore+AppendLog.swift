@@ -1,0 +1,218 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+
+extension FileStore {
+  /// Appends records to the end of the log file of `key` under the store's lock, after showing
+  /// `makeRecords` its newest records; see ``SharedStore/appendToLog(_:capacity:examiningNewest:_:)``.
+  ///
+  /// The records are written as one frame at the end of the file (`pwrite`), and with
+  /// ``Durability/durable`` the file is flushed once: no rename, no directory flush. A new log,
+  /// and a log compacted because it would hold more than twice its capacity (or because its
+  /// capacity changes, or a killed writer left a torn frame at its end), is written to a
+  /// temporary file renamed into place, as a value is.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - capacity: The most records the log keeps, at least 1.
+  ///   - examiningNewest: How many of the newest records `makeRecords` sees.
+  ///   - makeRecords: Returns the records to append. It runs while the directory is locked and
+  ///     must not call back into this store or any other `FileStore` on the same directory.
+  /// - Returns: What was appended, or `nil` when `makeRecords` returned no record.
+  /// - Throws: ``SharedStoreError``, and then nothing was appended — a write that failed part
+  ///   way leaves a torn frame that readers ignore and the next append removes — except
+  ///   ``SharedStoreError/notDurable(key:path:errno:)``: the records are in place, but flushing
+  ///   (or closing) the file, or the directory after a rename, failed.
+  /// - Complexity: O(*k*) in the bytes appended plus the newest frame read; O(*n*) once per
+  ///   *capacity* appends, when the log is compacted.
+  @discardableResult
+  public func appendToLog(
+    _ key: String,
+    capacity: Int,
+    examiningNewest: Int,
+    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
+  ) throws(SharedStoreError) -> LogAppend? {
+    try StoreKeyRules.validate(key)
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    var engine = try logEngine(key, mode: .readWrite)
+    let appended: LogAppend?
+    do {
+      appended = try engine.append(capacity: capacity, examining: examiningNewest, makeRecords)
+    } catch {
+      engine.medium.closeQuietly()
+      throw error
+    }
+    try engine.medium.close()
+    return appended
+  }
+
+  /// Reads the log of `key` without taking the lock; see ``SharedStore/readLog(_:newest:)``.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - newest: How many of the newest records to return, or `nil` for all. For a few, only
+  ///     the header and the end of the file are read.
+  /// - Returns: The log, or `nil` when the key has no file.
+  /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
+  ///   `unsupportedFormatVersion` or `io`.
+  public func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    try StoreKeyRules.validate(key)
+    let engine = try logEngine(key, mode: .readOnly)
+    defer { engine.medium.closeQuietly() }
+    return try engine.view(newest: newest)?.snapshot(newest: newest ?? .max)
+  }
+
+  /// Rewrites the log of `key` with the records `isKept` keeps, under the store's lock; see
+  /// ``SharedStore/compactLog(_:keeping:)``.
+  ///
+  /// - Parameters:
+  ///   - key: A valid store key.
+  ///   - isKept: Whether to keep a record. It runs while the directory is locked.
+  /// - Returns: How many records were removed.
+  /// - Throws: ``SharedStoreError``; nothing is changed then, except after
+  ///   ``SharedStoreError/notDurable(key:path:errno:)``.
+  @discardableResult
+  public func compactLog(
+    _ key: String,
+    keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
+  ) throws(SharedStoreError) -> Int {
+    try StoreKeyRules.validate(key)
+    try acquireExclusiveAccess()
+    defer { releaseExclusiveAccess() }
+    var engine = try logEngine(key, mode: .readOnly)
+    defer { engine.medium.closeQuietly() }
+    return try engine.compact(keeping: isKept)
+  }
+
+  /// An engine over the file of `key`, opened with `mode` when it exists.
+  private func logEngine(_ key: String, mode: OpenMode) throws(SharedStoreError)
+    -> LogEngine<FileLogMedium>
+  {
+    let path = path(forKey: key)
+    let descriptor: Int32?
+    do {
+      descriptor = try fileSystem.open(path, mode: mode)
+    } catch  where error.code == ENOENT {
+      descriptor = nil
+    } catch {
+      throw error.ioError(path: path)
+    }
+    return LogEngine(
+      medium: FileLogMedium(store: self, key: key, path: path, descriptor: descriptor),
+      key: key, path: path, random: { UInt64.random(in: 1...UInt64.max) })
+  }
+
+  /// The change token of a log file: its header's token base plus the bytes after the header.
+  func logToken(_ prefix: Data, descriptor: Int32, key: String, path: String)
+    throws(SharedStoreError) -> ChangeToken
+  {
+    let header: LogFileFormat.Header
+    switch LogFileFormat.decodeHeader(prefix) {
+    case .success(let valid): header = valid
+    case .failure(let damage): throw Self.error(for: damage, key: key, path: path)
+    }
+    let size: Int
+    do {
+      size = try fileSystem.size(of: descriptor)
+    } catch {
+      throw error.ioError(path: path)
+    }
+    return ChangeToken(generation: header.tokenBase &+ UInt64(size - LogFileFormat.headerSize))
+  }
+}
+
+/// A log file of a ``FileStore``, through its file-system seam.
+struct FileLogMedium: LogMedium {
+  let store: FileStore
+  let key: String
+  let path: String
+  /// The open file, or `nil` when the log does not exist.
+  let descriptor: Int32?
+  /// Whether bytes were written through `descriptor`, so that closing it must succeed.
+  private var wrote = false
+
+  init(store: FileStore, key: String, path: String, descriptor: Int32?) {
+    self.store = store
+    self.key = key
+    self.path = path
+    self.descriptor = descriptor
+  }
+
+  var exists: Bool { descriptor != nil }
+
+  func size() throws(SharedStoreError) -> Int {
+    do {
+      return try store.fileSystem.size(of: open())
+    } catch {
+      throw error.ioError(path: path)
+    }
+  }
+
+  func read(from offset: Int, count: Int) throws(SharedStoreError) -> Data {
+    do {
+      return try store.fileSystem.read(open(), count: count, at: offset)
+    } catch {
+      throw error.ioError(path: path)
+    }
+  }
+
+  mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError) {
+    do {
+      let descriptor = try open()
+      try bytes.withUnsafeBytes { raw in
+        Result { () throws(SystemCallError) in
+          try store.fileSystem.writeAll(descriptor, raw, at: offset)
+        }
+      }.get()
+    } catch {
+      // Whatever part of the frame was written lacks its final 0x00: a torn tail, which readers
+      // ignore and the next append replaces.
+      throw error.ioError(path: path)
+    }
+    wrote = true
+    guard store.durability == .durable else { return }
+    do {
+      try store.fileSystem.synchronize(open())
+    } catch {
+      throw .notDurable(key: key, path: path, errno: Errno(rawValue: error.code))
+    }
+  }
+
+  mutating func replace(with bytes: Data) throws(SharedStoreError) {
+    try store.replaceFile(key: key, contents: bytes)
+  }
+
+  /// Closes the file; after a write, a failed close is reported as `notDurable`: the records
+  /// are in place, but may not have reached the disk.
+  func close() throws(SharedStoreError) {
+    guard let descriptor else { return }
+    guard wrote else {
+      FileStore.closeQuietly(descriptor, store.fileSystem)
+      return
+    }
+    do {
+      try store.fileSystem.close(descriptor)
+    } catch {
+      throw .notDurable(key: key, path: path, errno: Errno(rawValue: error.code))
+    }
+  }
+
+  /// Closes the file, ignoring the result: after a failure that is already being reported, or
+  /// when nothing was written through it.
+  func closeQuietly() {
+    guard let descriptor else { return }
+    FileStore.closeQuietly(descriptor, store.fileSystem)
+  }
+
+  private func open() throws(SystemCallError) -> Int32 {
+    guard let descriptor else { throw SystemCallError("read (no log file)", ENOENT) }
+    return descriptor
+  }
+}
