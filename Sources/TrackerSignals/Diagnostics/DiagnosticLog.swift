@@ -74,7 +74,10 @@ public struct DiagnosticLog: Sendable {
         contents.entries.append(entry)
         let excess = max(0, contents.entries.count - capacity)
         contents.entries.removeFirst(excess)
-        contents.evictedCount += excess
+        // The stored count is input (an older build, another process): it saturates rather
+        // than trapping near Int.max.
+        let (evicted, overflow) = contents.evictedCount.addingReportingOverflow(excess)
+        contents.evictedCount = overflow ? .max : evicted
         return excess
       }
     } catch {
@@ -132,7 +135,9 @@ public struct DiagnosticLog: Sendable {
     do {
       day = try boundary.day(containing: now)
     } catch {
-      throw .invalidValue(field: "now", value: "\(now)", requirement: error.description)
+      // Never `"\(now)"`: Foundation stops the process when it describes a NaN date.
+      throw .invalidValue(
+        field: "now", value: Milliseconds.describe(now), requirement: error.description)
     }
     return try failures(on: day, boundary: boundary)
   }
