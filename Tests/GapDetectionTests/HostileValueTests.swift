@@ -55,6 +55,11 @@ struct HostileValueTests {
     #expect(report.period.end == t0)
     #expect(report.gaps.allSatisfy { $0.end <= t0 })
     #expect(DiagnosticsReport.relativeTime(.seconds(-90)) == "in 1m")
+    // Evaluated before the day began, the period is empty, and the report its own round trip.
+    let early = GapDetector(boundary: boundary, expectation: .always).report(
+      for: try LocalDay(parsing: "2026-03-09"), now: t0, heartbeats: future, usage: [])
+    #expect(early.period.duration == 0)
+    #expect(try decode(GapReport.self, json(early)) == early)
   }
 
   @Test("extreme durations are refused by a policy and clamped by a merger's pulse time")

@@ -115,7 +115,8 @@ public struct GapDetector: Sendable {
   /// Analyses a period up to `now`, with an accounting for each local day it touches.
   ///
   /// - Parameters:
-  ///   - period: The period; it is cut at `now`.
+  ///   - period: The period; it is cut at `now`, and is empty (it ends where it starts) when
+  ///     `now` comes before it — a clock set back.
   ///   - now: The instant of the analysis.
   ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored),
   ///     including the last one before the period and the first one after it, when there are
