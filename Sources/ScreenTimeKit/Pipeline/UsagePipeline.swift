@@ -143,7 +143,9 @@ public struct UsagePipeline: Sendable {
   ///
   /// - Parameters:
   ///   - trigger: What woke the app.
-  ///   - now: The current instant; facts older than the retention before it are dropped.
+  ///   - now: The current instant; facts older than the retention before it are dropped. A
+  ///     `now` earlier than the last call's (a clock set back) drops less, never more, and
+  ///     drops nothing at all when it is not a number or before 0001-01-03.
   /// - Returns: What the coordinator decided and what the drain applied.
   /// - Throws: ``PipelineError``. After a failure nothing was applied — except after
   ///   ``PipelineError/sequence(_:)`` with `SequenceTrackingError.notDurable`, when the batch
@@ -206,8 +208,12 @@ public struct UsagePipeline: Sendable {
   /// there is nothing to drop or credit.
   private func settle(now: Date) throws(PipelineError) {
     let snapshot = try state()
-    let cutoff =
-      Milliseconds.clampedInstant(now) - Int64(configuration.retentionDays) * 86_400_000
+    // A retention longer than the supported instants reach (a planted configuration may ask
+    // for Int.max days) keeps everything: the cutoff saturates before the earliest instant.
+    let (retention, overflow) = Int64(configuration.retentionDays).multipliedReportingOverflow(
+      by: 86_400_000)
+    let span = Milliseconds.latest - Milliseconds.earliest
+    let cutoff = Milliseconds.clampedInstant(now) - (overflow ? span : min(retention, span))
     let expired = snapshot.hasExpired(before: cutoff)
     var credits: [DerivedUsage.IntervalUsage] = []
     if configuration.rewards != nil {
