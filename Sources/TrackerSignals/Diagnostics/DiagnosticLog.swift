@@ -61,6 +61,8 @@ public struct DiagnosticLog: Sendable {
   /// Appends an entry, evicting the oldest when the log is full; an entry already in the log
   /// (same identifier) changes nothing.
   ///
+  /// The stored count of evictions saturates at `Int.max`, whatever a stored log claims.
+  ///
   /// - Parameter entry: The entry.
   /// - Returns: How many entries were evicted (0 or 1).
   /// - Throws: ``TrackerSignalsError/store(_:)``; the log is then unchanged.
