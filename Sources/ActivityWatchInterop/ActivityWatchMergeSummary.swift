@@ -17,6 +17,31 @@ public struct ActivityWatchMergeSummary: Sendable, Hashable, Codable {
   /// Creates an empty summary.
   public init() {}
 
+  private enum CodingKeys: String, CodingKey {
+    case linesRead, heartbeatsRead, eventsWritten, malformedLineCount, malformedLines
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming a missing field or a negative count.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func count(_ key: CodingKeys) throws -> Int {
+      let count = try container.decode(Int.self, forKey: key)
+      guard count >= 0 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: "\(count) is a negative count")
+      }
+      return count
+    }
+    linesRead = try count(.linesRead)
+    heartbeatsRead = try count(.heartbeatsRead)
+    eventsWritten = try count(.eventsWritten)
+    malformedLineCount = try count(.malformedLineCount)
+    malformedLines = try container.decode([MalformedLine].self, forKey: .malformedLines)
+  }
+
   /// Whether every line was a valid event.
   public var isClean: Bool { malformedLineCount == 0 }
 }

@@ -30,4 +30,23 @@ public struct MalformedLine: Sendable, Hashable, Codable, CustomStringConvertibl
 
   /// `line 12: missing field "duration"`.
   public var description: String { "line \(lineNumber): \(reason)" }
+
+  private enum CodingKeys: String, CodingKey {
+    case lineNumber, reason
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming a missing field or a line number under 1.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    lineNumber = try container.decode(Int.self, forKey: .lineNumber)
+    guard lineNumber >= 1 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .lineNumber, in: container,
+        debugDescription: "line \(lineNumber) does not exist; lines count from 1")
+    }
+    reason = try container.decode(String.self, forKey: .reason)
+  }
 }

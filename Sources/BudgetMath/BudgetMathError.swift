@@ -66,8 +66,8 @@ public enum BudgetMathError: Error, Sendable, Equatable, CustomStringConvertible
       return "Focus session '\(session)' cannot \(event.rawValue) while \(from.rawValue)."
     case .eventOutOfOrder(let session, let event, let at, let previous):
       return
-        "Focus session '\(session)': \(event.rawValue) at \(at) is before the previous event "
-        + "at \(previous)."
+        "Focus session '\(session)': \(event.rawValue) at \(describe(at)) is before the previous "
+        + "event at \(describe(previous))."
     }
   }
 }

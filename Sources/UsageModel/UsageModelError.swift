@@ -105,7 +105,9 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
     case .duplicateEntry(let field, let value):
       return "\(field) lists \(value) twice; merge the two entries into one."
     case .reversedInterval(let start, let end):
-      return "The interval ends (\(end)) before it starts (\(start))."
+      return
+        "The interval ends (\(Milliseconds.describe(end))) before it starts "
+        + "(\(Milliseconds.describe(start)))."
     case .invalidDuration(let field, let value, let reason):
       return "\(field) is \(value): \(reason)."
     case .invalidEventName(let name, let reason):

@@ -52,6 +52,11 @@ public struct BudgetAlert: Sendable, Hashable, Codable {
         forKey: .last, in: container, debugDescription: "the window ends before it starts")
     }
     thresholdPercent = try container.decode(Int.self, forKey: .thresholdPercent)
+    guard (1...1000).contains(thresholdPercent) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .thresholdPercent, in: container,
+        debugDescription: "\(thresholdPercent) % is not a threshold; thresholds are 1 to 1000 %")
+    }
     used = try container.decodeMilliseconds(forKey: .usedMs)
     allowance = try container.decodeMilliseconds(forKey: .allowanceMs)
   }

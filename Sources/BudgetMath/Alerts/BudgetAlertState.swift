@@ -166,7 +166,8 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder to read from.
-  /// - Throws: `DecodingError` naming a missing or invalid field.
+  /// - Throws: `DecodingError` naming a missing or invalid field, also for a reported window
+  ///   that ends before it starts or a reported threshold outside 1...1000 %.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     do {
@@ -176,6 +177,14 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
         forKey: .thresholds, in: container, debugDescription: error.description)
     }
     for window in try container.decode([StoredWindow].self, forKey: .reported) {
+      guard window.first <= window.last,
+        window.thresholds.allSatisfy({ (1...1000).contains($0) })
+      else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .reported, in: container,
+          debugDescription: "a reported window of \(window.category) ends before it starts or "
+            + "lists a threshold outside 1...1000 %")
+      }
       let key = WindowKey(category: window.category, first: window.first, last: window.last)
       reported[key, default: []].formUnion(window.thresholds)
     }

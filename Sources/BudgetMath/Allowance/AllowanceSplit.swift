@@ -16,24 +16,32 @@ import UsageModel
 /// days.reduce(.zero, +) == .seconds(30 * 3600)   // true
 /// ```
 public enum AllowanceSplit {
+  /// The most parts a split makes: one per supported local day, 0001-01-01...9999-12-31.
+  ///
+  /// A larger count asks for an array no period needs and memory no device has.
+  public static let maximumCount = LocalDay.supportedDayNumbers.count
+
   /// Splits `amount` into `count` parts of whole `granularity` units.
   ///
   /// - Parameters:
   ///   - amount: The time to split; zero or more, a whole number of `granularity` units.
-  ///   - count: The number of parts, at least 1.
+  ///   - count: The number of parts, from 1 to ``maximumCount`` (the number of supported local
+  ///     days: no period has more days to split an amount over).
   ///   - granularity: The unit of every part.
   /// - Returns: `count` parts, in order, adding up to `amount` exactly.
   /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for a negative amount
-  ///   or a count below 1, ``BudgetMathError/amountNotWholeUnits(amount:granularity:)`` when
-  ///   `amount` is not a whole number of units.
+  ///   or a count outside 1...``maximumCount``,
+  ///   ``BudgetMathError/amountNotWholeUnits(amount:granularity:)`` when `amount` is not a
+  ///   whole number of units.
   /// - Complexity: O(*count*).
   public static func split(
     _ amount: Duration,
     into count: Int,
     granularity: AllowanceGranularity = .seconds
   ) throws(BudgetMathError) -> [Duration] {
-    guard count >= 1 else {
-      throw .invalidValue(field: "count", value: "\(count)", requirement: "at least 1")
+    guard (1...maximumCount).contains(count) else {
+      throw .invalidValue(
+        field: "count", value: "\(count)", requirement: "1...\(maximumCount), one part per day")
     }
     let units = try wholeUnits(of: amount, granularity: granularity, field: "amount")
     return (0..<count).map { index in

@@ -94,7 +94,7 @@ extension Budget {
         day: day, base: baseAllowance(on: day, planStart: planStart), carriedIn: carry)
       result.append(allowance)
       if let rollover {
-        let unused = allowance.total - (usage[day] ?? .zero)
+        let unused = allowance.total - clampedToMilliseconds(usage[day] ?? .zero)
         carry = wholeUnits(min(rollover.cap, max(.zero, unused)))
       }
     }

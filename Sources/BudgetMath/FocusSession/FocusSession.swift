@@ -70,7 +70,9 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
   ///   - id: The session's identifier, not empty.
   ///   - scheduledStart: When it becomes active unless started earlier; rounded to the
   ///     millisecond.
-  ///   - focusDuration: The focus time, more than zero and a whole number of milliseconds.
+  ///   - focusDuration: The focus time, more than zero, a whole number of milliseconds, and no
+  ///     longer than the supported instants are apart (0001-01-03...9999-12-29, about 9,998
+  ///     years), so that every instant the session derives can be computed.
   /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)``.
   public init(id: String, scheduledStart: Date, focusDuration: Duration) throws(BudgetMathError) {
     guard !id.isEmpty else {
@@ -81,12 +83,9 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
         field: "scheduledStart", value: describe(scheduledStart),
         requirement: "a representable instant")
     }
-    guard focusDuration > .zero, Milliseconds.isWhole(focusDuration),
-      let focus = Milliseconds.amount(focusDuration)
-    else {
+    guard let focus = Self.length(focusDuration) else {
       throw .invalidValue(
-        field: "focusDuration", value: "\(focusDuration)",
-        requirement: "more than zero, in whole milliseconds")
+        field: "focusDuration", value: "\(focusDuration)", requirement: Self.lengthRequirement)
     }
     self.id = id
     self.scheduledStartInstant = start
@@ -125,52 +124,78 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
   ///   before the last recorded one, ``BudgetMathError/illegalTransition(session:from:event:)``
   ///   for an event the table above forbids, and
   ///   ``BudgetMathError/invalidValue(field:value:requirement:)`` for a break length that is not
-  ///   positive whole milliseconds or an instant out of range. Nothing changes when it throws.
+  ///   positive whole milliseconds (or is longer than the supported instants are apart) or an
+  ///   instant out of range. Nothing changes when it throws.
+  /// - Complexity: O(*e*) in the number of recorded events.
   @discardableResult
   public mutating func apply(_ event: FocusEvent) throws(BudgetMathError) -> FocusEventOutcome {
-    guard let at = Milliseconds.instant(event.at) else {
-      throw .invalidValue(
-        field: "at", value: describe(event.at), requirement: "a representable instant")
-    }
-    if let length = event.breakLength, length <= .zero || !Milliseconds.isWhole(length) {
-      throw .invalidValue(
-        field: "breakLength", value: "\(length)",
-        requirement: "more than zero, in whole milliseconds")
-    }
-    let normalized = FocusEvent(
-      kind: event.kind, at: Milliseconds.date(at), breakLength: event.breakLength)
+    let normalized = try Self.normalized(event)
     if events.contains(normalized) { return .alreadyApplied }
-    if let last = events.last {
-      if normalized.at < last.at {
-        throw .eventOutOfOrder(session: id, event: event.kind, at: normalized.at, previous: last.at)
-      }
-    }
     var replay = FocusReplay(scheduledStart: scheduledStartInstant, focus: focusMilliseconds)
     for recorded in events {
       replay.advance(to: clampedInstant(recorded.at))
       replay.record(recorded.kind, breakLength: recorded.breakLength.flatMap(Milliseconds.amount))
     }
-    replay.advance(to: at)
+    return try append(normalized, after: &replay)
+  }
+
+  /// `event` with its instant rounded to the millisecond, once its values are checked.
+  private static func normalized(_ event: FocusEvent) throws(BudgetMathError) -> FocusEvent {
+    guard let at = Milliseconds.instant(event.at) else {
+      throw .invalidValue(
+        field: "at", value: describe(event.at), requirement: "a representable instant")
+    }
+    if let length = event.breakLength, Self.length(length) == nil {
+      throw .invalidValue(
+        field: "breakLength", value: "\(length)", requirement: Self.lengthRequirement)
+    }
+    return FocusEvent(kind: event.kind, at: Milliseconds.date(at), breakLength: event.breakLength)
+  }
+
+  /// Records `event`, normalized and not yet recorded, if it is legal after the recorded events,
+  /// which `replay` has replayed; `replay` then includes it.
+  private mutating func append(_ event: FocusEvent, after replay: inout FocusReplay)
+    throws(BudgetMathError) -> FocusEventOutcome
+  {
+    if let last = events.last, event.at < last.at {
+      throw .eventOutOfOrder(session: id, event: event.kind, at: event.at, previous: last.at)
+    }
+    replay.advance(to: clampedInstant(event.at))
     switch replay.effect(of: event.kind) {
     case .illegal:
       throw .illegalTransition(session: id, from: replay.phase, event: event.kind)
     case .confirmation:
       return .alreadyApplied
     case .transition:
-      events.append(normalized)
+      events.append(event)
+      replay.record(event.kind, breakLength: event.breakLength.flatMap(Milliseconds.amount))
       return .applied
     }
   }
+
+  /// The milliseconds of a focus or break length, or `nil` unless it is more than zero, whole
+  /// milliseconds, and no longer than the supported instants are apart.
+  private static func length(_ duration: Duration) -> Int64? {
+    guard duration > .zero, Milliseconds.isWhole(duration),
+      let amount = Milliseconds.amount(duration),
+      amount <= Milliseconds.latest - Milliseconds.earliest
+    else { return nil }
+    return amount
+  }
+
+  private static let lengthRequirement =
+    "more than zero, in whole milliseconds, and no longer than the supported instants are apart"
 
   private enum CodingKeys: String, CodingKey {
     case id, scheduledStart, focusDurationMs, events
   }
 
-  /// Decodes the documented JSON form and replays its events through ``apply(_:)``.
+  /// Decodes the documented JSON form and replays its events as ``apply(_:)`` would.
   ///
   /// - Parameter decoder: The decoder to read from.
   /// - Throws: `DecodingError` for a missing or invalid field, or for events that ``apply(_:)``
-  ///   would reject.
+  ///   would reject or not record.
+  /// - Complexity: O(*e*) in the number of events: the replay runs once, not once per event.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let id = try container.decode(String.self, forKey: .id)
@@ -179,8 +204,13 @@ public struct FocusSession: Sendable, Hashable, Codable, Identifiable {
     let events = try container.decode([FocusEvent].self, forKey: .events)
     do {
       self = try FocusSession(id: id, scheduledStart: start, focusDuration: focus)
+      var replay = FocusReplay(scheduledStart: scheduledStartInstant, focus: focusMilliseconds)
+      var recorded: Set<FocusEvent> = []
       for event in events {
-        guard try apply(event) == .applied else {
+        let normalized = try Self.normalized(event)
+        guard recorded.insert(normalized).inserted,
+          try append(normalized, after: &replay) == .applied
+        else {
           throw BudgetMathError.invalidValue(
             field: "events", value: "\(event.kind) at \(event.at)",
             requirement: "each stored event must be a recorded transition")

@@ -19,10 +19,15 @@ public struct FocusSessionState: Sendable, Hashable, Codable {
   /// Time spent on breaks so far, including the current one.
   public let breakTime: Duration
   /// When the current break ends by itself; `nil` unless on a break of planned length.
+  ///
+  /// A break that would end after 9999-12-29T23:59:59.999Z, the latest supported instant, is
+  /// reported as ending then.
   public let breakEndsAt: Date?
   /// When focus time will be used up if no further break is taken.
   ///
-  /// `nil` during an open-ended break. For a finished session, when it ended.
+  /// `nil` during an open-ended break. For a finished session, when it ended. A session that
+  /// would end after 9999-12-29T23:59:59.999Z, the latest supported instant, is reported as
+  /// ending then.
   public let endsAt: Date?
   /// When the session completed or was cancelled; `nil` until then.
   public let endedAt: Date?
@@ -41,8 +46,8 @@ public struct FocusSessionState: Sendable, Hashable, Codable {
     self.focusElapsed = .milliseconds(focusElapsed)
     self.focusRemaining = .milliseconds(focusRemaining)
     self.breakTime = .milliseconds(breakTime)
-    self.breakEndsAt = breakEndsAt.map(Milliseconds.date)
-    self.endsAt = endsAt.map(Milliseconds.date)
+    self.breakEndsAt = breakEndsAt.map { Milliseconds.date(min($0, Milliseconds.latest)) }
+    self.endsAt = endsAt.map { Milliseconds.date(min($0, Milliseconds.latest)) }
     self.endedAt = endedAt.map(Milliseconds.date)
   }
 

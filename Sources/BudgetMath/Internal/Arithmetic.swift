@@ -45,3 +45,9 @@ func clampedInstant(_ date: Date) -> Int64 {
 func describe(_ date: Date) -> String {
   Milliseconds.instant(date) == nil ? "\(date.timeIntervalSince1970) s since 1970" : "\(date)"
 }
+
+/// `duration` kept within ±`Int64.max` milliseconds, so that a caller's extreme duration
+/// (`.seconds(Int64.max)`) can take part in sums and differences without overflowing.
+func clampedToMilliseconds(_ duration: Duration) -> Duration {
+  min(max(duration, .milliseconds(Int64.min)), .milliseconds(Int64.max))
+}

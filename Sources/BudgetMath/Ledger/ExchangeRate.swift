@@ -50,11 +50,25 @@ public struct ExchangeRate: Sendable, Hashable, Codable, CustomStringConvertible
 
   /// Converts XP into time in whole units of the rate.
   ///
+  /// Any XP converts without trapping: negative XP buys nothing, and time beyond
+  /// `Int64.max` milliseconds (about 292 million years) saturates there — a ``RewardLedger``
+  /// refuses such a redemption with a typed error instead of rounding it.
+  ///
   /// - Parameter xp: The experience points to convert, zero or more.
   /// - Returns: The time bought and the XP left over (less than ``experiencePoints``).
   public func convert(_ xp: Int) -> (time: Duration, leftover: Int) {
     let units = max(0, xp) / experiencePoints
-    return (time * units, max(0, xp) - units * experiencePoints)
+    return (
+      exactTime(ofUnits: units) ?? .milliseconds(Int64.max), max(0, xp) - units * experiencePoints
+    )
+  }
+
+  /// The time `units` whole units buy, or `nil` when it exceeds `Int64.max` milliseconds.
+  func exactTime(ofUnits units: Int) -> Duration? {
+    // `time` is a whole, representable number of milliseconds by construction.
+    guard let each = Milliseconds.amount(time), units >= 0 else { return nil }
+    let (product, overflow) = each.multipliedReportingOverflow(by: Int64(units))
+    return overflow ? nil : .milliseconds(product)
   }
 
   /// `10 XP = 60.0 seconds`.

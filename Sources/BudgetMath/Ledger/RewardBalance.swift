@@ -38,6 +38,11 @@ public struct RewardBalance: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     xp = try container.decode(Int.self, forKey: .xp)
+    // A ledger's balance never goes negative, so neither does a stored one.
+    guard xp >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .xp, in: container, debugDescription: "\(xp) XP is negative")
+    }
     available = try container.decodeMilliseconds(forKey: .availableMs)
     reserved = try container.decodeMilliseconds(forKey: .reservedMs)
   }

@@ -169,9 +169,14 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       guard spent <= before.xp else {
         throw .overdraft(transaction: id, balance: "\(before.xp) XP", requested: "\(spent) XP")
       }
-      let converted = rate.convert(spent)
-      xp = -(spent - converted.leftover)
-      available = converted.time
+      let units = spent / rate.experiencePoints
+      guard let bought = rate.exactTime(ofUnits: units) else {
+        throw .invalidValue(
+          field: "balance", value: "\(before.available) + \(units) × \(rate.time)",
+          requirement: "a balance that fits in 64 bits (XP, and time in milliseconds)")
+      }
+      xp = -(units * rate.experiencePoints)
+      available = bought
     case .startSpending(let session, let reserve):
       try Self.require(!session.isEmpty, "startSpending.session", "\"\"", "not empty")
       try Self.requireWhole(reserve, positive: true, "startSpending.reserve")
@@ -241,7 +246,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     do {
       return try boundary.day(containing: at)
     } catch {
-      throw .invalidValue(field: "at", value: "\(at)", requirement: error.description)
+      throw .invalidValue(field: "at", value: describe(at), requirement: error.description)
     }
   }
 

@@ -40,7 +40,8 @@ extension Budget {
   ///   - warningPercent: The share of an allowance from which the level is a warning, 1...100.
   /// - Returns: The report.
   /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for a day before
-  ///   `planStart`, a negative use or a warning percentage outside 1...100.
+  ///   `planStart`, a negative use or one longer than `Int64.max` milliseconds (about 292
+  ///   million years), or a warning percentage outside 1...100.
   /// - Complexity: O(*d*) in the number of days of the period.
   public func report(
     on day: LocalDay,
@@ -55,8 +56,11 @@ extension Budget {
     }
     // Use before the plan started is not measured against it.
     let first = max(days.lowerBound, planStart ?? days.lowerBound)
-    for (usedDay, used) in usage where used < .zero && (first...day).contains(usedDay) {
-      throw .invalidValue(field: "usage[\(usedDay)]", value: "\(used)", requirement: "zero or more")
+    for (usedDay, used) in usage
+    where (used < .zero || Milliseconds.amount(used) == nil) && (first...day).contains(usedDay) {
+      throw .invalidValue(
+        field: "usage[\(usedDay)]", value: "\(used)",
+        requirement: "zero or more, and at most Int64.max milliseconds")
     }
     let allowances = allowances(over: first...day, usage: usage, planStart: planStart)
     let usedToDate = (first...day).reduce(Duration.zero) { $0 + (usage[$1] ?? .zero) }

@@ -149,6 +149,11 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
     usage = try container.decode([UsageBlock].self, forKey: .usage)
     errors = try container.decode([DiagnosticEntry].self, forKey: .errors)
     todaysFailureCount = try container.decode(Int.self, forKey: .todaysFailureCount)
+    guard todaysFailureCount >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .todaysFailureCount, in: container,
+        debugDescription: "\(todaysFailureCount) failures is a negative count")
+    }
     var list = try container.nestedUnkeyedContainer(forKey: .heartbeats)
     var instants: [Int64] = []
     while !list.isAtEnd {

@@ -115,7 +115,8 @@ public struct GapDetector: Sendable {
   /// Analyses a period up to `now`, with an accounting for each local day it touches.
   ///
   /// - Parameters:
-  ///   - period: The period; it is cut at `now`.
+  ///   - period: The period; it is cut at `now`, and is empty (it ends where it starts) when
+  ///     `now` comes before it — a clock set back.
   ///   - now: The instant of the analysis.
   ///   - heartbeats: The tracker's heartbeats, in any order (other sources' are ignored),
   ///     including the last one before the period and the first one after it, when there are
@@ -125,7 +126,16 @@ public struct GapDetector: Sendable {
   ///   - missedSequences: Lost notification numbers and when.
   /// - Returns: The gaps and the accounting.
   /// - Complexity: O(*n* log *n*) in the number of heartbeats, records and pieces of evidence;
-  ///   O(*n*) when the heartbeats are already sorted, plus O(*w* log *n*) for *w* windows.
+  ///   O(*n*) when the heartbeats are already sorted, plus O(*w* log *n*) for *w* windows, and
+  ///   O(*d*) for the *d* local days of the period, each of which gets a ``DayAccounting``.
+  ///
+  /// > Important: A bound of `period` or `now` beyond the supported instants (such as
+  /// > `Date.distantPast`, `Date.distantFuture` or an infinite date) counts as the nearest
+  /// > supported one, 0001-01-03 or 9999-12-29, and one that is not a number as the earliest.
+  /// > The report then holds an accounting for every day of the period: a period from 1970 to
+  /// > `Date.distantFuture` (the year 4001) is 742,000 days: 2.5 s and 40 MB in a debug build
+  /// > on a 2-core Linux VM. Pass the period you need (a day, a week), as
+  /// > ``report(for:now:heartbeats:usage:missedSequences:)`` does.
   public func report(
     period: DateInterval, now: Date, heartbeats: [Heartbeat], usage: [UsageRecord],
     missedSequences: [MissedSequence] = []
@@ -136,7 +146,10 @@ public struct GapDetector: Sendable {
     let source = source
     let instants = heartbeats.compactMap { $0.source == source ? $0.instant : nil }
     let windows = expectation.expectedWindows(
-      from: start, to: end, now: nowInstant, lookAround: policy.gapAfterMs + 1,
+      from: start, to: end, now: nowInstant,
+      // A policy's gap threshold may be as long as 292 million years; looking further than
+      // the supported instants reach changes nothing, and keeps the arithmetic in range.
+      lookAround: min(policy.gapAfterMs, Milliseconds.latest - Milliseconds.earliest) + 1,
       firstHeartbeat: instants.min())
     var sweep = GapSweep(
       start: start, end: end, windows: windows, gapAfter: policy.gapAfterMs,

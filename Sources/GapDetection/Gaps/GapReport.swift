@@ -10,8 +10,10 @@ import UsageModel
 /// JSON form: `{"start": "2026-03-08T00:00:00Z", "end": "2026-03-08T10:21:00Z",
 /// "evaluatedAt": "2026-03-08T10:21:00Z", "windows": [{"start": …, "end": …}, …], "gaps": [Gap,
 /// …], "days": [DayAccounting, …]}`. Decoding checks what the detector guarantees: `start <=
-/// end <= evaluatedAt`, and the windows, the gaps and the accounting's pieces (across all days)
-/// each in order, disjoint and inside the period — so no total can exceed the period.
+/// end <= evaluatedAt` (or, for a report evaluated before its period began — a clock set back
+/// — an empty period, `start == end`), and the windows, the gaps and the accounting's pieces
+/// (across all days) each in order, disjoint and inside the period — so no total can exceed
+/// the period.
 public struct GapReport: Sendable, Hashable, Codable {
   /// The gaps, sorted by start, never overlapping.
   public let gaps: [Gap]
@@ -34,8 +36,8 @@ public struct GapReport: Sendable, Hashable, Codable {
     self.days = days
   }
 
-  /// The period analysed, ending no later than ``evaluatedAt``; its ends are whole
-  /// milliseconds, and its exact length is ``periodDuration``.
+  /// The period analysed, ending no later than ``evaluatedAt`` (empty when evaluated before
+  /// it began); its ends are whole milliseconds, and its exact length is ``periodDuration``.
   public var period: DateInterval { TimeValues.interval(startInstant, endInstant) }
   /// The exact length of ``period``.
   public var periodDuration: Duration { .milliseconds(endInstant - startInstant) }
@@ -125,9 +127,10 @@ public struct GapReport: Sendable, Hashable, Codable {
     let start = try container.decodeInstant(forKey: .start)
     let end = try container.decodeInstant(forKey: .end)
     let evaluatedAt = try container.decodeInstant(forKey: .evaluatedAt)
-    guard start <= end, end <= evaluatedAt else {
+    guard start <= end, end <= evaluatedAt || start == end else {
       throw DecodingError.dataCorruptedError(
-        forKey: .evaluatedAt, in: container, debugDescription: "needs start <= end <= evaluatedAt")
+        forKey: .evaluatedAt, in: container,
+        debugDescription: "needs start <= end <= evaluatedAt, or an empty period")
     }
     let gaps = try container.decode([Gap].self, forKey: .gaps)
     let days = try container.decode([DayAccounting].self, forKey: .days)

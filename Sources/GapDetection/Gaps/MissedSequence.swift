@@ -100,8 +100,12 @@ public struct MissedSequence: Sendable, Hashable, Codable {
   public var interval: DateInterval { TimeValues.interval(afterInstant, beforeInstant) }
   /// How long the stretch in which the numbers were lost lasts, exactly.
   public var duration: Duration { .milliseconds(beforeInstant - afterInstant) }
-  /// How many numbers were lost.
-  public var count: UInt64 { numbers.upperBound - numbers.lowerBound + 1 }
+  /// How many numbers were lost; `UInt64.max` for the whole range `0...UInt64.max`, one more
+  /// than a `UInt64` holds.
+  public var count: UInt64 {
+    let (count, overflow) = (numbers.upperBound - numbers.lowerBound).addingReportingOverflow(1)
+    return overflow ? .max : count
+  }
 
   /// Finds the numbers missing between consecutive sightings.
   ///

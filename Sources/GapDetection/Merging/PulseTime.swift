@@ -48,6 +48,9 @@ public enum PulseTime: Sendable, Hashable, Codable {
 
   /// Decodes the documented JSON form.
   ///
+  /// A fixed pulse time beyond the span of supported instants decodes as that span (or its
+  /// negative), the milliseconds the merge uses, so that it encodes as it decodes.
+  ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when neither or both forms are present or the adaptive one is
   ///   invalid.
@@ -57,7 +60,9 @@ public enum PulseTime: Sendable, Hashable, Codable {
     let adaptive = try container.decodeIfPresent(AdaptivePulseTime.self, forKey: .adaptive)
     switch (fixed, adaptive) {
     case (let fixed?, nil):
+      // Kept to the milliseconds the merge uses, so that a decoded value is its own round trip.
       self = .fixed(.milliseconds(fixed))
+      if let used = fixedMilliseconds, used != fixed { self = .fixed(.milliseconds(used)) }
     case (nil, let adaptive?):
       self = .adaptive(adaptive)
     default:

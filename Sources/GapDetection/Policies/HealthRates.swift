@@ -105,11 +105,16 @@ public struct HealthRates: Sendable, Hashable, Codable {
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field.
+  /// - Throws: `DecodingError` naming the missing or invalid field, also for a window that ends
+  ///   before it starts.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     startInstant = try container.decodeInstant(forKey: .start)
     endInstant = try container.decodeInstant(forKey: .end)
+    guard endInstant >= startInstant else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .end, in: container, debugDescription: "the window ends before it starts")
+    }
     staleChecks = try container.decode(Rate.self, forKey: .staleChecks)
     skewedChecks = try container.decode(Rate.self, forKey: .skewedChecks)
     failures = try container.decode(Rate.self, forKey: .failures)

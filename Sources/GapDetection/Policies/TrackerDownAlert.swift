@@ -62,16 +62,31 @@ public struct TrackerDownAlert: Sendable, Hashable, Codable {
     case thresholdMs
   }
 
-  /// Decodes the documented JSON form.
+  /// Decodes the documented JSON form, checking what ``evaluate(_:policy:)`` ensures.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field.
+  /// - Throws: `DecodingError` naming the missing or invalid field, also for a window that ends
+  ///   before it starts, a threshold under 1 ms, or tracker-down time below the threshold or
+  ///   longer than the window.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     windowStart = try container.decodeInstant(forKey: .windowStart)
     windowEnd = try container.decodeInstant(forKey: .windowEnd)
-    trackerDownMs = try container.decode(Int64.self, forKey: .trackerDownMs)
+    guard windowEnd >= windowStart else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .windowEnd, in: container, debugDescription: "the window ends before it starts")
+    }
     thresholdMs = try container.decode(Int64.self, forKey: .thresholdMs)
+    guard thresholdMs >= 1 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .thresholdMs, in: container, debugDescription: "\(thresholdMs) ms is under 1 ms")
+    }
+    trackerDownMs = try container.decode(Int64.self, forKey: .trackerDownMs)
+    guard trackerDownMs >= thresholdMs, trackerDownMs <= windowEnd - windowStart else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .trackerDownMs, in: container,
+        debugDescription: "\(trackerDownMs) ms must reach the threshold and fit in the window")
+    }
   }
 
   private init(windowStart: Int64, windowEnd: Int64, trackerDownMs: Int64, thresholdMs: Int64) {

@@ -48,6 +48,22 @@ public struct ThresholdCounts: Sendable, Hashable, Codable {
     case .implausible: implausible += 1
     }
   }
+
+  private enum CodingKeys: String, CodingKey {
+    case counted, duplicates, superseded, implausible
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming a missing field or a negative count.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    counted = try container.decodeCount(forKey: .counted)
+    duplicates = try container.decodeCount(forKey: .duplicates)
+    superseded = try container.decodeCount(forKey: .superseded)
+    implausible = try container.decodeCount(forKey: .implausible)
+  }
 }
 
 /// How the facts reached the app: what was delivered, lost, skipped and rejected.
@@ -72,4 +88,46 @@ public struct FactReport: Sendable, Hashable, Codable {
   public let rejected: [RejectedFact]
   /// The threshold events rejected as implausible, kept as evidence.
   public let implausible: [ImplausibleThresholdEvent]
+
+  private enum CodingKeys: String, CodingKey {
+    case facts, losses, skipped, thresholds, rejected, implausible
+  }
+
+  init(
+    facts: Int, losses: [MissedSequence], skipped: [SequenceNumber], thresholds: ThresholdCounts,
+    rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
+  ) {
+    self.facts = facts
+    self.losses = losses
+    self.skipped = skipped
+    self.thresholds = thresholds
+    self.rejected = rejected
+    self.implausible = implausible
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming a missing or invalid field, also a negative `facts`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    facts = try container.decodeCount(forKey: .facts)
+    losses = try container.decode([MissedSequence].self, forKey: .losses)
+    skipped = try container.decode([SequenceNumber].self, forKey: .skipped)
+    thresholds = try container.decode(ThresholdCounts.self, forKey: .thresholds)
+    rejected = try container.decode([RejectedFact].self, forKey: .rejected)
+    implausible = try container.decode([ImplausibleThresholdEvent].self, forKey: .implausible)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// Decodes a count, rejecting a negative one with an error naming the field.
+  fileprivate func decodeCount(forKey key: Key) throws -> Int {
+    let count = try decode(Int.self, forKey: key)
+    guard count >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "\(count) is a negative count")
+    }
+    return count
+  }
 }

@@ -57,6 +57,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public var thresholdTolerance: Duration
   /// How many days of facts, losses and reported alerts the pipeline keeps, counted back from
   /// the `now` of each drain; at least 32.
+  ///
+  /// A retention longer than the supported instants (0001...9999) keeps everything.
   public var retentionDays: Int
   /// Names to show and to sync for apps; an app not listed is shown by its identifier.
   public var appNames: [AppID: String]

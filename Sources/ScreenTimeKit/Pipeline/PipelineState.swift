@@ -132,7 +132,9 @@ public struct PipelineState: Sendable, Hashable, Codable {
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the missing or invalid field; also when the facts are not
-  ///   sorted and unique, as a state written by this library always is.
+  ///   sorted and unique, when ``losses`` or ``skipped`` hold more than ``maximumListLength``
+  ///   items, or when ``earned`` credits a negative amount — none of which a state written by
+  ///   this library holds.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     facts = try container.decode([MonitorFact].self, forKey: .facts)
@@ -144,8 +146,20 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
     losses = try container.decode([MissedSequence].self, forKey: .losses)
     skipped = try container.decode([SequenceNumber].self, forKey: .skipped)
+    for (key, count) in [(CodingKeys.losses, losses.count), (.skipped, skipped.count)]
+    where count > Self.maximumListLength {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: container,
+        debugDescription: "\(count) items, more than the \(Self.maximumListLength) kept")
+    }
     ledger = try container.decode(RewardLedger.self, forKey: .ledger)
     earned = try container.decode([String: Int].self, forKey: .earned)
+    // What was credited is subtracted from what is owed: a negative amount would overflow.
+    if let (key, xp) = earned.first(where: { $0.value < 0 }) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .earned, in: container,
+        debugDescription: "\(key.debugDescription) credits \(xp) XP, a negative amount")
+    }
     alerts = try container.decode(BudgetAlertState.self, forKey: .alerts)
     var reported = try container.nestedUnkeyedContainer(forKey: .reportedTrackerDown)
     var instants: [Int64] = []

@@ -26,15 +26,24 @@ extension UsagePipeline {
   /// - Parameters:
   ///   - day: The local day.
   ///   - boundary: Where local days begin.
-  ///   - now: The instant of the dashboard; usage and gaps are cut there.
+  ///   - now: The instant of the dashboard; usage and gaps are cut there. It is rounded to the
+  ///     millisecond, and an instant outside 0001-01-03...9999-12-29 (such as `.distantPast`)
+  ///     counts as the nearest supported one. A `now` earlier than facts already drained (a
+  ///     clock set back) shows the day as of `now`: later facts count as not yet happened, and
+  ///     the extension's latest heartbeat as clock skew.
   /// - Returns: The dashboard.
-  /// - Throws: ``PipelineError``: the store's, the heartbeat history's, and
-  ///   ``PipelineError/budget(_:)`` when the month's plan cannot report on the day (a day before
-  ///   the plan's start). Nothing is recorded as raised when it throws.
+  /// - Throws: ``PipelineError``: the store's, the heartbeat history's,
+  ///   ``PipelineError/usage(_:)`` with `UsageModelError.instantOutOfRange` when `now` is not a
+  ///   number, and ``PipelineError/budget(_:)`` when the month's plan cannot report on the day (a
+  ///   day before the plan's start). Nothing is recorded as raised when it throws.
   /// - Complexity: O(*n* log *n*) in the facts within the retention and the heartbeats.
   public func dashboard(for day: LocalDay, boundary: DayBoundary, now: Date)
     throws(PipelineError) -> Dashboard
   {
+    guard !now.timeIntervalSince1970.isNaN else {
+      throw .usage(.instantOutOfRange(field: "now", secondsSince1970: .nan))
+    }
+    let now = Milliseconds.date(Milliseconds.clampedInstant(now))
     let snapshot = try state()
     let derived = FactDerivation.derive(
       snapshot.facts, configuration: configuration, accountant: emptyAccountant)
@@ -47,8 +56,17 @@ extension UsagePipeline {
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
-    let report = UsageAggregator(boundary: boundary, rules: configuration.rules)
-      .aggregate(derived.records, over: firstDay...day)
+    // Usage is cut at `now`: facts dated after it (a clock set back since they were recorded)
+    // have not happened yet as far as this dashboard is concerned.
+    let firstStart = boundary.start(of: firstDay)
+    let report: UsageReport
+    do {
+      report = try UsageAggregator(boundary: boundary, rules: configuration.rules).aggregate(
+        derived.records,
+        clippedTo: DateInterval(start: firstStart, end: max(firstStart, min(now, dayInterval.end))))
+    } catch {
+      throw .usage(error)
+    }
     let usage: DailyUsage
     if let found = report[day] {
       usage = found

@@ -154,7 +154,9 @@ public struct UsagePipeline: Sendable {
   ///
   /// - Parameters:
   ///   - trigger: What woke the app.
-  ///   - now: The current instant; facts older than the retention before it are dropped.
+  ///   - now: The current instant; facts older than the retention before it are dropped. A
+  ///     `now` earlier than the last call's (a clock set back) drops less, never more, and
+  ///     drops nothing at all when it is not a number or before 0001-01-03.
   /// - Returns: What the coordinator decided and what the drain applied.
   /// - Throws: ``PipelineError``. After a failure nothing was applied — except after
   ///   ``PipelineError/sequence(_:)`` with `SequenceTrackingError.notDurable`, when the batch
@@ -220,8 +222,12 @@ public struct UsagePipeline: Sendable {
   /// there is nothing to drop or credit.
   private func settle(now: Date) throws(PipelineError) {
     let snapshot = try state()
-    let cutoff =
-      Milliseconds.clampedInstant(now) - Int64(configuration.retentionDays) * 86_400_000
+    // A retention longer than the supported instants reach (a planted configuration may ask
+    // for Int.max days) keeps everything: the cutoff saturates before the earliest instant.
+    let (retention, overflow) = Int64(configuration.retentionDays).multipliedReportingOverflow(
+      by: 86_400_000)
+    let span = Milliseconds.latest - Milliseconds.earliest
+    let cutoff = Milliseconds.clampedInstant(now) - (overflow ? span : min(retention, span))
     let cutoffDay = Self.day(before: cutoff, in: configuration.timeZone)
     let expired = snapshot.hasExpired(before: cutoff, day: cutoffDay)
     var credits: [DerivedUsage.IntervalUsage] = []
@@ -242,10 +248,15 @@ public struct UsagePipeline: Sendable {
 
   /// The local day before the one containing `instant`, in `timeZone`: budget alert windows
   /// that ended before it are forgotten.
+  ///
+  /// A cutoff before the supported instants (a retention longer than they reach) gives the
+  /// first supported day, before which no window can end.
   static func day(before instant: Int64, in timeZone: TimeZone) -> LocalDay {
     let boundary = DayBoundary(timeZone: timeZone)
+    let supported = min(max(instant, Milliseconds.earliest), Milliseconds.latest)
     do {
-      return try boundary.day(containing: Milliseconds.date(instant)).advanced(by: -1)
+      let day = try boundary.day(containing: Milliseconds.date(supported))
+      return day.dayNumber > LocalDay.supportedDayNumbers.lowerBound ? day.advanced(by: -1) : day
     } catch {
       // The instant is clamped into the supported range, whose days all exist.
       preconditionFailure("no local day for a supported instant: \(error)")

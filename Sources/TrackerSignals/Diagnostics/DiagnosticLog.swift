@@ -57,6 +57,8 @@ public struct DiagnosticLog: Sendable {
   /// Appends an entry, evicting the oldest when the log is full; an entry already in the log
   /// (same identifier) changes nothing.
   ///
+  /// The stored count of evictions saturates at `Int.max`, whatever a stored log claims.
+  ///
   /// - Parameter entry: The entry.
   /// - Returns: How many entries were evicted (0 or 1).
   /// - Throws: ``TrackerSignalsError/store(_:)``; the log is then unchanged.
@@ -121,7 +123,9 @@ public struct DiagnosticLog: Sendable {
     do {
       day = try boundary.day(containing: now)
     } catch {
-      throw .invalidValue(field: "now", value: "\(now)", requirement: error.description)
+      // Never `"\(now)"`: Foundation stops the process when it describes a NaN date.
+      throw .invalidValue(
+        field: "now", value: Milliseconds.describe(now), requirement: error.description)
     }
     return try failures(on: day, boundary: boundary)
   }

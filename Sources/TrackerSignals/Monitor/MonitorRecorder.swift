@@ -43,6 +43,9 @@ import UsageModel
 /// heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
 /// append-only logs: a callback appends its records and reads the end of each log, except once
 /// every *capacity* appends, when the store compacts a log and holds its kept records in memory.
+/// An activity or event name longer than ``MonitorFact/maximumNameLength`` bytes is refused as a
+/// fact, and its diagnostic entry keeps only the first ``MonitorFact/maximumNameLength`` bytes of
+/// it, so a 1 MB name costs no more than a short one.
 public struct MonitorRecorder: Sendable {
   /// The outbox's default store key: `stk.monitor.facts`.
   public static let defaultOutboxKey = "stk.monitor.facts"
@@ -307,14 +310,31 @@ public struct MonitorRecorder: Sendable {
     let text = failures.map(\.description).joined(separator: " ")
     do {
       // The same failure of the same callback logged twice (a retried callback) is one entry.
+      // The entry keeps at most `MonitorFact.maximumNameLength` bytes of the name: a name that
+      // was refused for its length must not fill the log (and the extension's memory) instead.
       let entry = try DiagnosticEntry(
         id: DiagnosticEntry.identifier(
           of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
-        at: now, eventName: name, action: action, success: false, errorDescription: text,
+        at: now, eventName: Self.truncated(name, toBytes: MonitorFact.maximumNameLength),
+        action: action, success: false, errorDescription: text,
         memoryBytes: memoryBytes)
       try diagnostics.append(entry)
     } catch {
       failures.append(.diagnostic(error))
     }
+  }
+
+  /// `text` cut to at most `limit` UTF-8 bytes on a character boundary, ending in "…" when cut.
+  static func truncated(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    let ellipsis = "…"
+    var result = ""
+    var bytes = ellipsis.utf8.count
+    for character in text {
+      bytes += character.utf8.count
+      guard bytes <= limit else { break }
+      result.append(character)
+    }
+    return result + ellipsis
   }
 }

@@ -40,8 +40,9 @@ public struct DailyUsage: Sendable, Hashable, Codable {
   /// - Throws: ``UsageModelError/instantOutOfRange(field:secondsSince1970:)`` for an unusable
   ///   interval; ``UsageModelError/invalidDuration(field:value:reason:)`` for a negative total,
   ///   one longer than the day, or a category's or app's time that is negative or longer than
-  ///   `total`; ``UsageModelError/duplicateEntry(field:value:)`` for a category or app listed
-  ///   twice.
+  ///   `total`, or an app's time in a category that is negative or longer than the category's;
+  ///   ``UsageModelError/duplicateEntry(field:value:)`` for a category or app listed twice, or an
+  ///   app listed twice in one category.
   /// - Complexity: O(*n* log *n*) for *n* categories and apps.
   public init(
     day: LocalDay, interval: DateInterval, total: Duration, categories: [CategoryUsage],
@@ -120,6 +121,18 @@ public struct DailyUsage: Sendable, Hashable, Codable {
           field: "categories[\(category.category)].total", value: "\(category.total)",
           reason: "a category's time must lie within the day's total")
       }
+      var apps: Set<AppID> = []
+      for app in category.apps {
+        guard apps.insert(app.app).inserted else {
+          throw .duplicateEntry(
+            field: "categories[\(category.category)].apps", value: app.app.rawValue)
+        }
+        guard app.total >= .zero, app.total <= category.total else {
+          throw .invalidDuration(
+            field: "categories[\(category.category)].apps[\(app.app)].total", value: "\(app.total)",
+            reason: "an app's time in a category must lie within the category's time")
+        }
+      }
     }
   }
 
@@ -152,7 +165,8 @@ public struct DailyUsage: Sendable, Hashable, Codable {
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming a missing or invalid field, also for a total longer than
-  ///   the day, and for a category or app listed twice or with more time than the day's total.
+  ///   the day, for a category or app listed twice or with more time than the day's total, and
+  ///   for an app listed twice in a category or with more time than the category.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let day = try container.decode(LocalDay.self, forKey: .day)

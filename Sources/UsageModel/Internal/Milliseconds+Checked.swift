@@ -29,6 +29,15 @@ extension Milliseconds {
     return value
   }
 
+  /// Text naming `date` for an error message, safe for every `Date`.
+  ///
+  /// Foundation stops the process when it describes a NaN `Date`, so a date that is not a
+  /// supported instant is named by its seconds since 1970 instead; a supported one as ISO 8601.
+  package static func describe(_ date: Date) -> String {
+    guard let value = instant(date) else { return "\(date.timeIntervalSince1970) s since 1970" }
+    return ISO8601Instant.format(value)
+  }
+
   /// `DateInterval` of two instants in milliseconds.
   package static func interval(_ start: Int64, _ end: Int64) -> DateInterval {
     DateInterval(start: date(start), end: date(end))

@@ -146,17 +146,24 @@ public struct DailyWindow: Sendable, Hashable, Codable {
   /// `interval` to clip it. The ends are rounded to the millisecond; for the exact length of an
   /// occurrence, ask ``length(ofOccurrenceContaining:in:)`` about its start.
   ///
+  /// A bound beyond the supported instants (such as `Date.distantPast` or an infinite date)
+  /// counts as the nearest supported instant, 0001-01-03 or 9999-12-29; an interval with a bound
+  /// that is not a number overlaps nothing.
+  ///
   /// - Parameters:
   ///   - interval: A period.
   ///   - timeZone: The zone of the wall clock.
   /// - Returns: Every occurrence sharing some time with `interval`.
-  /// - Complexity: O(*d*) for a period of *d* days.
+  /// - Complexity: O(*d*) for a period of *d* days: a century is 36,525 occurrences, and the
+  ///   whole supported range 3.65 million (seconds of work, tens of megabytes); pass the
+  ///   period you need.
   public func occurrences(overlapping interval: DateInterval, in timeZone: TimeZone)
     -> [DateInterval]
   {
-    guard let first = Milliseconds.instant(interval.start),
-      let last = Milliseconds.instant(interval.end)
+    guard !interval.start.timeIntervalSince1970.isNaN, !interval.end.timeIntervalSince1970.isNaN
     else { return [] }
+    let first = Milliseconds.clampedInstant(interval.start)
+    let last = Milliseconds.clampedInstant(interval.end)
     let clock = ZoneClock(timeZone: timeZone)
     let firstDay =
       Int(CivilCalendar.floorDivide(clock.wall(at: first), CivilCalendar.millisecondsPerDay)) - 2

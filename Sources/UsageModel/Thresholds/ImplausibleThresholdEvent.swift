@@ -42,13 +42,28 @@ public struct ImplausibleThresholdEvent: Sendable, Hashable, Codable, CustomStri
 
   /// Decodes the documented JSON form.
   ///
+  /// The values must be ones that ``ThresholdAccountant`` can report: `elapsedMs` no longer
+  /// than the supported instants are apart, either way, and `allowanceMs` under one hour.
+  ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the missing or invalid field.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     event = try container.decode(ThresholdEvent.self, forKey: .event)
-    elapsed = Milliseconds.duration(try container.decode(Int64.self, forKey: .elapsedMs))
+    let elapsedMs = try container.decode(Int64.self, forKey: .elapsedMs)
+    let span = Milliseconds.latest - Milliseconds.earliest
+    guard (-span...span).contains(elapsedMs) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .elapsedMs, in: container,
+        debugDescription: "\(elapsedMs) ms is longer than any two supported instants are apart")
+    }
+    elapsed = Milliseconds.duration(elapsedMs)
     allowance = try container.decodeMilliseconds(forKey: .allowanceMs)
+    guard allowance < .seconds(3600) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .allowanceMs, in: container,
+        debugDescription: "\(allowance) is not under one hour, the most past activity counts")
+    }
   }
 
   /// Encodes the documented JSON form.

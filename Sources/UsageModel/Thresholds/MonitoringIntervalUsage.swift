@@ -32,12 +32,21 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
 
     /// Decodes the documented JSON form.
     ///
+    /// `highestMs` must be a threshold that ``ThresholdEventName`` accepts (whole seconds, 1
+    /// second...7 days), as every recorded one is, so that totals over many apps stay exact.
+    ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming the missing or invalid field.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       app = try container.decode(AppID.self, forKey: .app)
       highest = try container.decodeMilliseconds(forKey: .highestMs)
+      do {
+        _ = try ThresholdEventName(app: app, threshold: highest)
+      } catch {
+        throw DecodingError.dataCorruptedError(
+          forKey: .highestMs, in: container, debugDescription: error.description)
+      }
       reachedInstant = try container.decodeInstant(forKey: .reachedAt)
     }
 

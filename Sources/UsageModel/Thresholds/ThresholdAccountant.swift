@@ -72,6 +72,9 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
 
   /// Records one event and says what it did.
   ///
+  /// Any ``tolerance`` is usable, however long: a tolerance longer than any two instants are
+  /// apart makes every event plausible.
+  ///
   /// - Parameter event: A threshold event, in any order relative to the others.
   /// - Returns: What the event added, or why it added nothing.
   /// - Complexity: O(log *i* + *a*) for *i* intervals and *a* apps in the event's interval.
@@ -86,7 +89,11 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
     let allowance =
       event.includesPastActivity ? pastActivityAllowance(event.intervalStartInstant) : 0
     let threshold = Milliseconds.amount(event.name.threshold) ?? 0
-    guard threshold <= elapsed + allowance + (Milliseconds.amount(tolerance) ?? 0) else {
+    // A tolerance may be as long as 292 million years (a decoded one too): the sum saturates,
+    // and an event within a tolerance that long is plausible.
+    let (grace, overflow) = (elapsed + allowance).addingReportingOverflow(
+      Milliseconds.amount(tolerance) ?? .max)
+    guard overflow || threshold <= grace else {
       let report = ImplausibleThresholdEvent(
         event: event, elapsed: Milliseconds.duration(elapsed),
         allowance: Milliseconds.duration(allowance))

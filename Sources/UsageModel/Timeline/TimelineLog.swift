@@ -125,11 +125,13 @@ public struct TimelineLog: Sendable, Hashable, Codable {
   /// before the next notification: once a newer notification has fired, a later action answers
   /// the newer one. Each action answers at most one notification.
   ///
-  /// - Parameter window: The longest latency that still counts as a response, zero or more.
+  /// - Parameter window: The longest latency that still counts as a response, zero or more; a
+  ///   negative window counts only an action at the very instant of its notification.
   /// - Returns: One entry per notification, in time order.
   /// - Complexity: O(*n*).
   public func responses(within window: Duration) -> [NotificationResponse] {
-    let windowAmount = max(0, Milliseconds.amount(window) ?? .max)
+    // A window beyond Int64 milliseconds either way is unlimited, or answers nothing.
+    let windowAmount = max(0, Milliseconds.amount(window) ?? (window < .zero ? 0 : .max))
     var result: [NotificationResponse] = []
     for (index, event) in events.enumerated() where event.kind == .notificationFired {
       // Events are in time order, so the first action after the notification and before the

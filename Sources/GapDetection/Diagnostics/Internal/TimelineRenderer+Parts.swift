@@ -136,8 +136,12 @@ extension TimelineRenderer {
     }
     for (lane, category) in categories.enumerated() {
       let laneTop = top + Double(lane) * (laneHeight + laneGap)
+      // Blocks of a decoded report may overlap or reach past the day: each counts only within
+      // the day, and the sum saturates, so that thousands of them cannot overflow.
       let total = report.usage.filter { $0.category == category }.reduce(Int64(0)) {
-        $0 + $1.endInstant - $1.startInstant
+        let part = max(0, min($1.endInstant, dayEnd) - max($1.startInstant, dayStart))
+        let (sum, overflow) = $0.addingReportingOverflow(part)
+        return overflow ? .max : sum
       }
       label(&svg, category.displayName, x: 28, y: laneTop + 13, size: 13, colour: TimelineStyle.ink)
       label(&svg, ReadableText.duration(total), x: 28, y: laneTop + 26, size: 11)

@@ -1,0 +1,99 @@
+import Foundation
+import ScreenTimeKit
+import TestSupport
+import Testing
+
+/// Every number the pipeline decodes and later computes with, at the ends of its type.
+///
+/// Decoding rejects it with a `DecodingError` naming the field, or a drain and a dashboard give
+/// a defined result or a typed error. A trap would stop the test process.
+@Suite("Decoded numbers are checked before they take part in arithmetic")
+struct DecodedExtremesTests {
+  @Test("a configuration with the longest retention, tolerance and thresholds drains and reports")
+  func extremeConfiguration() throws {
+    let valid = try json(try InMemoryPipeline().configuration)
+    let planted =
+      valid
+      .replacingOccurrences(
+        of: #""retentionDays":40"#, with: #""retentionDays":9223372036854775807"#
+      )
+      .replacingOccurrences(
+        of: #""thresholdToleranceMs":0"#, with: #""thresholdToleranceMs":9223372036854775807"#
+      )
+      .replacingOccurrences(of: #""gapAfterMs":300000"#, with: #""gapAfterMs":9223372036854775807"#)
+      .replacingOccurrences(
+        of: #""alertAfterMs":900000"#, with: #""alertAfterMs":9223372036854775807"#)
+    #expect(planted != valid)
+    let configuration = try decode(PipelineConfiguration.self, planted)
+    #expect(configuration.retentionDays == .max)
+    var fixture = try InMemoryPipeline { $0 = configuration }
+    // The retention in milliseconds overflowed Int64 on every drain.
+    try fixture.pipeline.wake(.foreground, now: fixture.now.addingTimeInterval(86_400 * 400))
+    let dashboard = try fixture.pipeline.dashboard(
+      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+    // Within a tolerance that long the 7-day threshold is plausible and counts.
+    #expect(dashboard.facts.thresholds.implausible == 0)
+    #expect(try fixture.pipeline.state().facts.count == 11)
+    #expect(dashboard.trackerDownAlerts.isEmpty)
+  }
+
+  @Test("a stored state's earnings, losses and skipped entries are checked when decoded")
+  func storedState() throws {
+    let fixture = try InMemoryPipeline()
+    let valid = String(
+      decoding: try #require(try fixture.store.read(UsagePipeline.defaultStateKey)), as: UTF8.self)
+    let earned = try #require(valid.range(of: #"\|com.a":[0-9]+"#, options: .regularExpression))
+    for (xp, decodes) in [
+      ("-1", false), ("-9223372036854775808", false), ("9223372036854775807", true),
+    ] {
+      let planted = valid.replacingCharacters(in: earned, with: #"|com.a":\#(xp)"#)
+      try fixture.store.write(Data(planted.utf8), for: UsagePipeline.defaultStateKey)
+      if decodes {
+        #expect(try fixture.pipeline.state().earned.values.contains(.max))
+        _ = try fixture.pipeline.dashboard(
+          for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+      } else {
+        #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
+        #expect(throws: PipelineError.self) {
+          try fixture.pipeline.dashboard(
+            for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+        }
+      }
+    }
+    let number = #"{"epoch":"000000000000000a","value":1}"#
+    let tooMany =
+      "["
+      + Array(repeating: number, count: PipelineState.maximumListLength + 1).joined(separator: ",")
+      + "]"
+    let skipped = valid.replacingOccurrences(of: #""skipped":[]"#, with: #""skipped":\#(tooMany)"#)
+    #expect(skipped != valid)
+    try fixture.store.write(Data(skipped.utf8), for: UsagePipeline.defaultStateKey)
+    #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
+  }
+
+  @Test("counts in a decoded dashboard are never negative")
+  func negativeCounts() throws {
+    let fixture = try InMemoryPipeline()
+    let dashboard = try fixture.pipeline.dashboard(
+      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+    let valid = try json(dashboard.facts)
+    for field in ["facts", "counted", "duplicates", "superseded", "implausible"] {
+      let planted = valid.replacingOccurrences(
+        of: #""\#(field)":([0-9]+)"#, with: #""\#(field)":-1"#, options: .regularExpression)
+      #expect(planted != valid)
+      #expect(throws: DecodingError.self, "\(field)") { try decode(FactReport.self, planted) }
+    }
+  }
+
+  @Test("a reward rate of Int.max XP a minute earns Int.max once, then a typed error or nothing")
+  func extremeRewards() throws {
+    var fixture = try InMemoryPipeline {
+      $0.rewards = try decode(UsageRewards.self, #"{"xpPerMinute":{"other":9223372036854775807}}"#)
+    }
+    let dashboard = try fixture.pipeline.dashboard(
+      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+    #expect(dashboard.rewards.xp == .max)
+    _ = try? fixture.pipeline.wake(.poll, now: fixture.now)
+    #expect(try fixture.pipeline.state().ledger.balance.xp == .max)
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SharedStore
+import TestSupport
+import Testing
+import TrackerSignals
+import UsageModel
+
+/// Hostile JSON for every `Codable` type of TrackerSignals, and for a planted diagnostic log
+/// behind ``DiagnosticLog``: decoding throws or gives a value that round-trips and survives its
+/// main operations; it never traps or hangs.
+@Suite("Decoding hostile JSON never traps")
+struct FuzzTests {
+  /// Inputs per target; 12 targets.
+  static let inputsPerType = 850
+
+  struct Target: Sendable, CustomStringConvertible {
+    let description: String
+    let run: @Sendable (_ inputs: Int, _ seed: UInt64) throws -> Fuzz.Tally
+  }
+
+  @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
+  func fuzz(_ target: Target) throws {
+    let tally = try target.run(Self.inputsPerType, 0x5EED_0004)
+    #expect(tally.inputs == Self.inputsPerType)
+  }
+
+  static let targets: [Target] = (try? makeTargets()) ?? []
+
+  @Test("the fuzz fixtures build")
+  func fixturesBuild() throws {
+    #expect(try Self.makeTargets().count == Self.targets.count)
+  }
+
+  // swift-format-ignore: FunctionBodyLength
+  static func makeTargets() throws -> [Target] {
+    let now = try instant("2026-03-08T12:00:00Z")
+    let heartbeat = try Heartbeat(
+      at: now, source: .monitorExtension, sequence: 7, memoryBytes: 3_000_000)
+    let entry = try DiagnosticEntry(
+      id: UUID(), at: now, eventName: "stk:15m:com.a", action: .recordUsage, success: false,
+      errorDescription: "disk full", memoryBytes: 1)
+    let fact = try MonitorFact(
+      .eventDidReachThreshold, activity: "daily", event: "stk:15m:com.a", at: now)
+    let history = HeartbeatHistory(
+      source: .app, capacity: 10, evictedCount: 3, heartbeats: [heartbeat])
+    let boundary = DayBoundary(timeZone: try #require(TimeZone(identifier: "Asia/Tokyo")))
+    let today = try boundary.day(containing: now)
+
+    func target<Value: Codable & Equatable & Sendable>(
+      _ seeds: [Value], _ operations: @escaping @Sendable (Value) -> Void = { _ in }
+    ) -> Target {
+      Target(description: "\(Value.self)") { inputs, seed in
+        try Fuzz.run(Value.self, seeds: seeds, inputs: inputs, seed: seed, operations: operations)
+      }
+    }
+
+    return [
+      target([DiagnosticAction.memoryWarning]),
+      target([entry]) { entry in
+        _ = DiagnosticLog.failures(in: [entry], on: today, boundary: boundary)
+      },
+      target([heartbeat]),
+      target([history]) { _ = $0.latest },
+      target([HeartbeatSource.reportExtension]),
+      target([HeartbeatRecordOutcome.duplicate]),
+      target([MonitorCallback.intervalWillEndWarning]),
+      target([fact]),
+      target([RestartAdvice(isDue: true, interval: .seconds(60))]),
+      target([RestartPolicy.standard]) { policy in
+        for (last, at) in [(now, now), (Date.distantPast, Date.distantFuture), (now, .distantPast)]
+        {
+          for state in AppState.allCases {
+            _ = policy.interval(appState: state, lastEventAt: last, now: at)
+          }
+        }
+      },
+      target([AppState.background]),
+      Target(description: "stored diagnostic log") { inputs, seed in
+        try storedLog(entry, now: now, boundary: boundary, inputs: inputs, seed: seed)
+      },
+    ]
+  }
+
+  /// A planted log record: appending and reading give an answer or a typed error, never a trap.
+  ///
+  /// The log keeps each entry as its own record; the fuzzed bytes are planted as a record beside
+  /// a valid one.
+  static func storedLog(
+    _ entry: DiagnosticEntry, now: Date, boundary: DayBoundary, inputs: Int, seed: UInt64
+  ) throws -> Fuzz.Tally {
+    let valid = try JSONEncoder().encode(entry)
+    let fresh = try DiagnosticEntry(
+      id: UUID(), at: now, eventName: "e", action: .heartbeat, success: false)
+    return try Fuzz.runBytes(seeds: [Array(valid)], inputs: inputs, seed: seed) { bytes in
+      let store = InMemoryStore()
+      let log = try DiagnosticLog(store: store, key: "log", capacity: 2)
+      try log.append(entry)
+      try store.append([Data(bytes)], toLog: "log", capacity: 2)
+      do {
+        _ = try log.snapshot()
+        _ = try log.todaysFailures(now: now, boundary: boundary)
+        try log.append(fresh)
+        return true
+      } catch {
+        return false
+      }
+    }
+  }
+}
