@@ -29,7 +29,8 @@ let package = Package(
     .target(
       name: "GapDetection", dependencies: ["UsageModel", "SequenceTracking", "TrackerSignals"]
     ),
-    .target(name: "ActivityWatchInterop", dependencies: ["GapDetection", "UsageModel"]),
+    .target(
+      name: "ActivityWatchInterop", dependencies: ["GapDetection", "SharedStore", "UsageModel"]),
     .target(
       name: "ScreenTimeKit",
       dependencies: [

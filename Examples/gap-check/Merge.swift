@@ -76,7 +76,7 @@ struct Merge {
     case .failure(.io(let operation, let path, let code)):
       // The library writes beside the file it is given, then renames: either is OUTPUT's.
       let file = path.hasPrefix(partial.path) ? output : path
-      throw .input(file, "\(operation) failed: \(String(cString: strerror(code)))")
+      throw .input(file, "\(operation) failed: \(code)")
     case .failure(let error):
       throw .input(input, "\(error)")
     }

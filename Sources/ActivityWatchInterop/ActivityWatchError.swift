@@ -1,3 +1,5 @@
+import SharedStore
+
 /// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
 ///
 /// A call that throws changes nothing: a merge writes no output file. Malformed lines of an
@@ -9,7 +11,9 @@ public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConverti
   case invalidValue(field: String, value: String, requirement: String)
 
   /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
-  case io(operation: String, path: String, errno: Int32)
+  ///
+  /// Match the error number by name: `catch ActivityWatchError.io(_, _, .noSpace)`.
+  case io(operation: String, path: String, errno: Errno)
 
   /// One ActivityWatch event's text is not valid; `reason` says what is wrong.
   case malformedEvent(reason: String)
@@ -20,7 +24,7 @@ public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConverti
     case .invalidValue(let field, let value, let requirement):
       return "Invalid \(field) \(value): \(requirement)."
     case .io(let operation, let path, let code):
-      return "\(operation) failed for '\(path)' (errno \(code))."
+      return "\(operation) failed for '\(path)': \(code) (errno \(code.rawValue))."
     case .malformedEvent(let reason):
       return "Not an ActivityWatch event: \(reason)."
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 
 #if canImport(Darwin)
 import Darwin
@@ -37,7 +38,9 @@ final class LineReader {
 
   init(path: String, bufferSize: Int = 1 << 20, limit: Int) throws(ActivityWatchError) {
     let descriptor = Self.retrying { open(path, O_RDONLY | O_CLOEXEC) }
-    guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
+    guard descriptor >= 0 else {
+      throw .io(operation: "open", path: path, errno: Errno(rawValue: errno))
+    }
     self.descriptor = descriptor
     self.path = path
     self.limit = limit
@@ -110,7 +113,9 @@ final class LineReader {
     }
     guard let base = buffer.baseAddress else { return }
     let count = Self.retrying { read(descriptor, base + end, buffer.count - end) }
-    guard count >= 0 else { throw .io(operation: "read", path: path, errno: errno) }
+    guard count >= 0 else {
+      throw .io(operation: "read", path: path, errno: Errno(rawValue: errno))
+    }
     if count == 0 { reachedEnd = true }
     end += count
   }
@@ -144,7 +149,7 @@ final class LineFileWriter {
       open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     }
     guard descriptor >= 0 else {
-      throw .io(operation: "open", path: temporaryPath, errno: errno)
+      throw .io(operation: "open", path: temporaryPath, errno: Errno(rawValue: errno))
     }
     self.path = path
     self.temporaryPath = temporaryPath
@@ -167,7 +172,7 @@ final class LineFileWriter {
   func commit() throws(ActivityWatchError) {
     try flush()
     guard rename(temporaryPath, path) == 0 else {
-      throw .io(operation: "rename", path: path, errno: errno)
+      throw .io(operation: "rename", path: path, errno: Errno(rawValue: errno))
     }
     committed = true
   }
@@ -181,7 +186,8 @@ final class LineFileWriter {
         }
       }
       guard count > 0 else {
-        throw .io(operation: "write", path: temporaryPath, errno: count < 0 ? errno : EIO)
+        throw .io(
+          operation: "write", path: temporaryPath, errno: Errno(rawValue: count < 0 ? errno : EIO))
       }
       written += count
     }
