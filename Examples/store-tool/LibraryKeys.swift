@@ -293,7 +293,7 @@ enum LibraryKey {
         "tracker down",
         state.reportedTrackerDown.isEmpty
           ? "no alert raised"
-          : "alerts raised for the windows from "
+          : "alert raised for " + count(state.reportedTrackerDown.count, "window") + " starting "
             + state.reportedTrackerDown.map(instant).joined(separator: ", "),
       ],
     ]
