@@ -17,6 +17,7 @@ let package = Package(
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
     .executable(name: "usage-report", targets: ["usage-report"]),
     .executable(name: "gap-check", targets: ["gap-check"]),
+    .executable(name: "store-tool", targets: ["store-tool"]),
   ],
   targets: [
     // MARK: Library modules (the dependency graph of DESIGN.md, and nothing else)
@@ -57,6 +58,17 @@ let package = Package(
       dependencies: ["GapDetection", "TrackerSignals", "UsageModel", "ActivityWatchInterop"],
       path: "Examples/gap-check",
       exclude: ["README.md", "Samples"]
+    ),
+    // SharedStore's inspection of a store folder; it decodes the library's own keys with the
+    // modules that write them, so it needs the pipeline's state type from the umbrella.
+    .executableTarget(
+      name: "store-tool",
+      dependencies: [
+        "SharedStore", "SequenceTracking", "TrackerSignals", "GapDetection", "BudgetMath",
+        "ScreenTimeKit",
+      ],
+      path: "Examples/store-tool",
+      exclude: ["README.md"]
     ),
     .executableTarget(
       name: "Benchmarks",
@@ -115,7 +127,8 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
-        "usage-report", "gap-check", "UsageModel", "BudgetMath", "GapDetection", "TestSupport",
+        "usage-report", "gap-check", "store-tool", "UsageModel", "BudgetMath", "GapDetection",
+        "ScreenTimeKit", "TestSupport",
       ]
     ),
     // The whole pipeline, extension and app in their own processes, killed at random.

@@ -1,0 +1,313 @@
+import BudgetMath
+import Foundation
+import GapDetection
+import ScreenTimeKit
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+
+/// A key the library itself writes, read with the module that owns it — never by hand.
+enum LibraryKey {
+  /// `stk.monitor.facts`: the monitor extension's facts, `MonitorRecorder`'s sequenced outbox.
+  case facts
+  /// `stk.heartbeats.<source>`: a `HeartbeatRecorder`'s history.
+  case heartbeats(HeartbeatSource)
+  /// `stk.diagnostics`: the extension's `DiagnosticLog`.
+  case diagnostics
+  /// `stk.pipeline.state`: the app's `UsagePipeline` state and outbox cursor.
+  case pipelineState
+
+  init?(_ key: String) {
+    let heartbeats = "stk.heartbeats."
+    switch key {
+    case MonitorRecorder.defaultOutboxKey: self = .facts
+    case DiagnosticLog.defaultKey: self = .diagnostics
+    case UsagePipeline.defaultStateKey: self = .pipelineState
+    case _ where key.hasPrefix(heartbeats):
+      guard let source = HeartbeatSource(rawValue: String(key.dropFirst(heartbeats.count))) else {
+        return nil
+      }
+      self = .heartbeats(source)
+    default: return nil
+    }
+  }
+
+  /// Decodes everything the key holds; returns what was decoded, or throws the owning module's
+  /// typed error.
+  func check(_ store: FileStore) throws -> String {
+    switch self {
+    case .facts:
+      return count(try Self.outbox(store).drain(after: .start).entries.count, "fact") + " decode"
+    case .heartbeats(let source):
+      let history = try HeartbeatRecorder(store: store, source: source).history()
+      return count(history.heartbeats.count, "heartbeat") + " decode"
+    case .diagnostics:
+      let entries = try DiagnosticLog(store: store).snapshot().entries
+      return count(entries.count, "diagnostic entry", plural: "diagnostic entries") + " decode"
+    case .pipelineState:
+      guard let record = try Self.pipelineRecord(store) else { return "absent" }
+      return "the pipeline state decodes, " + count(record.state.facts.count, "fact")
+    }
+  }
+
+  /// Prints the key decoded, after `header`; with `json`, its documented JSON forms instead,
+  /// one record a line.
+  func show(_ folder: Folder, header: String, json: Bool = false) throws(Failure) {
+    do {
+      switch self {
+      case .facts: try showFacts(folder, header: header, json: json)
+      case .heartbeats(let source):
+        try showHeartbeats(folder, source: source, header: header, json: json)
+      case .diagnostics: try showDiagnostics(folder, header: header, json: json)
+      case .pipelineState: try showPipelineState(folder, header: header)
+      }
+    } catch let failure as Failure {
+      throw failure
+    } catch {
+      throw .damaged(key, error)
+    }
+  }
+
+  /// The store key.
+  var key: String {
+    switch self {
+    case .facts: return MonitorRecorder.defaultOutboxKey
+    case .heartbeats(let source): return "stk.heartbeats.\(source)"
+    case .diagnostics: return DiagnosticLog.defaultKey
+    case .pipelineState: return UsagePipeline.defaultStateKey
+    }
+  }
+
+  // MARK: - Reading
+
+  private static func outbox(_ store: FileStore) throws -> SequencedOutbox<MonitorFact> {
+    try SequencedOutbox<MonitorFact>(
+      store: store, key: MonitorRecorder.defaultOutboxKey,
+      capacity: MonitorRecorder.defaultOutboxCapacity)
+  }
+
+  /// The pipeline's stored record — its cursor and state — or `nil` when it has none.
+  static func pipelineRecord(_ store: FileStore) throws -> OutboxConsumerRecord<PipelineState>? {
+    guard let data = try store.read(UsagePipeline.defaultStateKey) else { return nil }
+    return try StoreCodec<OutboxConsumerRecord<PipelineState>>.json.decode(
+      data, key: UsagePipeline.defaultStateKey)
+  }
+
+  /// The log's counts, for the header line.
+  private func counts(_ store: FileStore) throws -> LogSnapshot? {
+    try store.readLog(key, newest: 0)
+  }
+
+  // MARK: - Facts
+
+  private func showFacts(_ folder: Folder, header: String, json: Bool) throws {
+    let entries = try Self.outbox(folder.store).drain(after: .start).entries
+    if json {
+      for entry in entries { print(try jsonLine(entry)) }
+      return
+    }
+    let log = try counts(folder.store)
+    let numbers =
+      entries.first.map { first in
+        ", numbers \(first.number.value)...\(entries.last?.number.value ?? 0) of epoch "
+          + "\(first.number.epoch)"
+      } ?? ""
+    print(header)
+    print(
+      "the monitor extension's facts (MonitorRecorder's outbox): "
+        + count(entries.count, "fact") + numbers
+        + (log.map { ", capacity \($0.capacity), \($0.evictedCount) evicted" } ?? ""))
+    if let last = entries.last?.number { print(drained(folder.store, head: last)) }
+    guard !entries.isEmpty else { return }
+    print("")
+    let rows = entries.map { entry in
+      ["\(entry.number.value)"] + Self.cells(entry.payload)
+    }
+    for line in table([["NUMBER", "CALLBACK", "ACTIVITY", "EVENT", "INSTANT"]] + rows) {
+      print(line)
+    }
+  }
+
+  /// How far the app's pipeline has drained the outbox whose newest number is `head`.
+  private func drained(_ store: FileStore, head: SequenceNumber) -> String {
+    let state = UsagePipeline.defaultStateKey
+    let record: OutboxConsumerRecord<PipelineState>?
+    do {
+      record = try Self.pipelineRecord(store)
+    } catch {
+      return "the app's progress is unknown: \(state) does not read (\(error))"
+    }
+    guard let record else { return "the app has drained nothing yet: there is no \(state)" }
+    guard let last = record.cursor.last else { return "the app (\(state)) has drained nothing yet" }
+    return "the app (\(state)) has drained up to \(last): " + Self.pending(after: last, head: head)
+  }
+
+  /// What is left to drain after `last` in an outbox whose newest number is `head`.
+  private static func pending(after last: SequenceNumber, head: SequenceNumber) -> String {
+    guard last.epoch == head.epoch else {
+      return "the outbox (now \(head)) was reset since — removed, quarantined or reinstalled — "
+        + "and the next drain reports the reset"
+    }
+    guard head.value >= last.value else {
+      return "the outbox (now \(head)) is behind the cursor — rolled back, as by a restored "
+        + "backup — and the next drain reports it"
+    }
+    let pending = head.value - last.value
+    return pending == 0 ? "nothing is pending" : count(pending, "fact") + " not yet drained"
+  }
+
+  /// Callback, activity, event and instant of a fact.
+  static func cells(_ fact: MonitorFact) -> [String] {
+    [fact.callback.rawValue, fact.activity, fact.event ?? "-", instant(fact.at)]
+  }
+
+  // MARK: - Heartbeats
+
+  private func showHeartbeats(
+    _ folder: Folder, source: HeartbeatSource, header: String, json: Bool
+  ) throws {
+    let history = try HeartbeatRecorder(store: folder.store, source: source).history()
+    if json {
+      for heartbeat in history.heartbeats { print(try jsonLine(heartbeat)) }
+      return
+    }
+    print(header)
+    print(
+      "heartbeats of \(source) (HeartbeatRecorder): "
+        + count(history.heartbeats.count, "heartbeat") + ", capacity \(history.capacity), "
+        + "\(history.evictedCount) evicted")
+    guard let first = history.heartbeats.first, let last = history.latest else { return }
+    // The longest stretch without a heartbeat: where to look first when tracking stopped.
+    var silence = (from: first.at, to: first.at)
+    for (earlier, later) in zip(history.heartbeats, history.heartbeats.dropFirst()) {
+      if later.at.timeIntervalSince(earlier.at) > silence.to.timeIntervalSince(silence.from) {
+        silence = (earlier.at, later.at)
+      }
+    }
+    let longest = Duration.seconds(silence.to.timeIntervalSince(silence.from))
+    print(
+      "from \(instant(first.at)) to \(instant(last.at))"
+        + (longest == .zero
+          ? ""
+          : "; longest silence \(format(longest)), from \(instant(silence.from)) to "
+            + instant(silence.to)))
+    print("")
+    let rows = history.heartbeats.map { heartbeat in
+      [
+        instant(heartbeat.at), heartbeat.sequence.map(String.init) ?? "-",
+        heartbeat.memoryBytes.map(megabytes) ?? "-",
+      ]
+    }
+    for line in table([["INSTANT", "SEQUENCE", "MEMORY"]] + rows) { print(line) }
+  }
+
+  // MARK: - Diagnostics
+
+  private func showDiagnostics(_ folder: Folder, header: String, json: Bool) throws {
+    let (entries, evicted) = try DiagnosticLog(store: folder.store).snapshot()
+    if json {
+      for entry in entries { print(try jsonLine(entry)) }
+      return
+    }
+    let capacity = try counts(folder.store).map { ", capacity \($0.capacity)" } ?? ""
+    let failures = entries.filter { !$0.success }.count
+    print(header)
+    print(
+      "the extension's diagnostic log (DiagnosticLog): "
+        + count(entries.count, "entry", plural: "entries") + " (\(failures) failed)"
+        + capacity + ", \(evicted) evicted")
+    guard !entries.isEmpty else { return }
+    print("")
+    let rows = entries.map { entry in
+      [
+        instant(entry.at), entry.success ? "ok" : "FAILED", entry.action.rawValue,
+        entry.eventName, entry.memoryBytes.map(megabytes) ?? "-", entry.errorDescription ?? "",
+      ]
+    }
+    for line in table([["INSTANT", "RESULT", "ACTION", "EVENT", "MEMORY", "ERROR"]] + rows) {
+      print(line)
+    }
+  }
+
+  // MARK: - Pipeline state
+
+  private func showPipelineState(_ folder: Folder, header: String) throws {
+    guard let record = try Self.pipelineRecord(folder.store) else { return }
+    let state = record.state
+    print(header)
+    print("the app's pipeline state (UsagePipeline), revision \(record.revision)")
+    var head = ""
+    do {
+      if let number = try Self.outbox(folder.store).head()?.number, let last = record.cursor.last {
+        head = ": " + Self.pending(after: last, head: number)
+      }
+    } catch {
+      head = " (the outbox does not read: \(error))"
+    }
+    let statistics = state.sequence.statistics
+    let balance = state.ledger.balance
+    var lines = [
+      ["cursor", "\(record.cursor)" + head],
+      [
+        "facts",
+        count(state.facts.count, "fact")
+          + (state.facts.first.map { first in
+            ", from \(instant(first.at)) to \(instant(state.facts.last?.at ?? first.at))"
+          } ?? ""),
+      ],
+      [
+        "last applied",
+        state.lastApplied.map { "\($0.number), a fact of \(instant($0.at))" } ?? "none",
+      ],
+      [
+        "delivery",
+        "\(statistics.received) received, \(statistics.missed) missed, "
+          + "\(statistics.recovered) recovered, \(statistics.duplicates) duplicates, "
+          + "\(statistics.resets) resets",
+      ],
+      [
+        "losses",
+        state.losses.isEmpty ? "none" : count(state.losses.count, "loss", plural: "losses"),
+      ],
+    ]
+    for loss in state.losses {
+      lines.append([
+        "",
+        "\(loss.numbers.lowerBound)...\(loss.numbers.upperBound)"
+          + (loss.epoch.map { " of epoch \($0)" } ?? "")
+          + ", between \(instant(loss.after)) and \(instant(loss.before))",
+      ])
+    }
+    lines += [
+      [
+        "skipped",
+        state.skipped.isEmpty ? "none" : state.skipped.map(\.description).joined(separator: ", "),
+      ],
+      [
+        "ledger",
+        "balance \(balance.xp) XP, \(format(balance.available)) available, "
+          + "\(format(balance.reserved)) reserved; "
+          + count(state.ledger.transactions.count, "transaction"),
+      ],
+      [
+        "tracker down",
+        state.reportedTrackerDown.isEmpty
+          ? "no alert raised"
+          : "alert raised for " + count(state.reportedTrackerDown.count, "window") + " starting "
+            + state.reportedTrackerDown.map(instant).joined(separator: ", "),
+      ],
+    ]
+    for line in table(lines.map { ["  " + $0[0], $0[1]] }) { print(line) }
+    guard !state.facts.isEmpty else { return }
+    print("")
+    let rows = state.facts.map(Self.cells)
+    for line in table([["CALLBACK", "ACTIVITY", "EVENT", "INSTANT"]] + rows) { print(line) }
+  }
+}
+
+/// One value in its documented JSON form, on one line.
+func jsonLine(_ value: some Encodable) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
