@@ -6,9 +6,9 @@ import Foundation
 final class FaultyFileSystem: FileSystem {
   /// A call of the `FileSystem` seam.
   enum Call: String, CaseIterable, Sendable {
-    case open, close, readToEnd, readPrefix, writeAll, synchronize, rename, unlink
+    case open, close, readPrefix, writeAll, synchronize, rename, unlink
     case lockExclusively, unlock, contentsOfDirectory, createDirectory, identity
-    case readAt, writeAt, size
+    case readAt, writeAt, size, status
   }
 
   private struct State {
@@ -75,10 +75,6 @@ final class FaultyFileSystem: FileSystem {
       throw error
     }
     try real.close(descriptor)
-  }
-  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
-    try record(.readToEnd)
-    return try real.readToEnd(descriptor)
   }
   func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
     try record(.readPrefix)
@@ -148,5 +144,13 @@ final class FaultyFileSystem: FileSystem {
   func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
     try record(.identity)
     return try real.identity(atPath: path)
+  }
+  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
+    try record(.status)
+    return try real.status(of: descriptor)
+  }
+  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
+    try record(.status)
+    return try real.status(atPath: path)
   }
 }
