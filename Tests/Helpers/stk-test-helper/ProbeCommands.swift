@@ -15,8 +15,8 @@ import Glibc
 //       Opens a FileStore on D (printing "open <outcome>"), then runs each operation on K and
 //       prints "<op> <outcome>", one line each. Operations: keys, read, changeToken, readLog,
 //       update, write, appendToLog, compactLog, remove, quarantine, removeTemporaryFiles, and
-//       naiveRead, the control: Foundation's read of the key's path, which follows links, waits
-//       on a FIFO and reads to the end.
+//       naiveRead, the control: a plain read of the key's path, which follows links, waits on a
+//       FIFO and reads to the end. "OP@K2" runs OP on the key K2 instead.
 //       An outcome is "ok <what it returned>" or the error, rendered by `render(_:directory:)`.
 //       --read-only mount: first makes D a read-only bind mount in a mount namespace of this
 //       process only (Linux, needs CAP_SYS_ADMIN); --read-only user: first becomes the user and
@@ -58,9 +58,13 @@ func runProbeCommand(_ name: String, _ options: Options) throws -> Bool {
     return true
   }
   for operation in operations {
+    // "read@other" runs read on the key "other".
+    let parts = operation.split(separator: "@").map(String.init)
     let outcome: String
     do {
-      outcome = "ok " + (try run(operation, on: store, key: key, directory: directory))
+      outcome =
+        "ok "
+        + (try run(parts[0], on: store, key: parts.count > 1 ? parts[1] : key, directory: directory))
     } catch let error as SharedStoreError {
       outcome = render(error, directory: directory)
     }
