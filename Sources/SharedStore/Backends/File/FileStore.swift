@@ -187,7 +187,8 @@ public final class FileStore: SharedStore {
   ///
   /// Only regular files whose names are encoded keys count: a directory, a symbolic link, a FIFO
   /// or a device under a key's name is not listed (reading that key reports it as
-  /// ``SharedStoreError/notARegularFile(key:path:kind:)``).
+  /// ``SharedStoreError/notARegularFile(key:path:kind:)``). A regular file is listed even when it
+  /// is damaged or too large to read, so that its key can be found and quarantined.
   ///
   /// - Returns: The keys.
   /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
