@@ -92,6 +92,12 @@ extension FileStore {
 
   /// Writes a complete new value file for `key` beside the old one and renames it into place.
   func replaceFile(key: String, payload: Data, generation: UInt64) throws(SharedStoreError) {
+    // Checked before encoding too, so that refusing a huge value costs no checksum of it.
+    guard payload.count <= Self.maximumFileSize - StoreFileFormat.headerSize else {
+      throw .tooLarge(
+        key: key, path: path(forKey: key), size: StoreFileFormat.headerSize + payload.count,
+        limit: Self.maximumFileSize)
+    }
     try replaceFile(
       key: key, contents: StoreFileFormat.encode(payload: payload, generation: generation))
   }
