@@ -48,7 +48,9 @@ public protocol SharedStore: Sendable {
   /// - Returns: The stored bytes, or `nil`.
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``, or for file-backed stores
   ///   ``SharedStoreError/corrupted(key:path:reason:)``,
-  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)`` and
+  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)``,
+  ///   ``SharedStoreError/notARegularFile(key:path:kind:)``,
+  ///   ``SharedStoreError/tooLarge(key:path:size:limit:)`` and
   ///   ``SharedStoreError/io(operation:path:errno:)``.
   func read(_ key: String) throws(SharedStoreError) -> Data?
 

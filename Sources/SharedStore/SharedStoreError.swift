@@ -1,6 +1,7 @@
 /// Everything that can go wrong in a shared store, with the context needed to act on it.
 ///
-/// Every case names the key it concerns; file-backed cases also name the path. An operation that
+/// Every case names the key it concerns — except a bad lock file, which belongs to no key —
+/// and file-backed cases also name the path. An operation that
 /// throws changes nothing in the store — a failed write leaves the old value in place, a value
 /// that fails to decode is never replaced by a default — with one exception, said in its name:
 /// ``notDurable(key:path:errno:)``.
@@ -47,6 +48,26 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// flush, so only they report it after a flush.
   case notDurable(key: String, path: String, errno: Errno)
 
+  /// What is at `path` is not a regular file — a directory, a symbolic link, a FIFO, a socket or a
+  /// device — so the store neither read it nor replaced it.
+  ///
+  /// `key` is the key whose file `path` is, or `nil` for the store's lock file `.lock`. A
+  /// ``FileStore`` never follows a symbolic link there and never waits on a FIFO: nothing was
+  /// read, written or created, inside the store or outside it. To start the key afresh,
+  /// ``SharedStore/quarantine(_:)`` moves the object aside (the link itself, not what it points
+  /// to) and ``SharedStore/remove(_:)`` deletes anything but a directory; a `.lock` that is not a
+  /// regular file must be removed by hand, and until then every change to the store fails.
+  case notARegularFile(key: String?, path: String, kind: FileKind)
+
+  /// The file of `key` is, or would become, larger than `limit` bytes
+  /// (``FileStore/maximumFileSize``), so the store neither read it into memory nor wrote it.
+  ///
+  /// `size` is the file's size in bytes: the one found, or the one a write would have produced.
+  /// A file that large was not written by this library; ``SharedStore/quarantine(_:)`` moves it
+  /// aside, and a write of a value that fits replaces it. A write or an append that would exceed
+  /// the limit changes nothing.
+  case tooLarge(key: String, path: String, size: Int, limit: Int)
+
   /// A ``BoundedLog`` or an append-only log was asked for a capacity it cannot have.
   case invalidCapacity(key: String, capacity: Int)
 
@@ -85,6 +106,18 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         "The change to key '\(key)' was made, but flushing '\(path)' afterwards failed: "
         + "\(errno) (errno \(errno.rawValue)); it may not survive a power cut. "
         + "Do not retry the change."
+    case .notARegularFile(let key?, let path, let kind):
+      return
+        "The file of key '\(key)' at '\(path)' is \(kind), not a regular file; it was neither "
+        + "read nor replaced. Quarantine or remove it to start the key afresh."
+    case .notARegularFile(nil, let path, let kind):
+      return
+        "The store's lock file '\(path)' is \(kind), not a regular file; no change can be "
+        + "made to the store until it is removed."
+    case .tooLarge(let key, let path, let size, let limit):
+      return
+        "The file of key '\(key)' at '\(path)' is or would be \(size) bytes, more than the "
+        + "\(limit) bytes the store reads or writes; nothing was read or written."
     case .invalidCapacity(let key, let capacity):
       return "The bounded log on key '\(key)' needs a capacity of at least 1, not \(capacity)."
     case .kindMismatch(let key, let holds):

@@ -94,7 +94,11 @@ final class AppendLogMultiProcessTests: XCTestCase {
         try appendTogether(
           processes: 4, appends: 300, capacity: 100_000, durability: "processCrashSafe",
           unlocked: true)
-        let log = try XCTUnwrap(try log())
+        // Not XCTUnwrap: it would record the damage a reader reports as a failure of the test.
+        guard let log = try log() else {
+          broken = true
+          continue
+        }
         broken = log.count < 1_200 || Set(log.records.map(\.bytes)).count < 1_200
       } catch {
         broken = true  // a helper or the reader met overlapping frames: damage, reported

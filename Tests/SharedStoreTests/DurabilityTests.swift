@@ -127,7 +127,7 @@ struct DurabilityTests {
     let fixture = try Fixture()
     fixture.fileSystem.fail(.open, errno: EACCES)
     #expect(throws: SharedStoreError.self) { _ = try fixture.store.read("key") }
-    fixture.fileSystem.fail(.readToEnd, errno: EIO)
+    fixture.fileSystem.fail(.readAt, errno: EIO)
     #expect(throws: SharedStoreError.self) { _ = try fixture.store.read("key") }
   }
 

@@ -47,15 +47,21 @@ package enum HelperProcess {
 
   /// Starts the helper with `arguments`, its standard output piped back.
   ///
-  /// - Parameter arguments: The subcommand and its options.
+  /// - Parameters:
+  ///   - arguments: The subcommand and its options.
+  ///   - mergingErrors: Whether its standard error goes to the same pipe, rather than to this
+  ///     process's standard error.
   /// - Returns: The running process and the read end of its standard output.
   /// - Throws: ``Failure`` or an error from `Process.run()`.
-  package static func start(_ arguments: [String]) throws -> (Process, FileHandle) {
+  package static func start(_ arguments: [String], mergingErrors: Bool = false) throws -> (
+    Process, FileHandle
+  ) {
     let process = Process()
     process.executableURL = try executable()
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
+    if mergingErrors { process.standardError = output }
     try process.run()
     return (process, output.fileHandleForReading)
   }
@@ -75,6 +81,46 @@ package enum HelperProcess {
           + "\(process.terminationStatus)")
     }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// Runs the helper to completion within `timeLimit` and returns its output as lines; a helper
+  /// still running then is killed, so that a hang fails the test instead of the run.
+  ///
+  /// Its standard error is part of the output, so that what a failing or crashing helper said
+  /// is in the ``Failure``, not in the test run's log.
+  ///
+  /// - Parameters:
+  ///   - arguments: The subcommand and its options.
+  ///   - timeLimit: How long the helper may take.
+  /// - Returns: The lines it printed.
+  /// - Throws: ``Failure`` when it runs out of time, or ends with a signal or a non-zero status.
+  package static func run(_ arguments: [String], timeLimit: Duration) throws -> [String] {
+    let (process, output) = try start(arguments, mergingErrors: true)
+    let data = LockedValue(Data())
+    let reading = DispatchGroup()
+    DispatchQueue.global().async(group: reading) {
+      let bytes = output.readDataToEndOfFile()
+      data.withLock { $0 = bytes }
+    }
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeLimit)
+    while process.isRunning, clock.now < deadline { usleep(1_000) }
+    let timedOut = process.isRunning
+    if timedOut { kill(process) }
+    waitForExit(process)
+    reading.wait()
+    let text = String(decoding: data.withLock { $0 }, as: UTF8.self)
+    let command = "stk-test-helper \(arguments.joined(separator: " "))"
+    guard !timedOut else {
+      throw Failure(description: "\(command) was still running after \(timeLimit); output: \(text)")
+    }
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      throw Failure(
+        description:
+          "\(command) ended with \(process.terminationReason == .exit ? "status" : "signal") "
+          + "\(process.terminationStatus); output: \(text)")
+    }
+    return text.split(separator: "\n").map(String.init)
   }
 
   /// Runs several helpers at once and returns each one's output lines, in argument order.

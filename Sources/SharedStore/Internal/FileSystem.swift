@@ -19,6 +19,13 @@ package struct SystemCallError: Error, Equatable, Sendable {
 }
 
 /// How a file is opened through the ``FileSystem`` seam.
+///
+/// Every mode but ``directory`` opens the path itself, never what a symbolic link there points to
+/// (`O_NOFOLLOW`: a link fails with `ELOOP`), and never waits (`O_NONBLOCK`: opening a FIFO
+/// returns at once instead of waiting for a writer). The descriptor may still refer to something
+/// other than a regular file — a FIFO, a device, a directory — so the caller checks
+/// ``FileSystem/status(of:)`` before reading or writing through it. `O_NONBLOCK` changes nothing
+/// for a regular file, so it is left set.
 package enum OpenMode: Sendable, Equatable {
   /// Read only; the file must exist.
   case readOnly
@@ -28,7 +35,7 @@ package enum OpenMode: Sendable, Equatable {
   case readWriteCreate
   /// Read and write; the file must exist (an append-only log being appended to).
   case readWrite
-  /// A directory, opened read-only so that it can be flushed.
+  /// A directory, opened read-only so that it can be flushed; a symbolic link to one is followed.
   case directory
 }
 
@@ -50,17 +57,44 @@ package struct FileIdentity: Equatable, Sendable {
   }
 }
 
+/// What `fstat` or `lstat` says about a file: its kind, its size and its identity.
+package struct FileStatus: Equatable, Sendable {
+  /// What kind of object it is.
+  package var kind: FileKind
+  /// Its size in bytes (`st_size`); meaningful for a regular file only.
+  package var size: Int
+  /// Its device and inode.
+  package var identity: FileIdentity
+
+  /// Creates a status.
+  ///
+  /// - Parameters:
+  ///   - kind: The kind of object.
+  ///   - size: The size in bytes.
+  ///   - identity: The device and inode.
+  package init(kind: FileKind, size: Int, identity: FileIdentity) {
+    self.kind = kind
+    self.size = size
+    self.identity = identity
+  }
+}
+
 /// The file-system calls ``FileStore`` makes, behind a seam so that tests can inject faults.
 ///
-/// Every method reports failure as a ``SystemCallError`` carrying `errno`; retrying on `EINTR`
-/// is the implementation's job. Descriptors are plain `Int32` file descriptors.
+/// Every method reports failure as a ``SystemCallError`` carrying `errno`. ``POSIXFileSystem``
+/// retries a call interrupted by a signal (`EINTR`) itself; a seam that reports `EINTR` instead
+/// makes the store report it as a failed call, with nothing changed. Descriptors are plain
+/// `Int32` file descriptors.
+///
+/// There is no "read to the end" call: everything the store reads is bounded by a size it
+/// checked first, so that a file that never ends (`/dev/zero`) or keeps growing cannot exhaust
+/// its memory.
 package protocol FileSystem: Sendable {
-  /// Opens `path`.
+  /// Opens `path` as ``OpenMode`` describes: without following a symbolic link, and without
+  /// waiting, except for ``OpenMode/directory``.
   func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32
   /// Closes a descriptor. A failed close after a write means the write may be lost.
   func close(_ descriptor: Int32) throws(SystemCallError)
-  /// Reads the whole remaining content of a descriptor.
-  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data
   /// Reads up to `count` bytes from the start of the file.
   func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data
   /// Reads up to `count` bytes starting at byte `offset` (`pread`), fewer only at end-of-file.
@@ -90,4 +124,9 @@ package protocol FileSystem: Sendable {
   func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity
   /// The identity of the file at `path` (`stat`), or `nil` when nothing is there.
   func identity(atPath path: String) throws(SystemCallError) -> FileIdentity?
+  /// The kind, size and identity of the file an open descriptor refers to (`fstat`).
+  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus
+  /// The kind, size and identity of what is at `path` itself, a symbolic link not followed
+  /// (`lstat`), or `nil` when nothing is there.
+  func status(atPath path: String) throws(SystemCallError) -> FileStatus?
 }

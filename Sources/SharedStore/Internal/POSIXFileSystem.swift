@@ -14,12 +14,14 @@ package struct POSIXFileSystem: FileSystem {
   package init() {}
 
   package func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    // O_NOFOLLOW: a symbolic link at the path fails with ELOOP instead of being followed out of
+    // the store; O_NONBLOCK: a FIFO opens at once instead of waiting for a writer.
     let flags: Int32
     switch mode {
-    case .readOnly: flags = O_RDONLY
-    case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
-    case .readWriteCreate: flags = O_RDWR | O_CREAT
-    case .readWrite: flags = O_RDWR
+    case .readOnly: flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+    case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK
+    case .readWriteCreate: flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK
+    case .readWrite: flags = O_RDWR | O_NOFOLLOW | O_NONBLOCK
     case .directory: flags = O_RDONLY | O_DIRECTORY
     }
     return try retryingOnInterrupt("open") { systemOpen(path, flags | O_CLOEXEC, 0o600) }
@@ -28,26 +30,6 @@ package struct POSIXFileSystem: FileSystem {
   package func close(_ descriptor: Int32) throws(SystemCallError) {
     // POSIX leaves the descriptor's state unspecified after EINTR; never retry close.
     if systemClose(descriptor) != 0 { throw SystemCallError("close", errno) }
-  }
-
-  package func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
-    var info = stat()
-    if fstat(descriptor, &info) != 0 { throw SystemCallError("fstat", errno) }
-    // One byte more than the size so that the read reaching end-of-file needs no second buffer.
-    var buffer = Data(count: max(Int(info.st_size), 0) + 1)
-    var filled = 0
-    while true {
-      if filled == buffer.count { buffer.count += max(4096, buffer.count) }
-      let count = try buffer.withUnsafeMutableBytes { bytes in
-        Result { () throws(SystemCallError) in
-          try readSome(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
-        }
-      }.get()
-      if count == 0 { break }
-      filled += count
-    }
-    buffer.count = filled
-    return buffer
   }
 
   package func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
@@ -172,6 +154,10 @@ package struct POSIXFileSystem: FileSystem {
   }
 
   package func createDirectory(_ path: String) throws(SystemCallError) {
+    // An existing directory is fine, even on a read-only volume, where mkdir might fail with
+    // EROFS before it checks whether the path exists.
+    var existing = stat()
+    if stat(path, &existing) == 0, existing.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) { return }
     if mkdir(path, 0o700) == 0 { return }
     let code = errno
     switch code {
@@ -210,7 +196,41 @@ package struct POSIXFileSystem: FileSystem {
       inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
+  package func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
+    var info = stat()
+    if fstat(descriptor, &info) != 0 { throw SystemCallError("fstat", errno) }
+    return Self.status(info)
+  }
+
+  package func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
+    var info = stat()
+    if lstat(path, &info) != 0 {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw SystemCallError("lstat", errno)
+    }
+    return Self.status(info)
+  }
+
   // MARK: - Helpers
+
+  private static func status(_ info: stat) -> FileStatus {
+    let kind: FileKind
+    switch info.st_mode & mode_t(S_IFMT) {
+    case mode_t(S_IFREG): kind = .regularFile
+    case mode_t(S_IFDIR): kind = .directory
+    case mode_t(S_IFLNK): kind = .symbolicLink
+    case mode_t(S_IFIFO): kind = .fifo
+    case mode_t(S_IFSOCK): kind = .socket
+    case mode_t(S_IFCHR): kind = .characterDevice
+    case mode_t(S_IFBLK): kind = .blockDevice
+    default: kind = .unknown
+    }
+    return FileStatus(
+      kind: kind, size: Int(truncatingIfNeeded: info.st_size),
+      identity: FileIdentity(
+        device: UInt64(truncatingIfNeeded: info.st_dev),
+        inode: UInt64(truncatingIfNeeded: info.st_ino)))
+  }
 
   private func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
     throws(SystemCallError) -> Int

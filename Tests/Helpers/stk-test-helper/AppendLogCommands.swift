@@ -105,9 +105,6 @@ struct HelperFileSystem: FileSystem {
     try real.open(path, mode: mode)
   }
   func close(_ descriptor: Int32) throws(SystemCallError) { try real.close(descriptor) }
-  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
-    try real.readToEnd(descriptor)
-  }
   func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
     try real.readPrefix(descriptor, count: count)
   }
@@ -149,6 +146,12 @@ struct HelperFileSystem: FileSystem {
   }
   func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
     try real.identity(atPath: path)
+  }
+  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
+    try real.status(of: descriptor)
+  }
+  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
+    try real.status(atPath: path)
   }
 
   /// `bytes` whole, or in 4 KiB pieces.

@@ -11,7 +11,8 @@ import TestSupport
 //   stk-test-helper write-loop --dir D --key K --size S [--durability M]
 //   stk-test-helper write-in-place-loop --dir D --key K --size S                 (control)
 //
-// SequenceTrackingCommands.swift and AppendLogCommands.swift list the others.
+// SequenceTrackingCommands.swift, AppendLogCommands.swift, ProbeCommands.swift and
+// KillPointCommands.swift list the others.
 
 struct Options {
   var values: [String: String] = [:]
@@ -164,6 +165,8 @@ func run() throws {
       try runSequenceTrackingCommand(arguments[1], options)
         || runPipelineCommand(arguments[1], options)
         || runAppendLogCommand(arguments[1], options)
+        || runProbeCommand(arguments[1], options)
+        || runKillPointCommand(arguments[1], options)
     else {
       throw HelperError("unknown subcommand '\(arguments[1])'")
     }

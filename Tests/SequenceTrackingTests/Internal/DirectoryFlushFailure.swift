@@ -49,9 +49,6 @@ final class DirectoryFlushFailure: FileSystem {
     try real.synchronize(descriptor)
   }
 
-  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
-    try real.readToEnd(descriptor)
-  }
   func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
     try real.readPrefix(descriptor, count: count)
   }
@@ -84,5 +81,11 @@ final class DirectoryFlushFailure: FileSystem {
   }
   func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
     try real.identity(atPath: path)
+  }
+  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
+    try real.status(of: descriptor)
+  }
+  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
+    try real.status(atPath: path)
   }
 }

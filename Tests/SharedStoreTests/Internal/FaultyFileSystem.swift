@@ -6,9 +6,9 @@ import Foundation
 final class FaultyFileSystem: FileSystem {
   /// A call of the `FileSystem` seam.
   enum Call: String, CaseIterable, Sendable {
-    case open, close, readToEnd, readPrefix, writeAll, synchronize, rename, unlink
+    case open, close, readPrefix, writeAll, synchronize, rename, unlink
     case lockExclusively, unlock, contentsOfDirectory, createDirectory, identity
-    case readAt, writeAt, size
+    case readAt, writeAt, size, status
   }
 
   private struct State {
@@ -17,7 +17,9 @@ final class FaultyFileSystem: FileSystem {
     /// When set, a failing `writeAt` first writes this many bytes, as a write cut short would.
     var partialWrite: Int?
     var failing: (call: Call, errno: Int32, skip: Int, remaining: Int)?
+    var injected = 0
     var lockIsNoOp = false
+    var swallowsWriteFaults = false
   }
 
   private let real = POSIXFileSystem()
@@ -26,6 +28,23 @@ final class FaultyFileSystem: FileSystem {
   /// Lets `skip` calls of `call` through, then makes the next `times` calls fail with `errno`.
   func fail(_ call: Call, errno: Int32 = EIO, skip: Int = 0, times: Int = 1) {
     state.withLock { $0.failing = (call, errno, skip, times) }
+  }
+
+  /// Stops failing calls: the fault has cleared.
+  func stopFailing() {
+    state.withLock { $0.failing = nil }
+  }
+
+  /// How many calls failed because a fault was injected.
+  var injectedCount: Int { state.withLock { $0.injected } }
+
+  /// How often each call was made.
+  var counts: [Call: Int] { state.withLock { $0.counts } }
+
+  /// Makes a failing `writeAll` write half of its bytes and report success: a seam that loses
+  /// errors, the control that shows what the fault matrix catches.
+  func swallowWriteFaults() {
+    state.withLock { $0.swallowsWriteFaults = true }
   }
 
   /// Turns `flock` into a no-op: the control that shows what the file lock is for.
@@ -58,6 +77,7 @@ final class FaultyFileSystem: FileSystem {
         return nil
       }
       state.failing?.remaining -= 1
+      state.injected += 1
       return failing.errno
     }
     if let fault { throw SystemCallError("injected \(call.rawValue)", fault) }
@@ -76,16 +96,18 @@ final class FaultyFileSystem: FileSystem {
     }
     try real.close(descriptor)
   }
-  func readToEnd(_ descriptor: Int32) throws(SystemCallError) -> Data {
-    try record(.readToEnd)
-    return try real.readToEnd(descriptor)
-  }
   func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
     try record(.readPrefix)
     return try real.readPrefix(descriptor, count: count)
   }
   func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
-    try record(.writeAll)
+    do {
+      try record(.writeAll)
+    } catch {
+      guard state.withLock({ $0.swallowsWriteFaults }) else { throw error }
+      try real.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2)))
+      return
+    }
     state.withLock { $0.bytesWritten += bytes.count }
     try real.writeAll(descriptor, bytes)
   }
@@ -130,6 +152,7 @@ final class FaultyFileSystem: FileSystem {
     try real.lockExclusively(descriptor)
   }
   func unlock(_ descriptor: Int32) throws(SystemCallError) {
+    try record(.unlock)
     if state.withLock({ $0.lockIsNoOp }) { return }
     try real.unlock(descriptor)
   }
@@ -148,5 +171,13 @@ final class FaultyFileSystem: FileSystem {
   func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
     try record(.identity)
     return try real.identity(atPath: path)
+  }
+  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
+    try record(.status)
+    return try real.status(of: descriptor)
+  }
+  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
+    try record(.status)
+    return try real.status(atPath: path)
   }
 }

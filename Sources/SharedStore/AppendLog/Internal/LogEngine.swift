@@ -7,6 +7,8 @@ import Foundation
 protocol LogMedium {
   /// Whether the log exists.
   var exists: Bool { get }
+  /// The largest size the log may reach; an append beyond it compacts the log instead.
+  var maximumSize: Int { get }
   /// The size in bytes of an existing log.
   func size() throws(SharedStoreError) -> Int
   /// `count` bytes from `offset`, all within the size.
@@ -72,8 +74,8 @@ struct LogEngine<Medium: LogMedium> {
   /// Appends what `makeRecords` returns after showing it the newest `examining` records.
   ///
   /// One frame is written at the end, unless the file ends in a torn frame, the capacity
-  /// changes, or the file would hold more than twice the capacity: then the records kept are
-  /// written to a new file that replaces the old one.
+  /// changes, or the file would hold more than twice the capacity or grow beyond the medium's
+  /// maximum size: then the records kept are written to a new file that replaces the old one.
   mutating func append(
     capacity: Int,
     examining: Int,
@@ -105,6 +107,10 @@ struct LogEngine<Medium: LogMedium> {
     bytes.append(
       contentsOf: LogFileFormat.frame(
         ordinal: view.physicalCount, firstPosition: start, records: records))
+    guard bytes.count <= medium.maximumSize - view.size else {
+      // A file at its size limit is compacted to its newest `capacity` records instead.
+      return try rewrite(view, capacity: capacity, appending: records, at: positions)
+    }
     try medium.append(bytes, at: view.size)
     return LogAppend(
       identity: view.header.identity, positions: positions,

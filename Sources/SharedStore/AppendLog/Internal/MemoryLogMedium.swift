@@ -14,6 +14,8 @@ struct MemoryLogMedium: LogMedium {
 
   var exists: Bool { bytes != nil }
 
+  var maximumSize: Int { .max }
+
   func size() -> Int { bytes?.count ?? 0 }
 
   func read(from offset: Int, count: Int) -> Data {

@@ -25,7 +25,12 @@ extension FileStore {
   ///   - makeRecords: Returns the records to append. It runs while the directory is locked and
   ///     must not call back into this store or any other `FileStore` on the same directory.
   /// - Returns: What was appended, or `nil` when `makeRecords` returned no record.
-  /// - Throws: ``SharedStoreError``, and then nothing was appended — a write that failed part
+  /// The log file must be a regular file of at most ``FileStore/maximumFileSize`` bytes; an
+  /// append that would make it larger compacts it to its newest `capacity` records instead, and
+  /// throws ``SharedStoreError/tooLarge(key:path:size:limit:)`` if even those do not fit.
+  ///
+  /// - Throws: ``SharedStoreError`` — `notARegularFile` and `tooLarge` included — and then
+  ///   nothing was appended — a write that failed part
   ///   way leaves a torn frame that readers ignore and the next append removes — except
   ///   ``SharedStoreError/notDurable(key:path:errno:)``: the records are in place, but flushing
   ///   (or closing) the file, or the directory after a rename, failed.
@@ -61,7 +66,8 @@ extension FileStore {
   ///     the header and the end of the file are read.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
-  ///   `unsupportedFormatVersion` or `io`.
+  ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
+  ///   ``FileStore/maximumFileSize`` is not read) or `io`.
   public func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
     try StoreKeyRules.validate(key)
     let engine = try logEngine(key, mode: .readOnly)
@@ -96,16 +102,9 @@ extension FileStore {
     -> LogEngine<FileLogMedium>
   {
     let path = path(forKey: key)
-    let descriptor: Int32?
-    do {
-      descriptor = try fileSystem.open(path, mode: mode)
-    } catch  where error.code == ENOENT {
-      descriptor = nil
-    } catch {
-      throw error.ioError(path: path)
-    }
+    let file = try openKeyFile(key: key, path: path, mode: mode)
     return LogEngine(
-      medium: FileLogMedium(store: self, key: key, path: path, descriptor: descriptor),
+      medium: FileLogMedium(store: self, key: key, path: path, descriptor: file?.descriptor),
       key: key, path: path, random: { UInt64.random(in: 1...UInt64.max) })
   }
 
@@ -147,12 +146,21 @@ struct FileLogMedium: LogMedium {
 
   var exists: Bool { descriptor != nil }
 
+  var maximumSize: Int { FileStore.maximumFileSize }
+
+  /// The file's size now; an appender may have grown it since it was opened, but never beyond
+  /// ``FileStore/maximumFileSize``: a larger file is refused before anything is read.
   func size() throws(SharedStoreError) -> Int {
+    let size: Int
     do {
-      return try store.fileSystem.size(of: open())
+      size = try store.fileSystem.size(of: open())
     } catch {
       throw error.ioError(path: path)
     }
+    guard size <= maximumSize else {
+      throw .tooLarge(key: key, path: path, size: size, limit: maximumSize)
+    }
+    return size
   }
 
   func read(from offset: Int, count: Int) throws(SharedStoreError) -> Data {
@@ -164,6 +172,9 @@ struct FileLogMedium: LogMedium {
   }
 
   mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError) {
+    guard bytes.count <= maximumSize - offset else {
+      throw .tooLarge(key: key, path: path, size: offset + bytes.count, limit: maximumSize)
+    }
     do {
       let descriptor = try open()
       try bytes.withUnsafeBytes { raw in

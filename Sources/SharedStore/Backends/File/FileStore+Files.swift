@@ -14,7 +14,7 @@ extension FileStore {
   /// Reads and validates the whole file of `key`; `nil` when there is none.
   func readFile(key: String) throws(SharedStoreError) -> (generation: UInt64, payload: Data)? {
     let path = path(forKey: key)
-    guard let bytes = try readBytes(path: path, prefix: nil) else { return nil }
+    guard let bytes = try readBytes(key: key, path: path, prefix: nil) else { return nil }
     switch StoreFileFormat.decode(bytes) {
     case .success(let file): return file
     case .failure(let damage): throw Self.error(for: damage, key: key, path: path)
@@ -24,7 +24,8 @@ extension FileStore {
   /// Reads and validates only the header of `key`'s file; `nil` when there is none.
   func readHeader(key: String) throws(SharedStoreError) -> StoreFileFormat.Header? {
     let path = path(forKey: key)
-    guard let bytes = try readBytes(path: path, prefix: StoreFileFormat.headerSize) else {
+    guard let bytes = try readBytes(key: key, path: path, prefix: StoreFileFormat.headerSize)
+    else {
       return nil
     }
     switch StoreFileFormat.decodeHeader(bytes) {
@@ -33,35 +34,44 @@ extension FileStore {
     }
   }
 
-  /// The generation of `key`'s current file, or `nil` when it is missing or damaged (a write
-  /// then starts a fresh generation, and the damaged file is replaced).
+  /// The generation of `key`'s current file, or `nil` when it is missing, damaged or too large
+  /// (a write then starts a fresh generation, and the file is replaced).
   ///
   /// A file of a newer format version is not damaged: it throws, so that a write never destroys
-  /// a value this version of the library cannot even read.
+  /// a value this version of the library cannot even read. Neither is something other than a
+  /// regular file, which the store did not write: it throws too.
   func currentGeneration(key: String) throws(SharedStoreError) -> UInt64? {
     do {
       return try readHeader(key: key)?.generation
-    } catch .corrupted {
+    } catch .corrupted, .tooLarge {
       return nil
     }
   }
 
-  private func readBytes(path: String, prefix: Int?) throws(SharedStoreError) -> Data? {
-    let descriptor: Int32
+  /// The bytes of `key`'s regular file — its first `prefix` bytes, or all of them — or `nil`
+  /// when it has none; never more than ``maximumFileSize`` bytes.
+  private func readBytes(key: String, path: String, prefix: Int?) throws(SharedStoreError)
+    -> Data?
+  {
+    guard let file = try openKeyFile(key: key, path: path, mode: .readOnly) else { return nil }
+    defer { Self.closeQuietly(file.descriptor, fileSystem) }
+    let bytes: Data
     do {
-      descriptor = try fileSystem.open(path, mode: .readOnly)
-    } catch  where error.code == ENOENT {
-      return nil
+      if let prefix { return try fileSystem.readPrefix(file.descriptor, count: prefix) }
+      // One byte more than `fstat` said, to notice a file that grows while it is read, and never
+      // more: a value file is replaced by a rename, never written in place.
+      bytes = try fileSystem.read(file.descriptor, count: file.size + 1, at: 0)
     } catch {
       throw error.ioError(path: path)
     }
-    defer { Self.closeQuietly(descriptor, fileSystem) }
-    do {
-      if let prefix { return try fileSystem.readPrefix(descriptor, count: prefix) }
-      return try fileSystem.readToEnd(descriptor)
-    } catch {
-      throw error.ioError(path: path)
+    guard bytes.count <= file.size else {
+      if bytes.starts(with: LogFileFormat.magic) { throw .kindMismatch(key: key, holds: .log) }
+      throw .corrupted(
+        key: key, path: path,
+        reason: "the file grew while it was read, beyond the \(file.size) bytes it had when "
+          + "opened: something other than ScreenTimeKit writes it in place")
     }
+    return bytes
   }
 
   static func error(for damage: StoreFileFormat.Damage, key: String, path: String)
@@ -82,14 +92,26 @@ extension FileStore {
 
   /// Writes a complete new value file for `key` beside the old one and renames it into place.
   func replaceFile(key: String, payload: Data, generation: UInt64) throws(SharedStoreError) {
+    // Checked before encoding too, so that refusing a huge value costs no checksum of it.
+    guard payload.count <= Self.maximumFileSize - StoreFileFormat.headerSize else {
+      throw .tooLarge(
+        key: key, path: path(forKey: key), size: StoreFileFormat.headerSize + payload.count,
+        limit: Self.maximumFileSize)
+    }
     try replaceFile(
       key: key, contents: StoreFileFormat.encode(payload: payload, generation: generation))
   }
 
   /// Writes `contents` to a new file beside `key`'s and renames it into place: flushed first and
   /// followed by a flush of the directory with ``Durability/durable``.
+  ///
+  /// Contents larger than ``maximumFileSize`` are refused before anything is written.
   func replaceFile(key: String, contents file: Data) throws(SharedStoreError) {
     let finalPath = path(forKey: key)
+    guard file.count <= Self.maximumFileSize else {
+      throw .tooLarge(
+        key: key, path: finalPath, size: file.count, limit: Self.maximumFileSize)
+    }
     let temporaryPath =
       directoryPath + "/" + FileName.temporaryPrefix + FileName.forKey(key) + "."
       + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -119,7 +141,8 @@ extension FileStore {
     try synchronizeDirectory(afterChanging: key)
   }
 
-  /// Removes `key`'s file; a missing file is not an error.
+  /// Removes `key`'s file, or whatever else but a directory is at its path (a symbolic link is
+  /// removed, not what it points to); a missing file is not an error.
   func removeFile(key: String) throws(SharedStoreError) {
     let path = path(forKey: key)
     do {
@@ -127,7 +150,7 @@ extension FileStore {
     } catch  where error.code == ENOENT {
       return
     } catch {
-      throw error.ioError(path: path)
+      throw classified(error, key: key, path: path)
     }
     try synchronizeDirectory(afterChanging: key)
   }

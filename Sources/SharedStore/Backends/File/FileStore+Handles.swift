@@ -1,51 +1,50 @@
 extension FileStore {
-  /// The two descriptors a store keeps open: the lock file and the directory (for flushing it).
+  /// The descriptors a store keeps open: the directory (for flushing it), and the lock file once
+  /// a change has needed it.
   ///
   /// They are read and replaced only while the store's in-process lock is held, which is what
   /// makes the unchecked `Sendable` conformance sound.
   final class Handles: @unchecked Sendable {
-    private(set) var lock: Int32
+    /// The lock file `.lock`, opened by the first change; `nil` until then, and after it was
+    /// closed to release a lock that `flock(LOCK_UN)` could not.
+    var lock: Int32?
     private(set) var directory: Int32
 
-    /// Creates the directory with its parents if needed, then opens the lock file (creating it)
-    /// and the directory.
+    /// Creates the directory with its parents if needed, then opens it.
     init(directory path: String, fileSystem: any FileSystem) throws(SharedStoreError) {
-      (lock, directory) = try Self.open(directory: path, fileSystem: fileSystem)
+      directory = try Self.openDirectory(path, fileSystem: fileSystem)
     }
 
-    /// Opens fresh descriptors, then closes the old ones: used when the directory was removed
-    /// or replaced after the store opened it.
+    /// Opens the directory afresh and closes both old descriptors.
+    ///
+    /// Used when the directory was removed or replaced after the store opened it. The lock file
+    /// is opened again by the next change.
     func reopen(directory path: String, fileSystem: any FileSystem) throws(SharedStoreError) {
-      let fresh = try Self.open(directory: path, fileSystem: fileSystem)
+      let fresh = try Self.openDirectory(path, fileSystem: fileSystem)
       close(fileSystem)
-      (lock, directory) = fresh
+      directory = fresh
+    }
+
+    /// Closes the lock file, which releases any `flock` held through it.
+    func closeLock(_ fileSystem: any FileSystem) {
+      guard let lock else { return }
+      FileStore.closeQuietly(lock, fileSystem)
+      self.lock = nil
     }
 
     /// Closes both descriptors; nothing was written through them, so no data depends on it.
     func close(_ fileSystem: any FileSystem) {
-      FileStore.closeQuietly(lock, fileSystem)
+      closeLock(fileSystem)
       FileStore.closeQuietly(directory, fileSystem)
     }
 
-    private static func open(directory path: String, fileSystem: any FileSystem)
-      throws(SharedStoreError) -> (lock: Int32, directory: Int32)
+    private static func openDirectory(_ path: String, fileSystem: any FileSystem)
+      throws(SharedStoreError) -> Int32
     {
       do {
         try fileSystem.createDirectory(path)
+        return try fileSystem.open(path, mode: .directory)
       } catch {
-        throw error.ioError(path: path)
-      }
-      let lockPath = path + "/" + FileName.lock
-      let lock: Int32
-      do {
-        lock = try fileSystem.open(lockPath, mode: .readWriteCreate)
-      } catch {
-        throw error.ioError(path: lockPath)
-      }
-      do {
-        return (lock, try fileSystem.open(path, mode: .directory))
-      } catch {
-        FileStore.closeQuietly(lock, fileSystem)
         throw error.ioError(path: path)
       }
     }

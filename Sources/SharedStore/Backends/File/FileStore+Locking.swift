@@ -15,17 +15,24 @@ extension FileStore {
   /// `FileStore` instances on one directory open the lock file separately and so exclude each
   /// other through `flock` even within one process.
   ///
-  /// After taking the `flock`, it checks that the locked file is still the directory's `.lock`.
-  /// If the directory was removed or replaced since the store opened it (an app's "reset data",
-  /// a wiped container), a store that kept locking the old file would exclude nobody: the store
-  /// then opens the new directory and lock file and locks again.
+  /// The lock file is opened (and created, mode 0600) the first time, without following a
+  /// symbolic link, and must be a regular file. After taking the `flock`, it checks that the
+  /// locked file is still the directory's `.lock`. If the directory was removed or replaced since
+  /// the store opened it (an app's "reset data", a wiped container), a store that kept locking the
+  /// old file would exclude nobody: the store then opens the new directory and lock file and
+  /// locks again.
   func acquireExclusiveAccess() throws(SharedStoreError) {
     processLock.lock()
     do throws(SharedStoreError) {
       for _ in 0..<3 {
-        try lockFile()
-        if try lockFileIsCurrent() { return }
-        releaseFileLock()
+        guard let lock = try openedLockFile() else {
+          // The directory is gone: make it again, then its lock file.
+          try handles.reopen(directory: directoryPath, fileSystem: fileSystem)
+          continue
+        }
+        try lockFile(lock)
+        if try lockFileIsCurrent(lock) { return }
+        releaseFileLock(lock)
         try handles.reopen(directory: directoryPath, fileSystem: fileSystem)
       }
       throw .io(
@@ -39,39 +46,55 @@ extension FileStore {
 
   /// Releases what ``acquireExclusiveAccess()`` took.
   func releaseExclusiveAccess() {
-    releaseFileLock()
+    if let lock = handles.lock { releaseFileLock(lock) }
     processLock.unlock()
   }
 
   var lockPath: String { directoryPath + "/" + FileName.lock }
 
-  private func lockFile() throws(SharedStoreError) {
+  /// The lock file's descriptor, opening or creating the file first when needed; `nil` when the
+  /// store's directory is gone (`O_CREAT` makes a missing file, not a missing directory).
+  private func openedLockFile() throws(SharedStoreError) -> Int32? {
+    if let lock = handles.lock { return lock }
+    guard let (lock, _) = try openRegularFile(lockPath, mode: .readWriteCreate, key: nil) else {
+      return nil
+    }
+    handles.lock = lock
+    return lock
+  }
+
+  private func lockFile(_ lock: Int32) throws(SharedStoreError) {
     do {
-      try fileSystem.lockExclusively(handles.lock)
+      try fileSystem.lockExclusively(lock)
     } catch {
       throw error.ioError(path: lockPath)
     }
   }
 
-  /// Whether the descriptor this store locks is the file now at `.lock` in its directory.
-  private func lockFileIsCurrent() throws(SharedStoreError) -> Bool {
+  /// Whether the descriptor this store locks is the file now at `.lock` in its directory; a
+  /// symbolic link put there since is not (`lstat`).
+  private func lockFileIsCurrent(_ lock: Int32) throws(SharedStoreError) -> Bool {
     do {
-      let locked = try fileSystem.identity(of: handles.lock)
-      return try fileSystem.identity(atPath: lockPath) == locked
+      let locked = try fileSystem.identity(of: lock)
+      return try fileSystem.status(atPath: lockPath)?.identity == locked
     } catch {
-      releaseFileLock()
+      releaseFileLock(lock)
       throw error.ioError(path: lockPath)
     }
   }
 
-  private func releaseFileLock() {
+  /// Releases the `flock`; when `flock(LOCK_UN)` fails, closes the lock file instead, which
+  /// releases it too, so that no other process waits forever.
+  ///
+  /// `flock(LOCK_UN)` fails only for a descriptor that is not open (`EBADF`, `EINVAL`; `EINTR` is
+  /// retried), which the store never closes while it is in use — or through a seam that injects
+  /// a fault. Closing is the release that cannot fail: the store opens the lock file again for
+  /// its next change.
+  private func releaseFileLock(_ lock: Int32) {
     do {
-      try fileSystem.unlock(handles.lock)
+      try fileSystem.unlock(lock)
     } catch {
-      // flock(LOCK_UN) fails only for a descriptor that is not open (EBADF, EINVAL); EINTR is
-      // retried. This descriptor lives as long as the store, so a failure is a broken invariant,
-      // and carrying on would leave every other process waiting forever.
-      preconditionFailure("releasing the store lock failed: \(error)")
+      handles.closeLock(fileSystem)
     }
   }
 }

@@ -13,8 +13,10 @@ extension FileStore {
   ///
   /// The file is renamed to `.quarantined.<file name>.<n>` in the store's directory, with `n`
   /// one more than any earlier quarantine of the same key, so nothing is ever overwritten. The
-  /// file is not read or validated: quarantine works on damaged files, on files of a newer
-  /// format and on values that no longer decode.
+  /// file is not opened, read or validated: quarantine works on damaged files, on files of a
+  /// newer format, on files too large to read, on values that no longer decode, and on anything
+  /// that is not a regular file — a directory, a FIFO, a symbolic link (the link is moved, not
+  /// what it points to).
   ///
   /// - Parameter key: A valid store key.
   /// - Returns: The quarantined file's path, or `nil` when the key had no file.
@@ -32,7 +34,14 @@ extension FileStore {
       guard name.hasPrefix(prefix) else { return nil }
       return Int(name.dropFirst(prefix.count))
     }
-    let destination = directoryPath + "/" + prefix + String((used.max() ?? 0) + 1)
+    let (next, overflow) = (used.max() ?? 0).addingReportingOverflow(1)
+    guard !overflow else {
+      // Only a file planted by hand can hold the largest number.
+      throw .io(
+        operation: "quarantine (no quarantine number is left after \(Int.max))",
+        path: directoryPath + "/" + prefix + String(Int.max), errno: .fileExists)
+    }
+    let destination = directoryPath + "/" + prefix + String(next)
     do {
       try fileSystem.rename(path(forKey: key), to: destination)
     } catch  where error.code == ENOENT {
@@ -59,7 +68,9 @@ extension FileStore {
   ///
   /// Readers already ignore such files; this reclaims their space. It is safe to call at any
   /// time, from any process: it holds the store's lock, and every writer holds that lock from
-  /// creating its temporary file until the rename, so no temporary file it sees is in use.
+  /// creating its temporary file until the rename, so no temporary file it sees is in use. Only
+  /// regular files are removed: a directory or anything else named like a temporary file was not
+  /// made by the store and is left alone.
   ///
   /// - Returns: The number of files removed.
   /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
@@ -69,6 +80,7 @@ extension FileStore {
     defer { releaseExclusiveAccess() }
     var removed = 0
     for name in try directoryEntries() where name.hasPrefix(FileName.temporaryPrefix) {
+      guard try kind(ofEntry: name) == .regularFile else { continue }
       let path = directoryPath + "/" + name
       do {
         try fileSystem.unlink(path)

@@ -28,6 +28,22 @@ import Darwin
 /// `Documentation/FileFormat.md`), so a damaged or foreign file is reported as
 /// ``SharedStoreError/corrupted(key:path:reason:)`` and left untouched.
 ///
+/// **Anything in the directory is input.** Other processes share it and it survives app updates,
+/// so the store trusts nothing it finds there. It opens a key's file without following a
+/// symbolic link and without waiting (a FIFO would block), checks with `fstat` that it is a
+/// regular file before reading or writing it — a directory, a symbolic link, a FIFO, a socket
+/// or a device is ``SharedStoreError/notARegularFile(key:path:kind:)`` — and reads at most the
+/// size it found, never more than ``maximumFileSize``
+/// (``SharedStoreError/tooLarge(key:path:size:limit:)``). The lock file gets the same checks.
+/// Nothing the store does follows a link out of its directory.
+///
+/// **Read-only stores.** Opening a store creates its directory if needed and opens it, nothing
+/// more: the lock file is created by the first change. So a store on a read-only volume, or in a
+/// directory the process may only read, opens, and reads, keys and change tokens work; every
+/// change throws ``SharedStoreError/io(operation:path:errno:)`` with
+/// ``Errno/readOnlyFileSystem`` or ``Errno/permissionDenied``, naming the file it could not
+/// create or change.
+///
 /// **Exclusion** between writers uses `flock` on the lock file `.lock`, which is never renamed,
 /// together with an in-process lock, because a `flock` does not exclude threads that share one
 /// descriptor. The lock is held only for the duration of one write, removal or update. On iOS a
@@ -58,16 +74,17 @@ public final class FileStore: SharedStore {
 
   /// Opens (and if needed creates) a store in `directory`.
   ///
-  /// Creates the directory with its missing parents (mode 0700) and the lock file. Opening a store
-  /// does not scan the directory; call ``removeTemporaryFiles()`` at launch to clean up after a
-  /// writer that was killed.
+  /// Creates the directory with its missing parents (mode 0700) unless it exists, and opens it;
+  /// the lock file `.lock` is created or opened by the first change, so a store on a read-only
+  /// directory opens and can be read. Opening a store does not scan the directory; call
+  /// ``removeTemporaryFiles()`` at launch to clean up after a writer that was killed.
   ///
   /// - Parameters:
   ///   - directory: A file URL of the store's directory.
   ///   - durability: How much each write flushes; ``Durability/durable`` unless you choose
   ///     otherwise.
-  /// - Throws: ``SharedStoreError/io(operation:path:errno:)`` when the directory or the lock file
-  ///   cannot be created or opened, or the URL is not a file URL (``Errno/invalidArgument``).
+  /// - Throws: ``SharedStoreError/io(operation:path:errno:)`` when the directory cannot be
+  ///   created or opened, or the URL is not a file URL (``Errno/invalidArgument``).
   public convenience init(directory: URL, durability: Durability = .durable)
     throws(SharedStoreError)
   {
@@ -108,10 +125,13 @@ public final class FileStore: SharedStore {
   /// - Parameter key: A valid store key.
   /// - Returns: The stored bytes, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``,
-  ///   ``SharedStoreError/corrupted(key:path:reason:)``,
-  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)`` or
+  ///   ``SharedStoreError/corrupted(key:path:reason:)`` (also for a file that grows while it is
+  ///   read: the store never writes a value in place),
+  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)``,
+  ///   ``SharedStoreError/notARegularFile(key:path:kind:)``,
+  ///   ``SharedStoreError/tooLarge(key:path:size:limit:)`` or
   ///   ``SharedStoreError/io(operation:path:errno:)``.
-  /// - Complexity: O(*n*) in the size of the value.
+  /// - Complexity: O(*n*) in the size of the value, at most ``maximumFileSize``.
   public func read(_ key: String) throws(SharedStoreError) -> Data? {
     try StoreKeyRules.validate(key)
     return try readFile(key: key)?.payload
@@ -120,16 +140,22 @@ public final class FileStore: SharedStore {
   /// Stores `data` under `key`, replacing whatever file was there, even a damaged one.
   ///
   /// A file written by a newer format version is not replaced: this version of the library
-  /// cannot read it, so it cannot know what it would destroy.
+  /// cannot read it, so it cannot know what it would destroy. Nor is anything that is not a
+  /// regular file (quarantine or remove it first). A file larger than ``maximumFileSize`` is
+  /// replaced, as a damaged one is.
   ///
   /// - Parameters:
   ///   - data: The bytes to store.
   ///   - key: A valid store key.
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``,
-  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)`` or
-  ///   ``SharedStoreError/io(operation:path:errno:)``, with the old value in place and no
-  ///   temporary file left behind; or ``SharedStoreError/notDurable(key:path:errno:)`` when the
-  ///   new value is in place but the directory flush after the rename failed.
+  ///   ``SharedStoreError/unsupportedFormatVersion(key:path:found:supported:)``,
+  ///   ``SharedStoreError/notARegularFile(key:path:kind:)`` (for the key's file or the lock
+  ///   file), ``SharedStoreError/tooLarge(key:path:size:limit:)`` for data over
+  ///   ``maximumFileSize`` less the 32-byte header, or
+  ///   ``SharedStoreError/io(operation:path:errno:)`` — on a read-only store, with
+  ///   ``Errno/readOnlyFileSystem`` or ``Errno/permissionDenied`` — with the old value in place
+  ///   and no temporary file left behind; or ``SharedStoreError/notDurable(key:path:errno:)``
+  ///   when the new value is in place but the directory flush after the rename failed.
   public func write(_ data: Data, for key: String) throws(SharedStoreError) {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
@@ -140,8 +166,13 @@ public final class FileStore: SharedStore {
 
   /// Removes the file of `key`, if any.
   ///
+  /// Whatever is at the key's path is removed, except a directory: a symbolic link is removed
+  /// itself, never what it points to.
+  ///
   /// - Parameter key: A valid store key.
-  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
+  /// - Throws: ``SharedStoreError/invalidKey(key:reason:)``,
+  ///   ``SharedStoreError/notARegularFile(key:path:kind:)`` for a directory at the key's path
+  ///   or for a lock file that is not a regular file, or
   ///   ``SharedStoreError/io(operation:path:errno:)``; or
   ///   ``SharedStoreError/notDurable(key:path:errno:)`` when the file was removed but the
   ///   directory flush failed.
@@ -154,11 +185,22 @@ public final class FileStore: SharedStore {
 
   /// Returns the keys that have a file, in ascending order; takes no lock.
   ///
+  /// Only regular files whose names are encoded keys count: a directory, a symbolic link, a FIFO
+  /// or a device under a key's name is not listed (reading that key reports it as
+  /// ``SharedStoreError/notARegularFile(key:path:kind:)``). A regular file is listed even when it
+  /// is damaged or too large to read, so that its key can be found and quarantined.
+  ///
   /// - Returns: The keys.
   /// - Throws: ``SharedStoreError/io(operation:path:errno:)``.
-  /// - Complexity: O(*n* log *n*) in the number of files in the directory.
+  /// - Complexity: O(*n* log *n*) in the number of files in the directory, plus one `lstat` per
+  ///   file named as a key.
   public func keys() throws(SharedStoreError) -> [String] {
-    try directoryEntries().compactMap(FileName.key(forFileName:)).sorted()
+    var keys: [String] = []
+    for name in try directoryEntries() {
+      guard let key = FileName.key(forFileName: name) else { continue }
+      if try kind(ofEntry: name) == .regularFile { keys.append(key) }
+    }
+    return keys.sorted()
   }
 
   /// Atomically reads, changes and writes the value under `key`, excluding every other writer of
@@ -169,9 +211,9 @@ public final class FileStore: SharedStore {
   ///   - body: The change to make. It runs while the directory is locked and must not call back
   ///     into this store or any other `FileStore` on the same directory.
   /// - Returns: What `body` returned.
-  /// - Throws: ``SharedStoreError`` — including `corrupted` when the current file is damaged,
-  ///   in which case `body` is not called — from the store or from `body`; either way nothing is
-  ///   written. The one exception is ``SharedStoreError/notDurable(key:path:errno:)``: the new
+  /// - Throws: ``SharedStoreError`` — including `corrupted`, `notARegularFile` or `tooLarge`
+  ///   for a current file that cannot be read, in which case `body` is not called — from the
+  ///   store or from `body`; either way nothing is written. The one exception is ``SharedStoreError/notDurable(key:path:errno:)``: the new
   ///   value is in place, but the directory flush after the rename failed.
   @discardableResult
   public func update<Result>(
@@ -203,18 +245,13 @@ public final class FileStore: SharedStore {
   /// - Parameter key: A valid store key.
   /// - Returns: The token, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError/corrupted(key:path:reason:)`` when the header is damaged, and
-  ///   the other errors of ``read(_:)``.
+  ///   the other errors of ``read(_:)`` — `notARegularFile` and `tooLarge` included, since the
+  ///   token comes from the same checked file.
   public func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
     try StoreKeyRules.validate(key)
     let path = path(forKey: key)
-    let descriptor: Int32
-    do {
-      descriptor = try fileSystem.open(path, mode: .readOnly)
-    } catch  where error.code == ENOENT {
-      return nil
-    } catch {
-      throw error.ioError(path: path)
-    }
+    guard let file = try openKeyFile(key: key, path: path, mode: .readOnly) else { return nil }
+    let descriptor = file.descriptor
     defer { Self.closeQuietly(descriptor, fileSystem) }
     let prefix: Data
     do {
@@ -242,6 +279,16 @@ public final class FileStore: SharedStore {
       return try fileSystem.contentsOfDirectory(directoryPath)
     } catch {
       throw error.ioError(path: directoryPath)
+    }
+  }
+
+  /// What the directory entry `name` is, not following a symbolic link; `nil` when it is gone.
+  func kind(ofEntry name: String) throws(SharedStoreError) -> FileKind? {
+    let path = directoryPath + "/" + name
+    do {
+      return try fileSystem.status(atPath: path)?.kind
+    } catch {
+      throw error.ioError(path: path)
     }
   }
 

@@ -1,0 +1,72 @@
+import Foundation
+
+@testable import SharedStore
+
+/// The real file system, seen as a read-only volume: everything that would create, change or
+/// remove a file fails with the error number a read-only volume (`EROFS`) or a directory the
+/// process may only read (`EACCES`) gives; reading works.
+///
+/// Tests run as root in CI, where permissions are not enforced, so this seam is how every CI run
+/// checks what a read-only store does; `ReadOnlyStoreTests` also checks a real one.
+final class ReadOnlyVolume: FileSystem {
+  private let real = POSIXFileSystem()
+  private let code: Int32
+
+  /// A volume whose changes fail with `code`.
+  init(failingWith code: Int32) {
+    self.code = code
+  }
+
+  func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    switch mode {
+    case .readOnly, .directory: return try real.open(path, mode: mode)
+    case .createNew, .readWriteCreate, .readWrite: throw SystemCallError("open", code)
+    }
+  }
+  func createDirectory(_ path: String) throws(SystemCallError) {
+    guard try real.status(atPath: path)?.kind == .directory else {
+      throw SystemCallError("mkdir", code)
+    }
+  }
+  func rename(_ source: String, to destination: String) throws(SystemCallError) {
+    throw SystemCallError("rename", code)
+  }
+  func unlink(_ path: String) throws(SystemCallError) { throw SystemCallError("unlink", code) }
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    throw SystemCallError("write", EBADF)
+  }
+  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+    throws(SystemCallError)
+  {
+    throw SystemCallError("pwrite", EBADF)
+  }
+
+  func close(_ descriptor: Int32) throws(SystemCallError) { try real.close(descriptor) }
+  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
+    try real.readPrefix(descriptor, count: count)
+  }
+  func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data {
+    try real.read(descriptor, count: count, at: offset)
+  }
+  func size(of descriptor: Int32) throws(SystemCallError) -> Int { try real.size(of: descriptor) }
+  func synchronize(_ descriptor: Int32) throws(SystemCallError) { try real.synchronize(descriptor) }
+  func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+    try real.lockExclusively(descriptor)
+  }
+  func unlock(_ descriptor: Int32) throws(SystemCallError) { try real.unlock(descriptor) }
+  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    try real.contentsOfDirectory(path)
+  }
+  func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity {
+    try real.identity(of: descriptor)
+  }
+  func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
+    try real.identity(atPath: path)
+  }
+  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
+    try real.status(of: descriptor)
+  }
+  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
+    try real.status(atPath: path)
+  }
+}
