@@ -202,13 +202,13 @@ struct InventoryTests {
     let store = try FileStore(
       directory: directory.url, durability: .processCrashSafe, fileSystem: fileSystem)
     try store.write(Data("{}".utf8), for: "settings")
-    fileSystem.fail(.readToEnd, errno: EACCES)
+    fileSystem.fail(.readAt, errno: EACCES)
     let item = try #require(try store.inventory().first { $0.key == "settings" })
     guard case .unreadable(.io(let operation, let path, let errno)) = item.state else {
       Issue.record("\(item.state)")
       return
     }
-    #expect(operation == "injected readToEnd")
+    #expect(operation == "injected readAt")
     #expect(path == item.path)
     #expect(errno == .permissionDenied)
     #expect(item.error == .io(operation: operation, path: path, errno: errno))

@@ -143,6 +143,14 @@ struct KillHarness {
       var begun: Int?
       var ended = false
       var killed = false
+      // With fewer entries left than kills to make (a loaded machine lets each launch run on
+      // past its target), a launch is killed at once, wherever its start-up or first entry
+      // is: a random point too, and one that uses up no entry, so the count is always reached.
+      if isShortOfEntries(next: next, kills: run.extensionKills) {
+        usleep(UInt32(random.next() % 3_000))
+        HelperProcess.kill(process)
+        killed = true
+      }
       while let line = lines.next() {
         let fields = line.split(separator: " ")
         switch (fields.first, fields.dropFirst().first.flatMap { Int($0) }) {
@@ -186,6 +194,12 @@ struct KillHarness {
         next = begun + 1
       }
     }
+  }
+
+  /// Whether the entries left are too few for the kills left to land inside them, each launch
+  /// running on an entry or two past its target.
+  private func isShortOfEntries(next: Int, kills: Int) -> Bool {
+    kills < extensionKills && script.entries.count - next < 3 * (extensionKills - kills)
   }
 
   /// Where to kill the next launch: soon after it begins an entry chosen so that the kills

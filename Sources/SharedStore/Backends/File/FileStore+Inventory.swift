@@ -147,20 +147,25 @@ extension FileStore {
     -> InventoryItem?
   {
     let bytes: Data
-    do {
-      let descriptor = try fileSystem.open(path, mode: .readOnly)
-      defer { Self.closeQuietly(descriptor, fileSystem) }
-      bytes = try fileSystem.readToEnd(descriptor)
-    } catch  where error.code == ENOENT {
-      return nil
-    } catch  where error.code == EISDIR {
+    do throws(SharedStoreError) {
+      // Opened as the store opens a key's file: no link followed, no FIFO waited on, at most
+      // `maximumFileSize` bytes read.
+      guard let file = try openKeyFile(key: key ?? name, path: path, mode: .readOnly) else {
+        return nil
+      }
+      defer { Self.closeQuietly(file.descriptor, fileSystem) }
+      do {
+        bytes = try fileSystem.read(file.descriptor, count: file.size, at: 0)
+      } catch {
+        throw error.ioError(path: path)
+      }
+    } catch .notARegularFile(_, _, .directory) {
       // A folder is never a store file, whatever its name: the store cannot write a key there.
       return sizeOnly(name: name, path: path, kind: .foreign, key: nil)
     } catch {
       return InventoryItem(
         name: name, path: path, kind: kind ?? .value, key: key, size: 0, formatVersion: nil,
-        changeToken: nil, state: .unreadable(error.ioError(path: path)), recordCount: nil,
-        tornTailSize: 0)
+        changeToken: nil, state: .unreadable(error), recordCount: nil, tornTailSize: 0)
     }
     let label = key ?? name
     func state(_ damage: StoreFileFormat.Damage) -> InventoryItem.State {
