@@ -12,11 +12,17 @@ import Foundation
 
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
+  ExtensionBenchmarks.suite,
   UsageModelBenchmarks.suite,
   SequenceTrackingBenchmarks.suite,
   GapDetectionBenchmarks.suite,
   BytesWrittenBenchmarks.suite,
 ]
+
+// A memory row's child process: the benchmark started by itself (ExtensionBenchmarks+Memory).
+if CommandLine.arguments.dropFirst().first == ExtensionBenchmarks.MemoryChild.flag {
+  exit(ExtensionBenchmarks.MemoryChild.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 func usage() -> String {
   let names = suites.map {
