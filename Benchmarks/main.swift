@@ -118,12 +118,11 @@ if let markdownFile {
   guard filter.values.isEmpty else {
     fail("--markdown writes the document of a whole run: drop --filter", status: 2)
   }
-  // Checked before the run, not after an hour of it.
-  let text = (try? String(contentsOf: markdownFile, encoding: .utf8)) ?? ""
-  guard text.contains(PerformanceDocument.begin), text.contains(PerformanceDocument.end) else {
-    fail(
-      "\(markdownFile.path) lacks the markers \(PerformanceDocument.begin) and "
-        + PerformanceDocument.end, status: 2)
+  // Checked before the run, not after it.
+  do {
+    try PerformanceDocument.check(markdownFile)
+  } catch {
+    fail("\(error)", status: 2)
   }
 }
 

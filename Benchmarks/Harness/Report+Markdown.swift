@@ -44,7 +44,7 @@ enum PerformanceDocument {
       let rows = groups[key] ?? []
       var seen = Set<String>()
       let targets = rows.compactMap { row -> String? in
-        let text = "\(row.scenario) \(row.target?.text ?? "") \(row.baseline?.name ?? "")"
+        let text = "\(row.scenario): \(row.target?.text ?? "") \(row.baseline?.name ?? "")"
         return seen.insert(text).inserted ? text : nil
       }
       lines.append("- **" + escaped(targets.joined(separator: "; ")) + ".** " + escaped(key))
@@ -57,14 +57,26 @@ enum PerformanceDocument {
   /// - Throws: `BenchmarkError` when the file lacks either marker: nothing is written.
   static func update(_ url: URL, with section: String) throws {
     let text = try String(contentsOf: url, encoding: .utf8)
-    guard let start = text.range(of: begin), let stop = text.range(of: end),
-      start.upperBound <= stop.lowerBound
-    else {
-      throw BenchmarkError(
-        "\(url.path) lacks the markers '\(begin)' and '\(end)', in that order")
-    }
-    let updated = text[..<start.upperBound] + "\n\n" + section + "\n\n" + text[stop.lowerBound...]
+    let (start, stop) = try markers(in: text, of: url)
+    let updated = text[..<start] + "\n\n" + section + "\n\n" + text[stop...]
     try Data(updated.utf8).write(to: url, options: .atomic)
+  }
+
+  /// Checks, before a run, that the file at `url` can be updated.
+  ///
+  /// - Throws: `BenchmarkError` when it cannot be read or lacks a marker.
+  static func check(_ url: URL) throws {
+    _ = try markers(in: try String(contentsOf: url, encoding: .utf8), of: url)
+  }
+
+  /// The end of the begin marker and the start of the first end marker after it.
+  private static func markers(in text: String, of url: URL) throws -> (String.Index, String.Index) {
+    guard let start = text.range(of: begin),
+      let stop = text.range(of: end, range: start.upperBound..<text.endIndex)
+    else {
+      throw BenchmarkError("\(url.path) lacks the line '\(begin)' and, after it, '\(end)'")
+    }
+    return (start.upperBound, stop.lowerBound)
   }
 
   /// Text for Markdown outside a table, where `<` could open an HTML tag.
