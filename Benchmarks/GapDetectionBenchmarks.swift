@@ -44,12 +44,14 @@ enum GapDetectionBenchmarks {
     let period = DateInterval(start: start, end: end)
     let rounds = options.quick ? 3 : 10
     var gaps = (0, 0)
-    let without = Measurement.bulk("GapDetector.report, flapping tracker", rounds: rounds) {
+    let without = Measurement.bulk(
+      "GapDetector.report, flapping tracker", rounds: rounds, clock: .cpu
+    ) {
       let result = detector.report(period: period, now: end, heartbeats: beats, usage: [])
       gaps.0 = result.gaps.count
       consume(result)
     }
-    let with = Measurement.bulk(longEvidenceName, rounds: rounds) {
+    let with = Measurement.bulk(longEvidenceName, rounds: rounds, clock: .cpu) {
       let result = detector.report(
         period: period, now: end, heartbeats: beats, usage: [], missedSequences: [hole])
       gaps.1 = result.gaps.count
@@ -79,23 +81,23 @@ enum GapDetectionBenchmarks {
       "30 s ± 20 % apart, \(workload.records.count.grouped) usage records, "
       + "\(workload.silences) silences, America/New_York"
 
-    let plain = Measurement.bulk("plain loop: longest silence", rounds: rounds) {
+    let plain = Measurement.bulk("plain loop: longest silence", rounds: rounds, clock: .cpu) {
       consume(longestSilence(workload.heartbeats))
     }
-    let fixed = Measurement.bulk(fixedName, rounds: rounds) {
+    let fixed = Measurement.bulk(fixedName, rounds: rounds, clock: .cpu) {
       consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .fixed(.seconds(31))))
     }
-    let adaptive = Measurement.bulk(adaptiveName, rounds: rounds) {
+    let adaptive = Measurement.bulk(adaptiveName, rounds: rounds, clock: .cpu) {
       consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
     }
     let detector = GapDetector(boundary: workload.boundary)
-    let detect = Measurement.bulk(reportName, rounds: rounds) {
+    let detect = Measurement.bulk(reportName, rounds: rounds, clock: .cpu) {
       consume(
         detector.report(
           period: workload.period, now: workload.period.end, heartbeats: workload.heartbeats,
           usage: workload.records))
     }
-    let both = Measurement.bulk(combinedName, rounds: rounds) {
+    let both = Measurement.bulk(combinedName, rounds: rounds, clock: .cpu) {
       consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
       consume(
         detector.report(

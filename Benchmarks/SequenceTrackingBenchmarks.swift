@@ -136,12 +136,14 @@ enum SequenceTrackingBenchmarks {
     encoder.outputFormatting = [.sortedKeys]
     try store.write(try encoder.encode(events), for: "array")
 
-    let baseline = try Measurement.bulk("FileStore.read + decode [UsageEvent]", rounds: rounds) {
+    let baseline = try Measurement.bulk(
+      "FileStore.read + decode [UsageEvent]", rounds: rounds, clock: .cpu
+    ) {
       guard let data = try store.read("array") else { throw BenchmarkError("no array") }
       let decoded = try JSONDecoder().decode([UsageEvent].self, from: data)
       guard decoded.count == drainSize else { throw BenchmarkError("short array") }
     }
-    let drain = try Measurement.bulk(drainName, rounds: rounds) {
+    let drain = try Measurement.bulk(drainName, rounds: rounds, clock: .cpu) {
       let batch = try outbox.drain(after: .start)
       guard batch.entries.count == drainSize else { throw BenchmarkError("short drain") }
     }

@@ -72,7 +72,7 @@ enum UsageModelBenchmarks {
     if shape != .shuffled {
       let (measured, naive) = Measurement.paired(
         shape.scenario, against: "naive: Calendar.startOfDay per record",
-        iterations: options.quick ? 3 : 5, warmup: 1,
+        iterations: options.quick ? 3 : 5, warmup: 1, clock: .cpu,
         baseline: { consume(naiveAggregate(workload)) },
         measuring: { consume(aggregator.aggregate(records)) })
       report.add(
@@ -84,7 +84,7 @@ enum UsageModelBenchmarks {
     }
     let (measured, plain) = Measurement.paired(
       shape.scenario, against: "plain loop: sum per app", iterations: options.quick ? 5 : 10,
-      warmup: 1, baseline: { consume(plainSum(records)) },
+      warmup: 1, clock: .cpu, baseline: { consume(plainSum(records)) },
       measuring: { consume(aggregator.aggregate(records)) })
     report.add(
       Report.Row(

@@ -44,7 +44,7 @@ struct Report {
 
     /// The median and 99th percentile of a timing.
     init(_ measurement: Measurement) {
-      unit = .seconds
+      unit = measurement.clock == .cpu ? .cpuSeconds : .seconds
       median = measurement.median.seconds
       p99 = measurement.p99.seconds
     }
@@ -59,13 +59,17 @@ struct Report {
 
   /// What a figure counts.
   enum Unit: String {
+    /// Elapsed seconds.
     case seconds
+    /// Seconds of the process's CPU time (``TimeBase/cpu``).
+    case cpuSeconds = "cpu-seconds"
     case bytes
 
-    /// `value` in this unit, for a person: `41.3 µs`, `1.52 s`, `724,992 B`.
+    /// `value` in this unit, for a person: `41.3 µs`, `1.52 s CPU`, `724,992 B`.
     func format(_ value: Double) -> String {
       switch self {
       case .seconds: return Duration.seconds(value).formatted
+      case .cpuSeconds: return Duration.seconds(value).formatted + " CPU"
       case .bytes: return Int(value.rounded()).grouped + " B"
       }
     }
