@@ -167,6 +167,9 @@ try? FileManager.default.removeItem(at: options.scratchDirectory)
 machine.loadAtEnd = Machine.loadAverage()
 machine.seconds = (clock.now - started).seconds
 
+#if DEBUG
+print("A debug build: these figures, and any MISS, mean nothing. Use swift run -c release.\n")
+#endif
 print(report.table())
 print()
 for failure in failures { print("FAILED: \(failure)") }

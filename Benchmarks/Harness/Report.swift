@@ -29,9 +29,11 @@ struct Report {
       return figure.median / baseline.median
     }
 
-    /// Whether the target was met, or `nil` for a row without a target (or without a ratio).
+    /// Whether the target was met, or `nil` for a row without a target; a target without a
+    /// ratio (a baseline of zero) is missed, never passed.
     var result: Result? {
-      guard let target, let ratio else { return nil }
+      guard let target else { return nil }
+      guard let ratio else { return .miss }
       return ratio <= target.maximumRatio ? .pass : .miss
     }
   }
