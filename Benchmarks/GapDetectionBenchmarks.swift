@@ -11,17 +11,13 @@ enum GapDetectionBenchmarks {
   static let suite = BenchmarkSuite(
     name: "gapdetection",
     summary: "1M heartbeats merged + gap-detected vs a plain loop; 1M-line ActivityWatch merge",
-    run: run
+    scenarios: [
+      Scenario(LineShape.scenarios) { try runEndToEnd($0, &$1) },
+      Scenario(recorderScenarios) { try runRecorder($0, &$1) },
+      Scenario([combinedName, fixedName, adaptiveName, reportName]) { try runInMemory($0, &$1) },
+      Scenario([longEvidenceName]) { try runLongEvidence($0, &$1) },
+    ]
   )
-
-  static func run(_ options: BenchmarkOptions, _ report: inout Report) throws {
-    var memory = PeakMemory()
-    // The end-to-end merge runs first, so that the process peak it reports is its own.
-    try runEndToEnd(options, &report, &memory)
-    try runRecorder(options, &report, &memory)
-    try runInMemory(options, &report)
-    try runLongEvidence(options, &report)
-  }
 
   // MARK: - Evidence that spans the whole period
 
@@ -48,14 +44,14 @@ enum GapDetectionBenchmarks {
     let period = DateInterval(start: start, end: end)
     let rounds = options.quick ? 3 : 10
     var gaps = (0, 0)
-    let without = Measurement.bulk("GapDetector.report, flapping tracker", rounds: rounds) {
+    let without = Measurement.bulk(
+      "GapDetector.report, flapping tracker", rounds: rounds, clock: .cpu
+    ) {
       let result = detector.report(period: period, now: end, heartbeats: beats, usage: [])
       gaps.0 = result.gaps.count
       consume(result)
     }
-    let with = Measurement.bulk(
-      "GapDetector.report, flapping tracker + one period-long hole", rounds: rounds
-    ) {
+    let with = Measurement.bulk(longEvidenceName, rounds: rounds, clock: .cpu) {
       let result = detector.report(
         period: period, now: end, heartbeats: beats, usage: [], missedSequences: [hole])
       gaps.1 = result.gaps.count
@@ -63,10 +59,16 @@ enum GapDetectionBenchmarks {
     }
     report.add(
       Report.Row(
-        suite: suite.name, measurement: with, baseline: without, target: .atMost(4),
-        note: "\(days) days, \(beats.count) heartbeats; \(gaps.0) gaps without the hole, "
-          + "\(gaps.1) with it, each carrying the hole"))
+        suite: suite.name, scenario: longEvidenceName,
+        workSize: "\(days) days, \(beats.count.grouped) heartbeats", figure: .init(with),
+        baseline: Report.Baseline(without), target: .atMost(4),
+        limit: "The hole doubles the gaps (\(gaps.0.grouped) without, \(gaps.1.grouped) with), "
+          + "and each costs a constant amount, so about 2×; attaching the hole by rescanning "
+          + "made it quadratic, 73×.",
+        note: "a tracker alive 60 s and silent 6 minutes; every gap carries the hole"))
   }
+
+  static let longEvidenceName = "GapDetector.report, flapping tracker + one period-long hole"
 
   // MARK: - A million heartbeats in memory
 
@@ -74,27 +76,28 @@ enum GapDetectionBenchmarks {
     let count = options.quick ? 50_000 : 1_000_000
     let workload = try Workload(count: count)
     let rounds = options.quick ? 3 : 10
+    let workSize = "\(count.grouped) heartbeats"
     let note =
-      "\(count) heartbeats 30 s ± 20 % apart, \(workload.records.count) usage records, "
-      + "\(workload.silences) silences"
+      "30 s ± 20 % apart, \(workload.records.count.grouped) usage records, "
+      + "\(workload.silences) silences, America/New_York"
 
-    let plain = Measurement.bulk("plain loop: longest silence", rounds: rounds) {
+    let plain = Measurement.bulk("plain loop: longest silence", rounds: rounds, clock: .cpu) {
       consume(longestSilence(workload.heartbeats))
     }
-    let fixed = Measurement.bulk("merge, fixed 31 s pulse", rounds: rounds) {
+    let fixed = Measurement.bulk(fixedName, rounds: rounds, clock: .cpu) {
       consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .fixed(.seconds(31))))
     }
-    let adaptive = Measurement.bulk("merge, adaptive pulse", rounds: rounds) {
+    let adaptive = Measurement.bulk(adaptiveName, rounds: rounds, clock: .cpu) {
       consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
     }
     let detector = GapDetector(boundary: workload.boundary)
-    let detect = Measurement.bulk("GapDetector.report", rounds: rounds) {
+    let detect = Measurement.bulk(reportName, rounds: rounds, clock: .cpu) {
       consume(
         detector.report(
           period: workload.period, now: workload.period.end, heartbeats: workload.heartbeats,
           usage: workload.records))
     }
-    let both = Measurement.bulk("merge (adaptive) + GapDetector.report", rounds: rounds) {
+    let both = Measurement.bulk(combinedName, rounds: rounds, clock: .cpu) {
       consume(HeartbeatMerger.merge(workload.heartbeats, pulseTime: .adaptive(.standard)))
       consume(
         detector.report(
@@ -103,13 +106,24 @@ enum GapDetectionBenchmarks {
     }
     report.add(
       Report.Row(
-        suite: suite.name, measurement: both, baseline: plain, target: .atMost(10), note: note))
+        suite: suite.name, scenario: combinedName, workSize: workSize, figure: .init(both),
+        baseline: Report.Baseline(plain), target: .atMost(10),
+        limit: "One pass reading each heartbeat's instant is the floor of any merge; the merge "
+          + "and the report are each a constant number of passes over the heartbeats.",
+        note: note))
     for measurement in [fixed, adaptive, detect] {
       report.add(
         Report.Row(
-          suite: suite.name, measurement: measurement, baseline: plain, target: nil, note: note))
+          suite: suite.name, scenario: measurement.name, workSize: workSize,
+          figure: .init(measurement), baseline: Report.Baseline(plain), target: nil, limit: nil,
+          note: note))
     }
   }
+
+  static let combinedName = "merge (adaptive) + GapDetector.report"
+  static let fixedName = "merge, fixed 31 s pulse"
+  static let adaptiveName = "merge, adaptive pulse"
+  static let reportName = "GapDetector.report"
 
   /// The floor: one pass over the array reading each heartbeat's instant.
   static func longestSilence(_ heartbeats: [Heartbeat]) -> TimeInterval {
@@ -125,16 +139,23 @@ enum GapDetectionBenchmarks {
 
   // MARK: - The recorder's hot path
 
-  static func runRecorder(
-    _ options: BenchmarkOptions, _ report: inout Report, _ memory: inout PeakMemory
-  ) throws {
+  static func recorderName(_ capacity: Int) -> String {
+    let label = capacity == HeartbeatRecorder.defaultCapacity ? "day" : "week"
+    return "HeartbeatRecorder.record into a full \(label) (\(capacity.grouped))"
+  }
+
+  static let recorderCapacities = [
+    HeartbeatRecorder.defaultCapacity, HeartbeatRecorder.maximumCapacity,
+  ]
+  static let recorderScenarios = recorderCapacities.map(recorderName)
+
+  static func runRecorder(_ options: BenchmarkOptions, _ report: inout Report) throws {
+    var memory = PeakMemory()
     let iterations = options.iterations(300)
     let directory = try options.freshDirectory("recorder")
     let store = try FileStore(directory: directory, durability: .processCrashSafe)
     let small = Data(count: 100)
-    let baseline = try Measurement.run(
-      "FileStore.update of a 100-byte value (.processCrashSafe)", iterations: iterations
-    ) {
+    func update() throws {
       try store.update("small") { data in
         data = data == small ? Data(count: 101) : small
       }
@@ -145,19 +166,18 @@ enum GapDetectionBenchmarks {
       try recorder.record(at: time, sequence: 1, memoryBytes: 3_000_000)
     }
 
-    var rows: [(capacity: Int, measured: Measurement, cycle: Duration, growth: Int?)] = []
-    for (source, capacity) in [
-      (HeartbeatSource.monitorExtension, HeartbeatRecorder.defaultCapacity),
-      (.reportExtension, HeartbeatRecorder.maximumCapacity),
-    ] {
+    var rows:
+      [(capacity: Int, measured: Measurement, baseline: Measurement, cycle: Duration, growth: Int?)] =
+        []
+    for (source, capacity) in zip(
+      [HeartbeatSource.monitorExtension, .reportExtension], recorderCapacities)
+    {
       let recorder = try HeartbeatRecorder(store: store, source: source, capacity: capacity)
       // Full, and half-way to the next compaction: the file holds 1.5 × the capacity.
       for _ in 0..<(capacity + capacity / 2) { try beat(recorder) }
-      let label = capacity == HeartbeatRecorder.defaultCapacity ? "day" : "week"
-      let measured = try Measurement.run(
-        "HeartbeatRecorder.record into a full \(label) (\(capacity.formatted()))",
-        iterations: iterations
-      ) { try beat(recorder) }
+      let (measured, baseline) = try Measurement.paired(
+        recorderName(capacity), against: "FileStore.update of a 100-byte value (.processCrashSafe)",
+        iterations: iterations, baseline: update, measuring: { try beat(recorder) })
       // Any capacity + 1 records in a row include exactly one compaction.
       let cycle = try Measurement.bulk("cycle", rounds: 1, warmup: 0) {
         for _ in 0...capacity { try beat(recorder) }
@@ -167,7 +187,8 @@ enum GapDetectionBenchmarks {
       for _ in 0..<(2 * capacity) { try beat(fresh) }
       memory.reset()
       try beat(fresh)
-      rows.append((capacity, measured, cycle.median / (capacity + 1), memory.peakGrowth()))
+      rows.append(
+        (capacity, measured, baseline, cycle.median / (capacity + 1), memory.peakGrowth()))
       try fresh.clear()
     }
     // Memory of one ordinary record, untimed: the reset trims the heap.
@@ -196,18 +217,25 @@ enum GapDetectionBenchmarks {
     for row in rows {
       report.add(
         Report.Row(
-          suite: suite.name, measurement: row.measured, baseline: baseline, target: .atMost(1.3),
-          note: "FileStore .processCrashSafe, the file half-way between compactions, "
-            + "\(iterations) iterations; mean over a whole compaction cycle "
-            + "(\((row.capacity + 1).formatted()) records, one compaction) "
-            + "\(row.cycle.formatted); peak RSS growth of one record "
-            + "\(PeakMemory.kibibytes(recordGrowth)), of the record that compacts "
-            + "\(PeakMemory.kibibytes(row.growth))"))
+          suite: suite.name, scenario: row.measured.name,
+          workSize: "one heartbeat × \(iterations.grouped)", figure: .init(row.measured),
+          baseline: Report.Baseline(row.baseline), target: .atMost(1.3),
+          limit: "Without flushes both are system calls and copies into the page cache: the "
+            + "record reads the log's end and appends about 40 bytes, the update creates, "
+            + "writes and renames a file. The history's length must not show.",
+          note: "FileStore .processCrashSafe, the file half-way between compactions; timed "
+            + "alternately; mean over a whole compaction cycle "
+            + "(\((row.capacity + 1).grouped) records, one compaction) \(row.cycle.formatted); "
+            + "peak RSS growth of one record \(PeakMemory.kibibytes(recordGrowth)), of the "
+            + "record that compacts \(PeakMemory.kibibytes(row.growth))"))
     }
     report.add(
       Report.Row(
-        suite: suite.name, measurement: rows[0].measured, baseline: naive,
-        target: .atLeastFaster(3),
+        suite: suite.name, scenario: rows[0].measured.name,
+        workSize: "one heartbeat × \(iterations.grouped)", figure: .init(rows[0].measured),
+        baseline: Report.Baseline(naive), target: .atLeastFaster(3),
+        limit: "The JSON array is decoded and encoded whole, 2,880 heartbeats (about 90 KB), at "
+          + "every record; the log touches the record's 40 bytes and the end of the file.",
         note: "the same 2,880 heartbeats as a JSON array under one key; peak RSS growth of "
           + "one record \(PeakMemory.kibibytes(naiveGrowth)) for JSON against "
           + "\(PeakMemory.kibibytes(recordGrowth)) for the log"))

@@ -2,19 +2,17 @@ import Foundation
 import SequenceTracking
 import SharedStore
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
-
 /// Publishing, draining and polling a `SequencedOutbox`, against the raw durable write of the
 /// SharedStore suite (`RawReplace`) and plain `FileStore` reads, measured in the same run.
 enum SequenceTrackingBenchmarks {
   static let suite = BenchmarkSuite(
     name: "sequencetracking",
-    summary: "outbox publish, drain and head vs a raw durable replace and plain reads",
-    run: run
+    summary: "outbox publish, drain and head vs a raw durable write and plain reads",
+    scenarios: publishLengths.map(publishScenario) + [
+      Scenario([counterName]) { try counterRow($0, &$1) },
+      Scenario([drainName, applyName]) { try drainRows($0, &$1) },
+      Scenario([headName, unchangedHeadName]) { try headRows($0, &$1) },
+    ]
   )
 
   /// A usage event as an extension would publish it: about 110 bytes of JSON.
@@ -36,23 +34,27 @@ enum SequenceTrackingBenchmarks {
   /// The number of entries of the drain rows.
   static let drainSize = 1024
 
-  static func run(_ options: BenchmarkOptions, _ report: inout Report) throws {
-    try publishRows(options, &report)
-    try counterRow(options, &report)
-    try drainRows(options, &report)
-    try headRows(options, &report)
-  }
+  static let counterName = "SequenceCounter.next (.durable)"
+  static let drainName = "SequencedOutbox.drain(after: .start)"
+  static let applyName = "publish + OutboxConsumer.drain of it"
+  static let headName = "SequencedOutbox.head() (changed)"
+  static let unchangedHeadName = "SequencedOutbox.head(reusing:) (unchanged)"
 
   // MARK: - Publishing
 
   /// The outbox lengths of the publish rows: a publish must cost the same at every one.
   static let publishLengths = [16, 256, 1_024, 4_096]
 
-  static func publishRows(_ options: BenchmarkOptions, _ report: inout Report) throws {
-    let iterations = options.iterations(300)
-    let raw = try RawAppend(directory: try options.freshDirectory("raw-append"), flush: true)
-    let replace = try RawReplace(directory: try options.freshDirectory("raw-outbox"), flush: true)
-    for length in publishLengths {
+  static func publishName(_ length: Int) -> String {
+    "SequencedOutbox.publish (.durable), outbox of \(length.grouped)"
+  }
+
+  static func publishScenario(_ length: Int) -> Scenario {
+    Scenario([publishName(length)]) { options, report in
+      let iterations = options.iterations(300)
+      let raw = try RawAppend(directory: try options.freshDirectory("raw-append"), flush: true)
+      let replace = try RawReplace(
+        directory: try options.freshDirectory("raw-outbox"), flush: true)
       let store = try FileStore(
         directory: try options.freshDirectory("outbox-\(length)"), durability: .durable)
       let outbox = try SequencedOutbox<UsageEvent>(store: store, key: "outbox", capacity: length)
@@ -74,47 +76,51 @@ enum SequenceTrackingBenchmarks {
         index += 1
         try outbox.publish(event(index)) { _ in }
       }
-      let name = "SequencedOutbox.publish (.durable), outbox of \(length.formatted())"
+      let name = publishName(length)
+      let workSize = "\(frame.count)-byte frame × \(iterations.grouped)"
       let (publish, replaced) = try Measurement.paired(
         name, against: "raw durable write of the same bytes (replace: flush file + dir)",
         iterations: iterations, baseline: { try replace.write(frame, name: "outbox") },
         measuring: publishOne)
       report.add(
         Report.Row(
-          suite: suite.name, measurement: publish, baseline: replaced, target: .atMost(1.2),
-          note: "\(frame.count)-byte frame per publish; the baseline writes a temporary file "
-            + "of those bytes and renames it, as every write did before; timed alternately; "
-            + "\(iterations) iterations"))
+          suite: suite.name, scenario: name, workSize: workSize, figure: .init(publish),
+          baseline: Report.Baseline(replaced), target: .atMost(1.2),
+          limit: "A publish appends one frame and flushes the outbox's file once; one raw "
+            + "durable write flushes twice (the file, then the directory). Compaction comes once "
+            + "per capacity publishes.",
+          note: "the outbox full and half-way to its next compaction, so every publish evicts "
+            + "the oldest entry; the baseline is what every publish was before the outbox "
+            + "became a log; timed alternately"))
       let (again, appended) = try Measurement.paired(
         name, against: "raw durable append of the same bytes (write + flush)",
         iterations: iterations, baseline: { try raw.append(frame, name: "outbox-\(length)") },
         measuring: publishOne)
       report.add(
         Report.Row(
-          suite: suite.name, measurement: again, baseline: appended, target: nil,
+          suite: suite.name, scenario: name, workSize: workSize, figure: .init(again),
+          baseline: Report.Baseline(appended), target: nil, limit: nil,
           note: "the floor of any durable append: open, write at the end, flush, close; "
-            + "timed alternately; \(iterations) iterations"))
+            + "timed alternately"))
     }
   }
 
   static func counterRow(_ options: BenchmarkOptions, _ report: inout Report) throws {
     let iterations = options.iterations(400)
     let raw = try RawReplace(directory: try options.freshDirectory("raw-counter"), flush: true)
-    let baseline = try Measurement.run(
-      "raw POSIX replace, 256 B (flush file + dir)", iterations: iterations
-    ) {
-      try raw.write(SharedStoreBenchmarks.payload(1), name: "counter")
-    }
     let store = try FileStore(
       directory: try options.freshDirectory("counter-durable"), durability: .durable)
     let counter = try SequenceCounter(store: store, key: "sequence")
-    let next = try Measurement.run("SequenceCounter.next (.durable)", iterations: iterations) {
-      _ = try counter.next()
-    }
+    let (next, baseline) = try Measurement.paired(
+      counterName, against: "raw durable write, 256 B (replace: flush file + dir)",
+      iterations: iterations,
+      baseline: { try raw.write(SharedStoreBenchmarks.payload(1), name: "counter") },
+      measuring: { _ = try counter.next() })
     report.add(
       Report.Row(
-        suite: suite.name, measurement: next, baseline: baseline, target: nil,
-        note: "\(iterations) iterations"))
+        suite: suite.name, scenario: counterName, workSize: "one number × \(iterations.grouped)",
+        figure: .init(next), baseline: Report.Baseline(baseline), target: nil, limit: nil,
+        note: "one durable FileStore.update; timed alternately"))
   }
 
   // MARK: - Draining
@@ -130,20 +136,23 @@ enum SequenceTrackingBenchmarks {
     encoder.outputFormatting = [.sortedKeys]
     try store.write(try encoder.encode(events), for: "array")
 
-    let baseline = try Measurement.bulk("FileStore.read + decode [UsageEvent]", rounds: rounds) {
+    let baseline = try Measurement.bulk(
+      "FileStore.read + decode [UsageEvent]", rounds: rounds, clock: .cpu
+    ) {
       guard let data = try store.read("array") else { throw BenchmarkError("no array") }
       let decoded = try JSONDecoder().decode([UsageEvent].self, from: data)
       guard decoded.count == drainSize else { throw BenchmarkError("short array") }
     }
-    let drain = try Measurement.bulk("SequencedOutbox.drain(after: .start)", rounds: rounds) {
+    let drain = try Measurement.bulk(drainName, rounds: rounds, clock: .cpu) {
       let batch = try outbox.drain(after: .start)
       guard batch.entries.count == drainSize else { throw BenchmarkError("short drain") }
     }
     report.add(
       Report.Row(
-        suite: suite.name, measurement: drain, baseline: baseline, target: nil,
-        note: "\(drainSize) entries per drain: \(rate(drainSize, drain)) entries/s "
-          + "(baseline \(rate(drainSize, baseline))/s), \(rounds) rounds"))
+        suite: suite.name, scenario: drainName,
+        workSize: "\(drainSize.grouped) entries × \(rounds.grouped)", figure: .init(drain),
+        baseline: Report.Baseline(baseline), target: nil, limit: nil,
+        note: "\(rate(drainSize, drain)) entries/s (baseline \(rate(drainSize, baseline))/s)"))
 
     let consumerStore = try FileStore(
       directory: try options.freshDirectory("consumer-durable"), durability: .durable)
@@ -152,25 +161,23 @@ enum SequenceTrackingBenchmarks {
     try consumer.drain { total, entry in total += entry.payload.seconds }
     let raw = try RawReplace(directory: try options.freshDirectory("raw-consumer"), flush: true)
     let iterations = options.iterations(200)
-    let small = try Measurement.run(
-      "raw POSIX replace, 256 B (flush file + dir)", iterations: iterations
-    ) {
-      try raw.write(SharedStoreBenchmarks.payload(1), name: "record")
-    }
     var index = drainSize
-    let applyOne = try Measurement.run(
-      "publish + OutboxConsumer.drain of it", iterations: iterations
-    ) {
-      index += 1
-      try outbox.publish(event(index)) { _ in }
-      let batch = try consumer.drain { total, entry in total += entry.payload.seconds }
-      guard batch.entries.count == 1 else { throw BenchmarkError("expected one entry") }
-    }
+    let (applyOne, small) = try Measurement.paired(
+      applyName, against: "raw durable write, 256 B (replace: flush file + dir)",
+      iterations: iterations,
+      baseline: { try raw.write(SharedStoreBenchmarks.payload(1), name: "record") },
+      measuring: {
+        index += 1
+        try outbox.publish(event(index)) { _ in }
+        let batch = try consumer.drain { total, entry in total += entry.payload.seconds }
+        guard batch.entries.count == 1 else { throw BenchmarkError("expected one entry") }
+      })
     report.add(
       Report.Row(
-        suite: suite.name, measurement: applyOne, baseline: small, target: nil,
+        suite: suite.name, scenario: applyName, workSize: "one entry × \(iterations.grouped)",
+        figure: .init(applyOne), baseline: Report.Baseline(small), target: nil, limit: nil,
         note: "two store writes: the publish (.processCrashSafe outbox of \(drainSize) entries) "
-          + "and the exactly-once apply (.durable record); \(iterations) iterations"))
+          + "and the exactly-once apply (.durable record); timed alternately"))
   }
 
   // MARK: - Polling
@@ -181,27 +188,27 @@ enum SequenceTrackingBenchmarks {
       directory: try options.freshDirectory("outbox-head"), durability: .processCrashSafe)
     let outbox = try SequencedOutbox<UsageEvent>(store: store, key: "outbox", capacity: capacity)
     try outbox.publish(contentsOf: (0..<capacity).map(event)) { _ in }
-    let fresh = try Measurement.run("SequencedOutbox.head() (changed)", iterations: iterations) {
+    let fresh = try Measurement.run(headName, iterations: iterations) {
       guard try outbox.head() != nil else { throw BenchmarkError("no head") }
     }
     let log = try Measurement.run("FileStore.readLog of the outbox", iterations: iterations) {
       guard try store.readLog("outbox") != nil else { throw BenchmarkError("no outbox") }
     }
     let cached = try outbox.head()
-    let unchanged = try Measurement.run(
-      "SequencedOutbox.head(reusing:) (unchanged)", iterations: iterations
-    ) {
+    let unchanged = try Measurement.run(unchangedHeadName, iterations: iterations) {
       guard try outbox.head(reusing: cached) == cached else { throw BenchmarkError("changed") }
     }
-    let note = "outbox of \(capacity) entries, \(iterations) iterations"
+    let workSize = "outbox of \(capacity) entries × \(iterations.grouped)"
     report.add(
       Report.Row(
-        suite: suite.name, measurement: fresh, baseline: log, target: nil,
-        note: "the token, then the header and the newest frame; " + note))
+        suite: suite.name, scenario: headName, workSize: workSize, figure: .init(fresh),
+        baseline: Report.Baseline(log), target: nil, limit: nil,
+        note: "the token, then the header and the newest frame"))
     report.add(
       Report.Row(
-        suite: suite.name, measurement: unchanged, baseline: log, target: nil,
-        note: "the change token only (the file's header and size); " + note))
+        suite: suite.name, scenario: unchangedHeadName, workSize: workSize,
+        figure: .init(unchanged), baseline: Report.Baseline(log), target: nil, limit: nil,
+        note: "the change token only (the file's header and size)"))
   }
 
   /// Entries per second at the median, rounded to thousands.
@@ -209,49 +216,4 @@ enum SequenceTrackingBenchmarks {
     let perSecond = Double(entries) / measurement.median.seconds
     return String(format: "%.0fk", perSecond / 1000)
   }
-}
-
-/// A benchmark that did not see what it set up.
-struct BenchmarkError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
-/// The baseline of an append: open an existing file, write at its end, flush, close — what any
-/// careful appender does, with nothing around it (no lock, no reading of the file).
-final class RawAppend {
-  let directory: String
-  let flush: Bool
-
-  init(directory: URL, flush: Bool) throws {
-    self.directory = directory.path
-    self.flush = flush
-  }
-
-  func append(_ bytes: Data, name: String) throws {
-    let path = directory + "/" + name
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw RawReplace.Failure(call: "open", code: errno) }
-    let written = bytes.withUnsafeBytes { rawWrite(descriptor, $0.baseAddress, $0.count) }
-    guard written == bytes.count else { throw RawReplace.Failure(call: "write", code: errno) }
-    if flush {
-      #if canImport(Darwin)
-      if fcntl(descriptor, F_FULLFSYNC) != 0, fsync(descriptor) != 0 {
-        throw RawReplace.Failure(call: "fsync", code: errno)
-      }
-      #else
-      guard fsync(descriptor) == 0 else { throw RawReplace.Failure(call: "fsync", code: errno) }
-      #endif
-    }
-    guard close(descriptor) == 0 else { throw RawReplace.Failure(call: "close", code: errno) }
-  }
-
-  /// The size of the file at `path`.
-  static func size(of path: String) throws -> Int {
-    try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-  }
-}
-
-private func rawWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-  write(descriptor, buffer, count)
 }

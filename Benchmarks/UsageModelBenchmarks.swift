@@ -8,65 +8,90 @@ enum UsageModelBenchmarks {
   static let suite = BenchmarkSuite(
     name: "usagemodel",
     summary: "aggregating 1M records (365 days, New York) vs Calendar per record and a plain loop",
-    run: run
+    scenarios: [
+      Scenario([Shape.runs.scenario]) { try run(.runs, $0, &$1) },
+      Scenario([Shape.everyRecord.scenario]) { try run(.everyRecord, $0, &$1) },
+      Scenario([Shape.twoCategories.scenario]) { try run(.twoCategories, $0, &$1) },
+      Scenario([Shape.shuffled.scenario]) { try run(.shuffled, $0, &$1) },
+    ]
   )
 
-  static func run(_ options: BenchmarkOptions, _ report: inout Report) throws {
-    let count = options.quick ? 50_000 : 1_000_000
-    let workload = try Workload(count: count)
+  /// The records each scenario aggregates.
+  enum Shape {
+    /// Runs of one app, a random app drawn at one record in ten, as trackers record usage.
+    case runs
+    /// A random app drawn at every record: the same-app shortcut almost never applies.
+    case everyRecord
+    /// Every other record of 4 apps carries a category of its own: a fourth union level runs.
+    case twoCategories
+    /// The records of ``runs`` in random order: the aggregator sorts them first.
+    case shuffled
+
+    var scenario: String {
+      switch self {
+      case .runs: return "UsageAggregator.aggregate"
+      case .everyRecord: return "UsageAggregator.aggregate, a random app at every record"
+      case .twoCategories: return "UsageAggregator.aggregate, 4 apps under two categories"
+      case .shuffled: return "UsageAggregator.aggregate, shuffled input"
+      }
+    }
+
+    var detail: String {
+      switch self {
+      case .runs: return "a random app at one record in ten"
+      case .everyRecord: return "a random app drawn at every record (defeats the same-app shortcut)"
+      case .twoCategories:
+        return "every other record of 4 apps carries a category of its own (per-app union level)"
+      case .shuffled: return "the records of the first row in random order (adds a sort)"
+      }
+    }
+  }
+
+  static let naiveLimit =
+    "The naive code calls Calendar.startOfDay per record, about 2 µs on Linux; the aggregator "
+    + "resolves each day's start once for the year and walks the sorted records with at most "
+    + "one hash lookup per record, tens of nanoseconds."
+  static let plainLimit =
+    "One dictionary update per record is the floor of any aggregation; splitting at midnight "
+    + "and the union sweeps add a constant amount of work per record."
+
+  static func run(_ shape: Shape, _ options: BenchmarkOptions, _ report: inout Report) throws {
+    // A quick run keeps the records' density, 2,740 a day, over fewer days: a day costs the
+    // aggregator its own work (the day's totals), so fewer records over a year would not compare.
+    let count = options.size(1_000_000, quick: 50_000)
+    let workload = try Workload(
+      count: count, days: options.size(365, quick: 18),
+      appChangesPerTen: shape == .everyRecord ? 10 : 1, mixedCategories: shape == .twoCategories)
+    let records = shape == .shuffled ? workload.shuffled : workload.records
     let aggregator = UsageAggregator(boundary: workload.boundary, rules: workload.rules)
-    let note = "\(count) records, \(workload.dayCount) days, America/New_York"
+    let workSize = "\(count.grouped) records, \(workload.dayCount) days"
+    let note = "America/New_York, both DST changes; \(shape.detail)"
 
-    let naive = Measurement.bulk(
-      "naive: Calendar.startOfDay per record", rounds: options.quick ? 2 : 3
-    ) {
-      consume(naiveAggregate(workload))
+    // Each comparison times the aggregator alternately with its baseline, a round each, so that
+    // both see the same load.
+    if shape != .shuffled {
+      let (measured, naive) = Measurement.paired(
+        shape.scenario, against: "naive: Calendar.startOfDay per record",
+        iterations: options.quick ? 3 : 5, warmup: 1, clock: .cpu,
+        baseline: { consume(naiveAggregate(workload)) },
+        measuring: { consume(aggregator.aggregate(records)) })
+      report.add(
+        Report.Row(
+          suite: suite.name, scenario: shape.scenario, workSize: workSize,
+          figure: .init(measured), baseline: Report.Baseline(naive), target: .atLeastFaster(50),
+          limit: naiveLimit,
+          note: note + "; the naive baseline aggregates the same records; timed alternately"))
     }
-    let plain = Measurement.bulk("plain loop: sum per app", rounds: options.quick ? 3 : 10) {
-      consume(plainSum(workload.records))
-    }
-    let measured = Measurement.bulk("UsageAggregator.aggregate", rounds: options.quick ? 3 : 10) {
-      consume(aggregator.aggregate(workload.records))
-    }
-    let switching = try Workload(count: count, appChangesPerTen: 10)
-    let everyPiece = Measurement.bulk(
-      "UsageAggregator.aggregate, app drawn at every piece", rounds: options.quick ? 3 : 10
-    ) {
-      consume(aggregator.aggregate(switching.records))
-    }
-    let mixed = try Workload(count: count, mixedCategories: true)
-    let twoCategories = Measurement.bulk(
-      "UsageAggregator.aggregate, 4 apps under two categories", rounds: options.quick ? 3 : 10
-    ) {
-      consume(aggregator.aggregate(mixed.records))
-    }
-    let shuffled = Measurement.bulk(
-      "UsageAggregator.aggregate, shuffled input", rounds: options.quick ? 3 : 5
-    ) {
-      consume(aggregator.aggregate(workload.shuffled))
-    }
-
+    let (measured, plain) = Measurement.paired(
+      shape.scenario, against: "plain loop: sum per app", iterations: options.quick ? 5 : 10,
+      warmup: 1, clock: .cpu, baseline: { consume(plainSum(records)) },
+      measuring: { consume(aggregator.aggregate(records)) })
     report.add(
       Report.Row(
-        suite: suite.name, measurement: measured, baseline: naive, target: .atLeastFaster(50),
-        note: note))
-    report.add(
-      Report.Row(
-        suite: suite.name, measurement: measured, baseline: plain, target: .atMost(10),
-        note: note))
-    report.add(
-      Report.Row(
-        suite: suite.name, measurement: everyPiece, baseline: naive, target: nil,
-        note: note + "; a random app for every piece (defeats the same-app shortcut)"))
-    report.add(
-      Report.Row(
-        suite: suite.name, measurement: twoCategories, baseline: plain, target: nil,
-        note: note
-          + "; every other piece of 4 apps carries a category of its own (per-app union level)"))
-    report.add(
-      Report.Row(
-        suite: suite.name, measurement: shuffled, baseline: plain, target: nil,
-        note: note + "; same records in random order (adds a sort)"))
+        suite: suite.name, scenario: shape.scenario, workSize: workSize,
+        figure: .init(measured), baseline: Report.Baseline(plain),
+        target: shape == .shuffled ? nil : .atMost(10),
+        limit: shape == .shuffled ? nil : plainLimit, note: note + "; timed alternately"))
   }
 
   /// What an app written by hand does: one `Calendar.startOfDay` per record, the whole record
@@ -96,7 +121,7 @@ enum UsageModelBenchmarks {
 
 // Helpers of this suite, nested so that they cannot clash with other suites' names.
 extension UsageModelBenchmarks {
-  /// A deterministic year of usage as a heartbeat tracker records it.
+  /// A deterministic span of usage (a year in a full run) as a heartbeat tracker records it.
   ///
   /// Pieces of 5-40 s, in order of start, of 40 apps; a random app (possibly the same) is drawn
   /// at one piece in ten; one piece in 20 is repeated by a second source. With
@@ -114,10 +139,13 @@ extension UsageModelBenchmarks {
     ///
     /// - Parameters:
     ///   - count: The number of records.
+    ///   - days: How many days the records span, about.
     ///   - appChangesPerTen: At how many pieces in ten a random app is drawn (10: every piece).
     ///   - mixedCategories: Whether 4 apps are recorded under two categories.
     /// - Throws: `UsageModelError` if a generated value were invalid.
-    init(count: Int, appChangesPerTen: UInt64 = 1, mixedCategories: Bool = false) throws {
+    init(count: Int, days: Int, appChangesPerTen: UInt64 = 1, mixedCategories: Bool = false)
+      throws
+    {
       guard let timeZone = TimeZone(identifier: "America/New_York") else {
         throw UsageModelError.unknownTimeZone(identifier: "America/New_York")
       }
@@ -134,8 +162,8 @@ extension UsageModelBenchmarks {
       let firstDay = try LocalDay(year: 2026, month: 1, day: 1)
       var cursor = boundary.start(of: firstDay)
       // Pieces of 5-40 s with 0-15 s between them, 30 s apart on average; one piece in 20 is a
-      // duplicate that takes no time, so the steps are scaled for the records to span 365 days.
-      let scale = 365.0 * 86_400 / (Double(count) * 0.95 * 30)
+      // duplicate that takes no time, so the steps are scaled for the records to span the days.
+      let scale = Double(days) * 86_400 / (Double(count) * 0.95 * 30)
       var records: [UsageRecord] = []
       records.reserveCapacity(count)
       var app = apps[0]

@@ -1,75 +1,189 @@
 import Foundation
 
-// Benchmarks for ScreenTimeKit: each row compares an operation with a baseline measured in the
-// same run, and prints the ratio. Run in release mode:
+// Benchmarks for ScreenTimeKit: every row compares a figure with a baseline measured in the same
+// run, and every target bounds that ratio. Run in release mode:
 //
-//   swift run -c release Benchmarks [suite ...] [--quick] [--scratch DIR]
+//   swift run -c release Benchmarks [--filter NAME]... [--quick] [--json FILE]
+//     [--markdown FILE] [--scratch DIR] [--list]
 //
-// With no suite names every suite runs. The table is Markdown, ready for
-// Documentation/Performance.md.
+// Progress goes to standard error; standard output gets one table and the line
+// "N targets: P PASS, M MISS". The exit status is 0 whatever the figures; 1 when a benchmark
+// failed to run, 2 for bad arguments. Documentation/Performance.md describes every row.
 
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
+  ExtensionBenchmarks.suite,
   UsageModelBenchmarks.suite,
   SequenceTrackingBenchmarks.suite,
   GapDetectionBenchmarks.suite,
   BytesWrittenBenchmarks.suite,
 ]
 
-@MainActor func usage() -> String {
-  """
-  usage: Benchmarks [suite ...] [--quick] [--scratch DIR]
-
-  Suites:
-  \(suites.map { "  \($0.name.padding(toLength: 14, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
-
-  Options:
-    --quick        fewer iterations; a smoke run whose figures are not for recording
-    --scratch DIR  directory for benchmark files (default: .build/benchmark-scratch)
-  """
+// A memory row's child process: the benchmark started by itself (ExtensionBenchmarks+Memory).
+if CommandLine.arguments.dropFirst().first == ExtensionBenchmarks.MemoryChild.flag {
+  exit(ExtensionBenchmarks.MemoryChild.main(Array(CommandLine.arguments.dropFirst(2))))
 }
 
-var selected: [String] = []
+func usage() -> String {
+  let names = suites.map {
+    "  " + $0.name.padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
+  }
+  return """
+    usage: Benchmarks [--filter NAME]... [--quick] [--json FILE] [--markdown FILE]
+                      [--scratch DIR] [--list]
+
+    Runs every suite and prints one table: scenario, work size, median, p99, the baseline
+    measured in the same run, the ratio, the target and PASS or MISS; then "N targets: P PASS,
+    M MISS". Exits 0 whatever the figures.
+
+    Suites:
+    \(names.joined(separator: "\n"))
+
+    Options:
+      --filter NAME    run only the scenarios of suite NAME, or whose name contains NAME
+                       (ignoring case); repeatable; a bare NAME means the same
+      --quick          smaller inputs and fewer iterations: a smoke run, not for recording
+      --json FILE      also write the rows as JSON (format in Documentation/Performance.md)
+      --markdown FILE  also write the machine, the table and the targets' limits into FILE,
+                       between its BEGIN/END GENERATED BENCHMARKS markers
+      --scratch DIR    directory for benchmark files (default: .build/benchmark-scratch)
+      --list           list the suites and their scenarios, and run nothing
+    """
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+  exit(status)
+}
+
+func standardError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+var filter = Report.Filter()
 var options = BenchmarkOptions(
   scratchDirectory: URL(fileURLWithPath: ".build/benchmark-scratch", isDirectory: true))
+var jsonFile: URL?
+var markdownFile: URL?
+var listOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
+  func value() -> String {
+    guard let value = arguments.popFirst(), !value.hasPrefix("--") else {
+      fail("\(argument) needs a value\n\n\(usage())", status: 2)
+    }
+    return value
+  }
   switch argument {
   case "--help", "-h":
     print(usage())
     exit(0)
-  case "--quick":
-    options.quick = true
-  case "--scratch":
-    guard let path = arguments.popFirst() else {
-      FileHandle.standardError.write(Data("--scratch needs a directory\n\n\(usage())\n".utf8))
-      exit(2)
-    }
-    options.scratchDirectory = URL(fileURLWithPath: path, isDirectory: true)
+  case "--quick": options.quick = true
+  case "--list": listOnly = true
+  case "--filter": filter.values.append(value())
+  case "--json": jsonFile = URL(fileURLWithPath: value())
+  case "--markdown": markdownFile = URL(fileURLWithPath: value())
+  case "--scratch": options.scratchDirectory = URL(fileURLWithPath: value(), isDirectory: true)
   default:
-    guard suites.contains(where: { $0.name == argument }) else {
-      FileHandle.standardError.write(Data("unknown suite '\(argument)'\n\n\(usage())\n".utf8))
-      exit(2)
+    guard !argument.hasPrefix("-") else {
+      fail("unknown option \(argument)\n\n\(usage())", status: 2)
     }
-    selected.append(argument)
+    filter.values.append(argument)
+  }
+}
+
+let selected: [(suite: BenchmarkSuite, scenario: Scenario)] = suites.flatMap { suite in
+  suite.scenarios.filter { scenario in
+    scenario.rows.contains { filter.keeps(suite: suite.name, scenario: $0) }
+  }.map { (suite, $0) }
+}
+
+if listOnly {
+  for suite in suites {
+    print("\(suite.name): \(suite.summary)")
+    for scenario in suite.scenarios {
+      for row in scenario.rows where filter.keeps(suite: suite.name, scenario: row) {
+        print("  \(row)")
+      }
+    }
+  }
+  exit(0)
+}
+guard !selected.isEmpty else {
+  fail(
+    "no scenario matches \(filter.values.map { "'\($0)'" }.joined(separator: ", ")); "
+      + "see --list", status: 2)
+}
+if let markdownFile {
+  guard filter.values.isEmpty else {
+    fail("--markdown writes the document of a whole run: drop --filter", status: 2)
+  }
+  // Checked before the run, not after it.
+  do {
+    try PerformanceDocument.check(markdownFile)
+  } catch {
+    fail("\(error)", status: 2)
   }
 }
 
 #if DEBUG
-print("warning: a debug build; run `swift run -c release Benchmarks` for figures worth recording")
+standardError(
+  "warning: a debug build; run `swift run -c release Benchmarks` for figures worth recording")
 #endif
 
 do {
   try FileManager.default.createDirectory(
     at: options.scratchDirectory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: options.scratchDirectory) }
-  var report = Report()
-  print(Report.header)
-  for suite in suites where selected.isEmpty || selected.contains(suite.name) {
-    try suite.run(options, &report)
-  }
-  print(report.allTargetsMet ? "\nAll targets met." : "\nSome targets were NOT met.")
 } catch {
-  FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
-  exit(1)
+  fail("cannot create the scratch directory: \(error)", status: 1)
 }
+var machine = Machine.describe(scratch: options.scratchDirectory, quick: options.quick)
+standardError("machine: \(machine.summary)")
+let clock = ContinuousClock()
+let started = clock.now
+
+var report = Report()
+report.filter = filter
+report.onAdd = { row in
+  let ratio = row.ratio.map(ratioText) ?? "—"
+  standardError("    \(row.scenario): \(ratio) \(row.result?.rawValue ?? "")")
+}
+var failures: [String] = []
+var currentSuite = ""
+for (suite, scenario) in selected {
+  if suite.name != currentSuite {
+    currentSuite = suite.name
+    standardError("\(suite.name): \(suite.summary)")
+  }
+  report.expectedScenarios = Set(scenario.rows)
+  do {
+    try scenario.run(options, &report)
+  } catch {
+    failures.append("\(suite.name) / \(scenario.rows.joined(separator: ", ")): \(error)")
+    standardError("    FAILED: \(error)")
+  }
+}
+try? FileManager.default.removeItem(at: options.scratchDirectory)
+machine.loadAtEnd = Machine.loadAverage()
+machine.seconds = (clock.now - started).seconds
+
+#if DEBUG
+print("A debug build: these figures, and any MISS, mean nothing. Use swift run -c release.\n")
+#endif
+print(report.table())
+print()
+for failure in failures { print("FAILED: \(failure)") }
+print(report.summaryLine)
+
+do {
+  if let jsonFile {
+    try RunDocument(machine: machine, report: report).encoded().write(to: jsonFile)
+  }
+  if let markdownFile {
+    try PerformanceDocument.update(
+      markdownFile, with: PerformanceDocument.section(machine: machine, report: report))
+  }
+} catch {
+  fail("cannot write the results: \(error)", status: 1)
+}
+exit(failures.isEmpty ? 0 : 1)

@@ -1,0 +1,193 @@
+import Foundation
+import TrackerSignals
+
+extension ExtensionBenchmarks {
+  // MARK: - Peak resident memory of 10,000 callbacks, in a child process
+
+  static let memoryName = "peak RSS growth of a process making MonitorRecorder callbacks"
+  static let memoryControlName = "peak RSS growth of a process making raw durable writes"
+
+  /// The bound on the growth: 2 MB.
+  ///
+  /// Not a baseline measured in the same run: bytes held do not scale with the machine's speed,
+  /// which is why every *time* target is a ratio, and a same-run baseline (the control row)
+  /// grows by a few pages at most, so a ratio to it would mean nothing.
+  static let memoryBound = 2_000_000
+
+  /// The callbacks made before the peak is reset, so that what a process allocates once (the
+  /// stores, the encoders, the runtime's first use of each type) is not counted.
+  static let memoryWarmup = 16
+
+  static func memoryRows(_ options: BenchmarkOptions, _ report: inout Report) throws {
+    guard PeakMemory.status("VmHWM") != nil else {
+      return report.skip(memoryName, reason: "/proc/self/status has no VmHWM on this system")
+    }
+    let count = options.size(10_000, quick: 2_000)
+    var directory = try ExtensionDirectory.prepare(try options.freshDirectory("monitor-memory"))
+    // The fact's bytes, for the control: one callback's frame, measured on the file.
+    let outbox = directory.path(MonitorRecorder.defaultOutboxKey)
+    let before = try RawAppend.size(of: outbox)
+    try directory.callback(try MonitorRecorder(directory: directory.url))
+    let bytes = try RawAppend.size(of: outbox) - before
+
+    let callbacks = try MemoryChild.spawn(.callbacks, directory: directory.url, count: count)
+    let control = try MemoryChild.spawn(
+      .rawWrites(bytes: bytes), directory: try options.freshDirectory("raw-memory"), count: count)
+    let bound = Report.Baseline(name: "bound: 2 MB (the issue's; not measured)", bytes: memoryBound)
+    let workSize = "\(count.grouped) callbacks"
+    report.add(
+      Report.Row(
+        suite: suite.name, scenario: memoryName, workSize: workSize,
+        figure: Report.Figure(bytes: callbacks.growth), baseline: bound, target: .atMost(1),
+        limit: "A monitor extension runs in about 6 MB. A callback holds the fact, the heartbeat "
+          + "and the ends of two logs; once per capacity records a compaction holds the kept "
+          + "records (about 130 KB of facts, 80 KB of heartbeats) and 64 KiB read buffers. "
+          + "Anything that grows with the number of callbacks would pass 2 MB.",
+        note: callbacks.note
+          + "; the outbox compacts every 1,025 callbacks and the heartbeat history every 2,881, "
+          + "so compactions of both fall inside the run"))
+    report.add(
+      Report.Row(
+        suite: suite.name, scenario: memoryControlName,
+        workSize: "\(count.grouped) writes of \(bytes) B",
+        figure: Report.Figure(bytes: control.growth),
+        baseline: bound, target: nil, limit: nil,
+        note: control.note + "; the control: what the measurement shows for a process that "
+          + "allocates nothing that grows"))
+  }
+
+  /// The hidden subcommand a memory row runs in a child process of the benchmark itself:
+  /// `Benchmarks --memory-child callbacks|raw-writes DIRECTORY COUNT BYTES`.
+  ///
+  /// The child makes ``memoryWarmup`` operations, resets the peak resident size to the resident
+  /// size (`5` into `/proc/self/clear_refs`, without trimming the heap, as in an extension that
+  /// is not measured), reads `VmHWM`, makes `COUNT` operations, reads `VmHWM` again, and prints
+  /// the figures as one line of JSON. Only that work happens in the child, so the parent's
+  /// memory (a million records of other suites) cannot pollute it.
+  struct MemoryChild: Codable {
+    /// What the child does.
+    enum Work {
+      /// `eventDidReachThreshold` callbacks on a directory that ``ExtensionDirectory`` prepared.
+      case callbacks
+      /// One raw durable write of `bytes` bytes each.
+      case rawWrites(bytes: Int)
+    }
+
+    static let flag = "--memory-child"
+
+    var operations: Int
+    /// `VmHWM` after the warm-up, before the reset: the peak of the child so far.
+    var peakBeforeReset: Int
+    /// `VmHWM` after the warm-up and the reset: the resident size then.
+    var before: Int
+    /// `VmHWM` after the operations.
+    var after: Int
+    /// Why the reset failed, if it did: `before` is then the unreset peak.
+    var resetFailure: String?
+    var seconds: Double
+
+    var growth: Int { max(0, after - before) }
+
+    var note: String {
+      "VmHWM after \(operations.grouped) operations minus VmHWM after \(memoryWarmup) more "
+        + "of warm-up, in a child process doing only this; resident size after the warm-up "
+        + PeakMemory.mebibytes(before) + ", peak before the reset "
+        + PeakMemory.mebibytes(peakBeforeReset)
+        + (resetFailure.map {
+          "; the peak was NOT reset (\($0)): growth above the startup peak "
+            + "only"
+        } ?? "")
+        + String(format: "; %.0f operations/s", Double(operations) / max(seconds, 1e-9))
+    }
+
+    /// Runs the child for `work` and returns what it measured.
+    static func spawn(_ work: Work, directory: URL, count: Int) throws -> MemoryChild {
+      let process = Process()
+      process.executableURL = selfExecutable()
+      switch work {
+      case .callbacks:
+        process.arguments = [flag, "callbacks", directory.path, String(count), "0"]
+      case .rawWrites(let bytes):
+        process.arguments = [flag, "raw-writes", directory.path, String(count), String(bytes)]
+      }
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      let errorText = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else {
+        throw BenchmarkError(
+          "the memory child exited with \(process.terminationStatus): \(errorText)")
+      }
+      return try JSONDecoder().decode(MemoryChild.self, from: data)
+    }
+
+    /// The child's side: runs when the benchmark is started with ``flag``; returns the exit
+    /// status.
+    static func main(_ arguments: [String]) -> Int32 {
+      guard arguments.count == 4, let count = Int(arguments[2]), let bytes = Int(arguments[3])
+      else {
+        FileHandle.standardError.write(Data("usage: \(flag) KIND DIRECTORY COUNT BYTES\n".utf8))
+        return 2
+      }
+      let directory = URL(fileURLWithPath: arguments[1], isDirectory: true)
+      do {
+        let operation: () throws -> Void
+        switch arguments[0] {
+        case "callbacks":
+          var extensionDirectory = try ExtensionDirectory.resume(directory)
+          let recorder = try MonitorRecorder(directory: directory)
+          operation = { try extensionDirectory.callback(recorder) }
+        case "raw-writes":
+          let raw = try RawReplace(directory: directory, flush: true)
+          let fact = Data(count: bytes)
+          operation = { try raw.write(fact, name: "fact") }
+        default:
+          throw BenchmarkError("unknown kind '\(arguments[0])'")
+        }
+        let result = try measure(count: count, operation)
+        let encoded = try JSONEncoder().encode(result)
+        FileHandle.standardOutput.write(encoded + Data("\n".utf8))
+        return 0
+      } catch {
+        FileHandle.standardError.write(Data("memory child failed: \(error)\n".utf8))
+        return 1
+      }
+    }
+
+    private static func measure(count: Int, _ operation: () throws -> Void) throws -> MemoryChild {
+      for _ in 0..<memoryWarmup { try operation() }
+      guard let peakBeforeReset = PeakMemory.status("VmHWM") else {
+        throw BenchmarkError("VmHWM is unreadable")
+      }
+      var memory = PeakMemory()
+      memory.reset(trimmingHeap: false)
+      guard let before = PeakMemory.status("VmHWM") else {
+        throw BenchmarkError("VmHWM is unreadable")
+      }
+      let clock = ContinuousClock()
+      let start = clock.now
+      for _ in 0..<count { try operation() }
+      let elapsed = clock.now - start
+      guard let after = PeakMemory.status("VmHWM") else {
+        throw BenchmarkError("VmHWM is unreadable")
+      }
+      return MemoryChild(
+        operations: count, peakBeforeReset: peakBeforeReset, before: before, after: after,
+        resetFailure: memory.resetFailure, seconds: elapsed.seconds)
+    }
+
+    /// This executable: `/proc/self/exe` where it exists, else what the process was started as.
+    private static func selfExecutable() -> URL {
+      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return URL(fileURLWithPath: path)
+      }
+      if let url = Bundle.main.executableURL { return url }
+      return URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// The baseline of every durable row: **one raw durable write** — what any careful program must
+/// do to replace a file's contents so that a reader never sees a torn value and a power cut
+/// keeps the new value, with nothing else around it.
+///
+/// One write of *n* bytes is exactly these system calls, in this order:
+/// 1. `open` a temporary file in the directory (`O_WRONLY | O_CREAT | O_EXCL`, mode 0600);
+/// 2. `write` the *n* bytes in one call;
+/// 3. flush the file (`fsync`; on Darwin `fcntl(F_FULLFSYNC)`, as `FileStore` does);
+/// 4. `close` it;
+/// 5. `rename` it over the destination;
+/// 6. flush the directory, so that the rename survives a power cut (`fsync` of a descriptor of
+///    the directory opened once, up front, as `FileStore` keeps its own).
+///
+/// That is two flushes, the file's and the directory's. Without `flush` (the `.processCrashSafe`
+/// comparison) steps 3 and 6 are skipped.
+final class RawReplace {
+  /// A system call that failed.
+  struct Failure: Error, CustomStringConvertible {
+    var call: String
+    var code: Int32
+    var description: String { "\(call) failed with errno \(code)" }
+  }
+
+  let directory: String
+  let flush: Bool
+  private let directoryDescriptor: Int32
+
+  init(directory: URL, flush: Bool) throws {
+    self.directory = directory.path
+    self.flush = flush
+    directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+    guard directoryDescriptor >= 0 else { throw Failure(call: "open dir", code: errno) }
+  }
+
+  deinit { close(directoryDescriptor) }
+
+  /// Replaces the file `name` with exactly `bytes`: one raw durable write.
+  func write(_ bytes: Data, name: String) throws {
+    let temporary = directory + "/.tmp." + name
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw Failure(call: "open", code: errno) }
+    let written = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw Failure(call: "write", code: errno) }
+    if flush { try Self.synchronize(descriptor) }
+    guard close(descriptor) == 0 else { throw Failure(call: "close", code: errno) }
+    guard rename(temporary, directory + "/" + name) == 0 else {
+      throw Failure(call: "rename", code: errno)
+    }
+    if flush { try Self.synchronize(directoryDescriptor) }
+  }
+
+  /// Flushes `descriptor` as `FileStore` does: `F_FULLFSYNC` on Darwin, `fsync` elsewhere.
+  static func synchronize(_ descriptor: Int32) throws {
+    #if canImport(Darwin)
+    if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+    #endif
+    guard fsync(descriptor) == 0 else { throw Failure(call: "fsync", code: errno) }
+  }
+}
+
+/// The floor of any durable append: `open` an existing file (`O_WRONLY | O_APPEND`), `write`
+/// the bytes at its end, flush it, `close` it — one flush, no lock, no reading of the file.
+final class RawAppend {
+  let directory: String
+  let flush: Bool
+
+  init(directory: URL, flush: Bool) throws {
+    self.directory = directory.path
+    self.flush = flush
+  }
+
+  /// Appends `bytes` to the file `name`, creating it if needed.
+  func append(_ bytes: Data, name: String) throws {
+    let path = directory + "/" + name
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw RawReplace.Failure(call: "open", code: errno) }
+    let written = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw RawReplace.Failure(call: "write", code: errno) }
+    if flush { try RawReplace.synchronize(descriptor) }
+    guard close(descriptor) == 0 else { throw RawReplace.Failure(call: "close", code: errno) }
+  }
+
+  /// The size of the file at `path`.
+  static func size(of path: String) throws -> Int {
+    try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+  }
+}
+
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}
