@@ -91,6 +91,14 @@ let package = Package(
       dependencies: ["SharedStore", "UsageModel", "TrackerSignals"],
       path: "Tests/TestSupport"
     ),
+    // The stored formats' fuzzing harness: each format planted as a hostile file and driven
+    // through the public API. `StoredFormatFuzzTests` runs it as a seeded mutation loop, and
+    // Scripts/fuzz.sh links it with a target of Fuzz/Targets into a libFuzzer executable.
+    .target(
+      name: "StoredFormatFuzzing",
+      dependencies: ["ScreenTimeKit", "TestSupport"],
+      path: "Fuzz/StoredFormatFuzzing"
+    ),
     // Another module whose public types share names with SharedStore's, as an integrator's own
     // module or Apple's System framework (Errno) may.
     .target(name: "NameClash", path: "Tests/NameClash"),
@@ -135,6 +143,12 @@ let package = Package(
     .testTarget(
       name: "PipelineKillTests",
       dependencies: ["ScreenTimeKit", "SharedStore", "TestSupport", "stk-test-helper"]
+    ),
+    // Every stored format fuzzed, and every input that ever failed replayed.
+    .testTarget(
+      name: "StoredFormatFuzzTests",
+      dependencies: ["StoredFormatFuzzing", "TestSupport"],
+      resources: [.copy("Replays")]
     ),
     // A monitor extension's work, with the extension-side products only: it does not compile if
     // that work needs anything more.

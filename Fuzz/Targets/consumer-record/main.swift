@@ -1,0 +1,7 @@
+import StoredFormatFuzzing
+
+/// libFuzzer's entry point for the `consumer-record` format (see Scripts/fuzz.sh).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStoredFormat(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  StoredFormatFuzzTarget.run("consumer-record", data, size)
+}

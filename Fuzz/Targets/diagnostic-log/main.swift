@@ -1,0 +1,7 @@
+import StoredFormatFuzzing
+
+/// libFuzzer's entry point for the `diagnostic-log` format (see Scripts/fuzz.sh).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStoredFormat(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  StoredFormatFuzzTarget.run("diagnostic-log", data, size)
+}

@@ -1,0 +1,7 @@
+import StoredFormatFuzzing
+
+/// libFuzzer's entry point for the `outbox` format (see Scripts/fuzz.sh).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStoredFormat(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  StoredFormatFuzzTarget.run("outbox", data, size)
+}
