@@ -147,9 +147,11 @@ private func run(_ operation: String, on store: FileStore, key: String, director
   }
 }
 
-/// Writes values under `fill-0`, `fill-1`, ... until the store refuses one, first of 64 KiB, then
-/// of 1 byte (which still takes a page of a tmpfs), and describes what was written and how the
-/// store refused: "N values, then <error>, M values, then <error>".
+/// Fills the store: writes values under numbered `fill-` keys until the store refuses one.
+///
+/// First values of 64 KiB, then of 1 byte, which still takes a page of a tmpfs. Describes what
+/// was written and how the store refused: "N values of 65536 bytes, then <error>; M values of 1
+/// bytes, then <error>".
 private func fill(_ store: FileStore, directory: String) throws -> String {
   var parts: [String] = []
   var index = 0
