@@ -51,7 +51,7 @@ struct KillStormStressTests {
     let outcome = try KillStorm(writer: "write-in-place-loop").run(
       kills: 20, in: directory.url, seed: 7)
     StressRun.report(
-      "kill storm control",
+      "control",
       "\(outcome.kills) SIGKILLs of in-place writers, \(outcome.reads) reads, "
         + "torn reads \(outcome.tornReads) (must be more than 0)")
     #expect(outcome.tornReads > 0, "the harness must see tears from in-place writers")
