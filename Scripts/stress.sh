@@ -24,7 +24,7 @@
 #   --skip-build  use the debug build `swift test` or `swift build --build-tests` made
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
-# The full run takes about 4 minutes on 2 busy cores.
+# The full run takes 2 to 3 minutes on 2 busy cores (Documentation/Reliability.md has its figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
