@@ -108,8 +108,9 @@ final class PipelineKillStressTests: XCTestCase {
     }
     StressRun.report(
       "pipeline kills",
-      "\(scenarios) seeded three-day script\(scenarios == 1 ? "" : "s"), \(kills) extension SIGKILLs "
-        + "of \(scenarios * perScenario) planned (\(inFlight) in the middle of a callback), \(appKills) app SIGKILLs, \(durable) of \(callbacks) callbacks "
+      "\(scenarios) seeded three-day script\(scenarios == 1 ? "" : "s"), "
+        + "\(kills) extension SIGKILLs of \(scenarios * perScenario) planned (\(inFlight) in the "
+        + "middle of a callback), \(appKills) app SIGKILLs, \(durable) of \(callbacks) callbacks "
         + "durably recorded, day-app totals differing from the reference \(mismatches), other "
         + "problems \(problems), controls caught losing use \(controlsCaught) of \(scenarios)")
   }

@@ -23,7 +23,8 @@ struct IncrementStressTests {
     // store's exclusion and not the disk's flushes.
     let directory = try TemporaryDirectory(
       prefix: "stk-stress-increments", preferringMemory: true)
-    let fileSystem = directory.url.path.hasPrefix("/dev/shm") ? "/dev/shm" : "the temporary folder"
+    let fileSystem =
+      directory.url.path.hasPrefix("/dev/shm") ? "/dev/shm" : "the temporary folder"
     let clock = ContinuousClock()
     let started = clock.now
     let run = try IncrementRun(
@@ -31,8 +32,9 @@ struct IncrementStressTests {
     let seconds = (clock.now - started) / .seconds(1)
     StressRun.report(
       "increments",
-      "\(processes) processes x \(count) durable updates on \(fileSystem), final \(run.final) (expected \(total)), "
-        + "\(run.all.count) values, duplicates \(run.duplicates), missing \(run.missing(of: total)), "
+      "\(processes) processes x \(count) durable updates on \(fileSystem), final "
+        + "\(run.final) (expected \(total)), \(run.all.count) values, duplicates "
+        + "\(run.duplicates), missing \(run.missing(of: total)), "
         + "\(Int(Double(total) / seconds)) updates/s")
     #expect(run.final == total)
     #expect(run.all.count == total)

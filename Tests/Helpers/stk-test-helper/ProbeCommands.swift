@@ -25,10 +25,10 @@ import Glibc
 //       process only (Linux, needs CAP_SYS_ADMIN); --read-only user: first becomes the user and
 //       group 65534 (nobody; needs CAP_SETUID). Either prints "unavailable <errno>" and exits 0
 //       when the system refuses. --memory-limit-mb caps the address space (RLIMIT_AS), so that a
-//       read without bound ends in a crash instead of exhausting the machine. --tmpfs-kb S: first
-//       mounts a tmpfs of S KiB on D, which must exist, in a mount namespace of this process only (Linux, needs
-//       CAP_SYS_ADMIN), for the disk-full scenario of Scripts/stress.sh; prints
-//       "unavailable <errno>" and exits 0 when the system refuses.
+//       read without bound ends in a crash instead of exhausting the machine. --tmpfs-kb S:
+//       first mounts a tmpfs of S KiB on D, which must exist, in a mount namespace of this
+//       process only (Linux, needs CAP_SYS_ADMIN), for the disk-full scenario of
+//       Scripts/stress.sh; prints "unavailable <errno>" and exits 0 when the system refuses.
 
 /// Runs the probe subcommand; returns `false` when `name` is not it.
 func runProbeCommand(_ name: String, _ options: Options) throws -> Bool {
