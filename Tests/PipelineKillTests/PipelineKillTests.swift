@@ -60,9 +60,10 @@ final class PipelineKillTests: XCTestCase {
   }
 }
 
-/// `Scripts/stress.sh`: the kill test over `STK_PIPELINE_STRESS_SCENARIOS` scripts, each with
-/// `STK_PIPELINE_STRESS_KILLS` kills of the extension (320 unless set) and with its control;
-/// skipped when the first variable is not set.
+/// `Scripts/stress.sh`, scenario 4: the kill test over `STK_PIPELINE_STRESS_SCENARIOS` scripts,
+/// each with `STK_PIPELINE_STRESS_KILLS` kills of the extension (320 unless set) and with its
+/// control, summed up in one `STRESS pipeline kills:` line; skipped when the first variable is
+/// not set.
 final class PipelineKillStressTests: XCTestCase {
   func testStressScenariosLoseNothingAndCountNothingTwiceWhileEveryControlIsCaught() throws {
     guard
@@ -74,20 +75,43 @@ final class PipelineKillStressTests: XCTestCase {
     let environment = ProcessInfo.processInfo.environment
     let perScenario = environment["STK_PIPELINE_STRESS_KILLS"].flatMap { Int($0) } ?? 320
     var kills = 0
+    var inFlight = 0
+    var appKills = 0
+    var durable = 0
+    var callbacks = 0
+    var mismatches = 0
+    var problems = 0
+    var controlsCaught = 0
     for index in 0..<scenarios {
       let seed = PipelineKillTests.seed &+ UInt64(index) &* 7_919
       let script = try PipelineScript(seed: seed)
       let pipeline = try KillScenarios.pipeline(script, kills: perScenario, seed: seed)
       let control = try KillScenarios.control(script, seed: seed)
       kills += pipeline.run.extensionKills
+      inFlight += pipeline.run.inFlight.count
+      appKills += pipeline.run.appKills + control.run.appKills
+      durable += pipeline.durable
+      callbacks += pipeline.callbacks
+      mismatches += pipeline.mismatches.count
+      problems += pipeline.problems.count
+      if !control.mismatches.isEmpty { controlsCaught += 1 }
       print("scenario \(index + 1) seed=\(seed) \(pipeline.summary) | \(control.summary)")
       XCTAssertEqual(pipeline.mismatches, [], "scenario \(index + 1)")
       XCTAssertEqual(pipeline.problems, [], "scenario \(index + 1)")
-      XCTAssertEqual(pipeline.run.extensionKills, perScenario, "scenario \(index + 1)")
+      // As the `swift test` run allows 300 of its 320: on a loaded machine a launch can run on
+      // past its kill target to the end of the script, so a few kills may not happen.
+      XCTAssertGreaterThanOrEqual(
+        pipeline.run.extensionKills, perScenario - perScenario / 16, "scenario \(index + 1)")
       XCTAssertNotEqual(control.mismatches, [], "scenario \(index + 1): control not caught")
       XCTAssertEqual(control.shortfallSeconds, control.lostSeconds, "scenario \(index + 1)")
       XCTAssertEqual(control.problems, [], "scenario \(index + 1)")
     }
-    print("stress total: \(scenarios) scenarios, \(kills) extension kills")
+    StressRun.report(
+      "pipeline kills",
+      "\(scenarios) seeded three-day script\(scenarios == 1 ? "" : "s"), "
+        + "\(kills) extension SIGKILLs of \(scenarios * perScenario) planned (\(inFlight) in the "
+        + "middle of a callback), \(appKills) app SIGKILLs, \(durable) of \(callbacks) callbacks "
+        + "durably recorded, day-app totals differing from the reference \(mismatches), other "
+        + "problems \(problems), controls caught losing use \(controlsCaught) of \(scenarios)")
   }
 }

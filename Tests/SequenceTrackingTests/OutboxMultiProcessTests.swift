@@ -77,94 +77,28 @@ struct OutboxMultiProcessTests {
     }.reduce(0, +)
   }
 
-  /// The consumer's poll interval: longer than the whole run, so that until the producers are
-  /// done only the notifications that get through wake it — a dropped one is then not made up
-  /// for by a poll, only by the next notification's drain taking everything after the cursor.
-  static let pollInterval = "600000"
-
   @Test(
     """
     3 producers publish 1,000 entries each while a consumer that drops half the notifications, \
     never polls until they are done, and keeps restarting applies each exactly once, in order
     """)
   func everyEntryAppliedOnceAcrossRestarts() throws {
-    let paths = Paths(directory: try TemporaryDirectory(prefix: "stk-outbox"))
-    // The capacity holds every entry, so nothing may be lost; eviction has its own tests.
-    let capacity = Self.producers * Self.perProducer
-    var random = SplitMix64(seed: 2026)
-
-    let publishers = try (0..<Self.producers).map {
-      try HelperProcess.start(
-        // A publish costs its entry only: without pauses, 1,000 of them end before a consumer
-        // has restarted a few times.
-        Self.producer(
-          $0, count: Self.perProducer, capacity: capacity, paths, pauseMicroseconds: 1_000)
-      ).0
-    }
-    guard FileManager.default.createFile(atPath: paths.barrier, contents: Data()) else {
-      for publisher in publishers { HelperProcess.kill(publisher) }
-      throw ProcessFailure("cannot create the barrier")
-    }
-
-    // When every producer has finished, say so: a consumer then drains what is left and ends.
-    let producersFinished = DispatchGroup()
-    let doneCreated = LockedValue(false)
-    DispatchQueue.global().async(group: producersFinished) {
-      for publisher in publishers { HelperProcess.waitForExit(publisher) }
-      let created = FileManager.default.createFile(atPath: paths.done, contents: Data())
-      doneCreated.withLock { $0 = created }
-    }
-
-    var launches = 0
-    var killed = 0
-    var summaries: [String] = []
-    while summaries.last?.hasPrefix("finished") != true {
-      launches += 1
-      guard launches <= 500 else { throw ProcessFailure("the consumer never finished") }
-      let (consumer, output) = try HelperProcess.start([
-        "outbox-consume", "--dir", paths.store, "--key", "outbox", "--capacity", "\(capacity)",
-        "--record", "consumer", "--doorbell", paths.doorbell, "--done", paths.done,
-        "--seed", "\(random.next() % 1_000_000)", "--max-drains", "\(2 + random.next() % 12)",
-        "--poll-ms", Self.pollInterval, "--deadline-s", "60", "--durability", "processCrashSafe",
-      ])
-      // Every third launch is killed at a random moment instead of restarting by itself.
-      if launches % 3 == 0 {
-        usleep(UInt32(5_000 + random.next() % 60_000))
-        if consumer.isRunning {
-          HelperProcess.kill(consumer)
-          killed += 1
-          _ = output.readDataToEndOfFile()
-          continue
-        }
-      }
-      let lines = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
-      HelperProcess.waitForExit(consumer)
-      guard consumer.terminationReason == .exit, consumer.terminationStatus == 0 else {
-        throw ProcessFailure("the consumer failed with status \(consumer.terminationStatus)")
-      }
-      summaries.append(lines)
-    }
-    producersFinished.wait()
-    #expect(doneCreated.withLock { $0 })
-    for publisher in publishers {
-      #expect(publisher.terminationStatus == 0, "a producer failed")
-    }
-
-    // What the consumer applied, read back by this process from the store.
-    let store = try FileStore(directory: URL(fileURLWithPath: paths.store))
-    let outbox = try SequencedOutbox<ProducedEntry>(store: store, key: "outbox", capacity: capacity)
-    let record = try OutboxConsumer(
-      outbox: outbox, store: store, key: "consumer", initialState: AppliedLog()
-    ).record()
-    let applied = record.state.items
+    let run = KilledConsumerRun(producers: Self.producers, perProducer: Self.perProducer)
+    let outcome = try run.run()
+    #expect(outcome.producersSucceeded, "a producer failed")
     let total = Self.producers * Self.perProducer
-    #expect(violations(in: applied, producers: Self.producers, perProducer: Self.perProducer) == [])
-    #expect(record.cursor.last?.value == UInt64(total))
-    #expect(launches - killed >= 3 && killed >= 1, "the consumer restarted several times")
+    #expect(
+      violations(in: outcome.applied, producers: Self.producers, perProducer: Self.perProducer)
+        == [])
+    #expect(outcome.cursor == UInt64(total))
+    #expect(
+      outcome.launches - outcome.kills >= 3 && outcome.kills >= 1,
+      "the consumer restarted several times")
     // What this proves beyond "every entry once": notifications were dropped; no poll found
     // anything before the producers were done, so the drains that applied the entries were
     // woken by the notifications that got through; and those drains applied more entries than
     // notifications arrived, so the entries of dropped notifications were among them.
+    let summaries = outcome.summaries
     let arrived = Self.total("arrived", in: summaries)
     let appliedOnNotification = Self.total("appliedOnNotification", in: summaries)
     #expect(Self.total("dropped", in: summaries) > 0, "notifications were dropped")

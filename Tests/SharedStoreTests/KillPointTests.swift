@@ -128,7 +128,7 @@ struct KillPointTests {
       "kill-point-run", "--dir", killedStore, "--subject", scenario.subject, "--counter", "100",
       "--point", scenario.point,
     ])
-    let line = readLine(output)
+    let line = HelperProcess.readLine(output)
     var acquired: UInt64 = 0
     try waiter.update("waiter") { (data: inout Data?) throws(SharedStoreError) in
       acquired = monotonicNanoseconds()
@@ -163,16 +163,5 @@ struct KillPointTests {
     let copy = try TemporaryDirectory(prefix: "stk-kill-point")
     try FileManager.default.copyItem(atPath: prepared.path + "/store", toPath: copy.path + "/store")
     return copy
-  }
-
-  /// The first line of `output`, read byte by byte so that nothing after it is consumed.
-  private func readLine(_ output: FileHandle) -> String {
-    var bytes: [UInt8] = []
-    while true {
-      let byte = output.readData(ofLength: 1)
-      guard let first = byte.first, first != UInt8(ascii: "\n") else { break }
-      bytes.append(first)
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -28,22 +28,12 @@ final class MultiProcessTests: XCTestCase {
   func testFourProcessesOfDurableIncrementsHandOutEachNumberOnce() throws {
     let processes = 4
     let increments = 500
-    let outputs = try runTogether(
-      (0..<processes).map { _ in
-        [
-          "increment", "--dir", storePath, "--key", "counter", "--count", "\(increments)",
-          "--durability", "durable", "--barrier", barrier.path,
-        ]
-      })
-    let values = outputs.flatMap { $0 }.compactMap(Int.init)
-    XCTAssertEqual(values.count, processes * increments)
-    XCTAssertEqual(values.sorted(), Array(1...(processes * increments)))
-    for output in outputs {
-      let own = output.compactMap(Int.init)
-      XCTAssertEqual(own, own.sorted(), "each process sees its own numbers increase")
-    }
-    let store = try FileStore(directory: URL(fileURLWithPath: storePath))
-    XCTAssertEqual(try store.value(for: StoreKey("counter", default: 0)), processes * increments)
+    let run = try IncrementRun(
+      processes: processes, count: increments, durability: .durable, in: directory.url)
+    XCTAssertEqual(run.all.count, processes * increments)
+    XCTAssertEqual(run.all.sorted(), Array(1...(processes * increments)))
+    XCTAssertEqual(run.processesOutOfOrder, 0, "each process sees its own numbers increase")
+    XCTAssertEqual(run.final, processes * increments)
   }
 
   func testControlReadThenWriteIncrementsCollideAcrossProcesses() throws {

@@ -16,6 +16,13 @@ package enum HelperProcess {
   package struct Failure: Error, CustomStringConvertible {
     /// What went wrong.
     package var description: String
+
+    /// A failure described by `description`.
+    ///
+    /// - Parameter description: What went wrong.
+    package init(description: String) {
+      self.description = description
+    }
   }
 
   /// The helper executable's URL.
@@ -160,6 +167,21 @@ package enum HelperProcess {
     return outputs.withLock { $0 }.map {
       String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)
     }
+  }
+
+  /// The next line of a helper's `output`, without its newline, read byte by byte so that nothing
+  /// after it is consumed; what is left when the output ends without a newline.
+  ///
+  /// - Parameter output: The read end of a helper's standard output.
+  /// - Returns: The line.
+  package static func readLine(_ output: FileHandle) -> String {
+    var bytes: [UInt8] = []
+    while true {
+      let byte = output.readData(ofLength: 1)
+      guard let first = byte.first, first != UInt8(ascii: "\n") else { break }
+      bytes.append(first)
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Sends `SIGKILL` to a running helper and waits for it to end.

@@ -12,9 +12,12 @@ import Glibc
 // /dev/zero without end would hang or exhaust this process, not the test runner's.
 //
 //   probe --dir D --key K --ops OP,OP,... [--read-only mount|user] [--memory-limit-mb M]
+//         [--tmpfs-kb S]
 //       Opens a FileStore on D (printing "open <outcome>"), then runs each operation on K and
-//       prints "<op> <outcome>", one line each. Operations: keys, read, changeToken, readLog,
-//       update, write, appendToLog, compactLog, remove, quarantine, removeTemporaryFiles, and
+//       prints "<op> <outcome>", one line each. Operations: keys, read, readText, changeToken,
+//       readLog, update, write, appendToLog, compactLog, remove, quarantine,
+//       removeTemporaryFiles; fill (write values under fill-0, fill-1, ... until the store
+//       refuses one, first of 64 KiB, then of 1 byte), unfill (remove those keys); and
 //       naiveRead, the control: a plain read of the key's path, which follows links, waits on a
 //       FIFO and reads to the end. "OP@K2" runs OP on the key K2 instead.
 //       An outcome is "ok <what it returned>" or the error, rendered by `render(_:directory:)`.
@@ -22,7 +25,10 @@ import Glibc
 //       process only (Linux, needs CAP_SYS_ADMIN); --read-only user: first becomes the user and
 //       group 65534 (nobody; needs CAP_SETUID). Either prints "unavailable <errno>" and exits 0
 //       when the system refuses. --memory-limit-mb caps the address space (RLIMIT_AS), so that a
-//       read without bound ends in a crash instead of exhausting the machine.
+//       read without bound ends in a crash instead of exhausting the machine. --tmpfs-kb S:
+//       first mounts a tmpfs of S KiB on D, which must exist, in a mount namespace of this
+//       process only (Linux, needs CAP_SYS_ADMIN), for the disk-full scenario of
+//       Scripts/stress.sh; prints "unavailable <errno>" and exits 0 when the system refuses.
 
 /// Runs the probe subcommand; returns `false` when `name` is not it.
 func runProbeCommand(_ name: String, _ options: Options) throws -> Bool {
@@ -32,6 +38,12 @@ func runProbeCommand(_ name: String, _ options: Options) throws -> Bool {
   let operations = try options.string("ops").split(separator: ",").map(String.init)
   if let megabytes = options.values["memory-limit-mb"].flatMap(Int.init) {
     try limitAddressSpace(megabytes: megabytes)
+  }
+  if let kibibytes = options.values["tmpfs-kb"].flatMap(Int.init),
+    let refused = mountPrivateTemporaryFileSystem(directory, kibibytes: kibibytes)
+  {
+    emit("unavailable \(refused)")
+    return true
   }
   switch options.values["read-only"] {
   case nil: break
@@ -82,6 +94,8 @@ private func run(_ operation: String, on store: FileStore, key: String, director
     return try store.keys().joined(separator: ",")
   case "read":
     return try store.read(key).map { "\($0.count) bytes" } ?? "nil"
+  case "readText":
+    return try store.read(key).map { String(decoding: $0, as: UTF8.self) } ?? "nil"
   case "changeToken":
     return try store.changeToken(for: key) == nil ? "nil" : "token"
   case "readLog":
@@ -108,6 +122,12 @@ private func run(_ operation: String, on store: FileStore, key: String, director
     return try store.quarantine(key).map { relative($0, to: directory) } ?? "nil"
   case "removeTemporaryFiles":
     return "\(try store.removeTemporaryFiles()) removed"
+  case "fill":
+    return try fill(store, directory: directory)
+  case "unfill":
+    let filled = try store.keys().filter { $0.hasPrefix("fill-") }
+    for key in filled { try store.remove(key) }
+    return "\(filled.count) removed"
   case "naiveRead":
     // The control: what the store did before, following links, waiting on a FIFO, reading to
     // the end however far that is.
@@ -125,6 +145,32 @@ private func run(_ operation: String, on store: FileStore, key: String, director
   default:
     throw HelperError("unknown operation \(operation)")
   }
+}
+
+/// Fills the store: writes values under numbered `fill-` keys until the store refuses one.
+///
+/// First values of 64 KiB, then of 1 byte, which still takes a page of a tmpfs. Describes what
+/// was written and how the store refused: "N values of 65536 bytes, then <error>; M values of 1
+/// bytes, then <error>".
+private func fill(_ store: FileStore, directory: String) throws -> String {
+  var parts: [String] = []
+  var index = 0
+  for size in [65_536, 1] {
+    var count = 0
+    while true {
+      do {
+        try store.write(Data(repeating: 0xA5, count: size), for: "fill-\(index)")
+      } catch {
+        parts.append(
+          "\(count) values of \(size) bytes, then \(render(error, directory: directory))")
+        break
+      }
+      count += 1
+      index += 1
+      guard index < 100_000 else { throw HelperError("the store never filled up") }
+    }
+  }
+  return parts.joined(separator: "; ")
 }
 
 /// A store error in a stable, comparable form: the case and its context, paths relative to the
@@ -177,13 +223,8 @@ private func limitAddressSpace(megabytes: Int) throws {
 /// errno when the system refuses.
 private func makeReadOnlyBindMount(_ directory: String) -> Int32? {
   #if os(Linux)
-  // unshare(2) is not in Swift's Glibc module; CLONE_NEWNS is 0x00020000 on every Linux.
-  typealias Unshare = @convention(c) (Int32) -> Int32
-  guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "unshare") else { return ENOSYS }
-  let unshare = unsafeBitCast(symbol, to: Unshare.self)
-  guard unshare(0x0002_0000) == 0,
-    mount(nil, "/", nil, UInt(MS_REC | MS_PRIVATE), nil) == 0,
-    mount(directory, directory, nil, UInt(MS_BIND), nil) == 0,
+  if let refused = enterPrivateMountNamespace() { return refused }
+  guard mount(directory, directory, nil, UInt(MS_BIND), nil) == 0,
     mount(nil, directory, nil, UInt(MS_REMOUNT | MS_BIND | MS_RDONLY), nil) == 0
   else { return errno }
   return nil
@@ -191,6 +232,32 @@ private func makeReadOnlyBindMount(_ directory: String) -> Int32? {
   return ENOSYS
   #endif
 }
+
+/// Mounts a tmpfs of `kibibytes` KiB on `directory`, seen by this process only; returns the errno
+/// when the system refuses.
+private func mountPrivateTemporaryFileSystem(_ directory: String, kibibytes: Int) -> Int32? {
+  #if os(Linux)
+  if let refused = enterPrivateMountNamespace() { return refused }
+  guard mount("tmpfs", directory, "tmpfs", 0, "size=\(kibibytes)k") == 0 else { return errno }
+  return nil
+  #else
+  return ENOSYS
+  #endif
+}
+
+#if os(Linux)
+/// Moves this process into a mount namespace of its own, whose mounts no other process sees;
+/// returns the errno when the system refuses.
+private func enterPrivateMountNamespace() -> Int32? {
+  // unshare(2) is not in Swift's Glibc module; CLONE_NEWNS is 0x00020000 on every Linux.
+  typealias Unshare = @convention(c) (Int32) -> Int32
+  guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "unshare") else { return ENOSYS }
+  let unshare = unsafeBitCast(symbol, to: Unshare.self)
+  guard unshare(0x0002_0000) == 0, mount(nil, "/", nil, UInt(MS_REC | MS_PRIVATE), nil) == 0
+  else { return errno }
+  return nil
+}
+#endif
 
 /// Becomes user and group 65534 (nobody); returns the errno when the system refuses.
 private func becomeNobody() -> Int32? {

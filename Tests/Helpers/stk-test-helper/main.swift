@@ -11,8 +11,8 @@ import TestSupport
 //   stk-test-helper write-loop --dir D --key K --size S [--durability M]
 //   stk-test-helper write-in-place-loop --dir D --key K --size S                 (control)
 //
-// SequenceTrackingCommands.swift, AppendLogCommands.swift, ProbeCommands.swift and
-// KillPointCommands.swift list the others.
+// SequenceTrackingCommands.swift, AppendLogCommands.swift, ProbeCommands.swift,
+// KillPointCommands.swift and KillStormCommands.swift list the others.
 
 struct Options {
   var values: [String: String] = [:]
@@ -167,6 +167,7 @@ func run() throws {
         || runAppendLogCommand(arguments[1], options)
         || runProbeCommand(arguments[1], options)
         || runKillPointCommand(arguments[1], options)
+        || runKillStormCommand(arguments[1], options)
     else {
       throw HelperError("unknown subcommand '\(arguments[1])'")
     }
