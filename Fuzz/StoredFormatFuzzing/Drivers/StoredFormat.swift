@@ -123,7 +123,7 @@ package final class StoredFormatHarness {
   }
 
   /// Reads `file` as the format from memory, through the decoders a file goes through but
-  /// without the file system (see ``StoredFormatReader``): hundreds of times faster than
+  /// without the file system (see ``StoredFormatReader``): three to ten times faster than
   /// ``run(_:)``, which also checks what each operation does to the files.
   ///
   /// - Parameter file: The bytes of the file.
