@@ -82,6 +82,15 @@ extension GapDetectionBenchmarks {
             summary = try ActivityWatchJSONLines.merge(
               contentsOf: input, into: output, pulseTime: pulse)
           })
+        // A fast merge of a broken input proves nothing: the baseline must have split every
+        // line, and the merge must have read them all and written events.
+        guard countLines(input) == count, summary.malformedLineCount == 0,
+          summary.eventsWritten > 0
+        else {
+          throw BenchmarkError(
+            "\(measurement.name): \(countLines(input)) lines of \(count), "
+              + "\(summary.malformedLineCount) malformed, \(summary.eventsWritten) events written")
+        }
         // Memory in one more run, untimed: the reset trims the heap.
         memory.reset()
         _ = try ActivityWatchJSONLines.merge(contentsOf: input, into: output, pulseTime: pulse)

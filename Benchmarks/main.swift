@@ -115,8 +115,11 @@ guard !selected.isEmpty else {
       + "see --list", status: 2)
 }
 if let markdownFile {
-  guard filter.values.isEmpty else {
-    fail("--markdown writes the document of a whole run: drop --filter", status: 2)
+  guard filter.values.isEmpty, !options.quick else {
+    fail("--markdown writes the document of a whole run: drop --filter and --quick", status: 2)
+  }
+  guard Machine.isReleaseBuild else {
+    fail("--markdown records figures: use a release build (swift run -c release)", status: 2)
   }
   // Checked before the run, not after it.
   do {
@@ -148,7 +151,6 @@ report.onAdd = { row in
   let ratio = row.ratio.map(ratioText) ?? "—"
   standardError("    \(row.scenario): \(ratio) \(row.result?.rawValue ?? "")")
 }
-var failures: [String] = []
 var currentSuite = ""
 for (suite, scenario) in selected {
   if suite.name != currentSuite {
@@ -159,7 +161,7 @@ for (suite, scenario) in selected {
   do {
     try scenario.run(options, &report)
   } catch {
-    failures.append("\(suite.name) / \(scenario.rows.joined(separator: ", ")): \(error)")
+    report.fail("\(suite.name) / \(scenario.rows.joined(separator: ", "))", error: "\(error)")
     standardError("    FAILED: \(error)")
   }
 }
@@ -172,7 +174,7 @@ print("A debug build: these figures, and any MISS, mean nothing. Use swift run -
 #endif
 print(report.table())
 print()
-for failure in failures { print("FAILED: \(failure)") }
+for failure in report.failures { print("FAILED: \(failure.scenario): \(failure.error)") }
 print(report.summaryLine)
 
 do {
@@ -180,10 +182,14 @@ do {
     try RunDocument(machine: machine, report: report).encoded().write(to: jsonFile)
   }
   if let markdownFile {
+    // A table with scenarios missing must not replace the document of a whole run.
+    guard report.failures.isEmpty else {
+      fail("not rewriting \(markdownFile.path): a scenario failed to run", status: 1)
+    }
     try PerformanceDocument.update(
       markdownFile, with: PerformanceDocument.section(machine: machine, report: report))
   }
 } catch {
   fail("cannot write the results: \(error)", status: 1)
 }
-exit(failures.isEmpty ? 0 : 1)
+exit(report.failures.isEmpty ? 0 : 1)

@@ -33,13 +33,18 @@ struct Machine: Encodable {
   /// How long the run took, in seconds.
   var seconds: Double = 0
 
+  /// Whether this is a release build, whose figures are worth recording.
+  static var isReleaseBuild: Bool {
+    #if DEBUG
+    false
+    #else
+    true
+    #endif
+  }
+
   /// Describes this machine now, for a run whose files go to `scratch`.
   static func describe(scratch: URL, quick: Bool) -> Machine {
-    #if DEBUG
-    let build = "debug"
-    #else
-    let build = "release"
-    #endif
+    let build = isReleaseBuild ? "release" : "debug"
     return Machine(
       cpu: field("model name", of: "/proc/cpuinfo") ?? "unknown",
       cores: ProcessInfo.processInfo.activeProcessorCount,

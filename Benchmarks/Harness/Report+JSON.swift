@@ -16,6 +16,7 @@ import Foundation
 ///       "result": "PASS", "limit": "…", "note": "…" }
 ///   ],
 ///   "skipped": [ { "scenario": "…", "reason": "…" } ],
+///   "failures": [ { "scenario": "…", "error": "…" } ],
 ///   "targets": 24, "passed": 23, "missed": 1
 /// }
 /// ```
@@ -26,7 +27,7 @@ struct RunDocument: Encodable {
   var report: Report
 
   private enum Keys: String, CodingKey {
-    case format, machine, rows, skipped, targets, passed, missed
+    case format, machine, rows, skipped, failures, targets, passed, missed
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -36,6 +37,8 @@ struct RunDocument: Encodable {
     try container.encode(report.rows, forKey: .rows)
     try container.encode(
       report.skipped.map { ["scenario": $0.scenario, "reason": $0.reason] }, forKey: .skipped)
+    try container.encode(
+      report.failures.map { ["scenario": $0.scenario, "error": $0.error] }, forKey: .failures)
     let (targets, passed, missed) = report.summary
     try container.encode(targets, forKey: .targets)
     try container.encode(passed, forKey: .passed)

@@ -150,6 +150,15 @@ struct Report {
     FileHandle.standardError.write(Data("  skipped \(scenario): \(reason)\n".utf8))
   }
 
+  /// The scenarios that threw instead of measuring, with the error.
+  private(set) var failures: [(scenario: String, error: String)] = []
+
+  /// Records that `scenario` failed to run: its targets count as neither PASS nor MISS, and the
+  /// summary line says so.
+  mutating func fail(_ scenario: String, error: String) {
+    failures.append((scenario, error))
+  }
+
   /// The rows with a target, and how many passed and missed.
   var summary: (targets: Int, passed: Int, missed: Int) {
     let results = rows.compactMap(\.result)
@@ -157,10 +166,14 @@ struct Report {
     return (results.count, passed, results.count - passed)
   }
 
-  /// The run's last line: `12 targets: 11 PASS, 1 MISS`.
+  /// The run's last line: `12 targets: 11 PASS, 1 MISS`, then the scenarios skipped or failed,
+  /// if any: `; 1 skipped; 1 FAILED to run`.
   var summaryLine: String {
     let (targets, passed, missed) = summary
-    return "\(targets) targets: \(passed) PASS, \(missed) MISS"
+    var line = "\(targets) targets: \(passed) PASS, \(missed) MISS"
+    if !skipped.isEmpty { line += "; \(skipped.count) skipped" }
+    if !failures.isEmpty { line += "; \(failures.count) FAILED to run" }
+    return line
   }
 }
 
