@@ -102,6 +102,10 @@ final class PipelineKillStressTests: XCTestCase {
       // past its kill target to the end of the script, so a few kills may not happen.
       XCTAssertGreaterThanOrEqual(
         pipeline.run.extensionKills, perScenario - perScenario / 16, "scenario \(index + 1)")
+      // The kills must land inside callbacks, and some callbacks must die unrecorded, or the
+      // scenario proves nothing about a kill mid-write.
+      XCTAssertGreaterThan(pipeline.run.inFlight.count, 0, "scenario \(index + 1)")
+      XCTAssertLessThan(pipeline.durable, pipeline.callbacks, "scenario \(index + 1)")
       XCTAssertNotEqual(control.mismatches, [], "scenario \(index + 1): control not caught")
       XCTAssertEqual(control.shortfallSeconds, control.lostSeconds, "scenario \(index + 1)")
       XCTAssertEqual(control.problems, [], "scenario \(index + 1)")

@@ -13,7 +13,7 @@ import Foundation
 /// @Test("...", .enabled(if: StressRun.current != nil, "set STK_STRESS"))
 /// func killStorm() throws {
 ///   let run = try #require(StressRun.current)
-///   let kills = run.scaled(full: 2_000, short: 200)
+///   let kills = run.scaled(full: 2_000, short: 150)
 ///   ...
 ///   StressRun.report("kill storm", "\(kills) kills, 0 torn reads")
 /// }
