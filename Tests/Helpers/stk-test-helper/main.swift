@@ -141,10 +141,7 @@ func run() throws {
     let key = try options.string("key")
     let size = try options.int("size")
     let path = store.directory.appendingPathComponent(key).path
-    var counter: UInt64 = 1
-    emit("ready")
-    while true {
-      counter += 1
+    func writeInPlace(_ counter: UInt64) throws {
       let file = StoreFileFormat.encode(
         payload: KillPattern.value(counter, size: size), generation: counter)
       guard let handle = FileHandle(forWritingAtPath: path) else {
@@ -158,6 +155,15 @@ func run() throws {
         offset = end
       }
       try handle.close()
+    }
+    // Ready once the first value is written, as write-loop is: a kill then lands in the loop,
+    // not in the process's start-up, which on a busy machine can outlast the test's delay.
+    var counter: UInt64 = 1
+    try writeInPlace(counter)
+    emit("ready")
+    while true {
+      counter += 1
+      try writeInPlace(counter)
     }
 
   default:
