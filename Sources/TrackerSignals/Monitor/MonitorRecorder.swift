@@ -12,6 +12,8 @@ import UsageModel
 ///
 /// ```swift
 /// final class Monitor: DeviceActivityMonitor {
+///   // Without its folder the extension can record nothing, not even a diagnostic; the app
+///   // sees the missing heartbeats as tracker-down time.
 ///   let recorder = try? MonitorRecorder(directory: storeDirectory)
 ///
 ///   override func eventDidReachThreshold(
