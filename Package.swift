@@ -64,8 +64,8 @@ let package = Package(
     .executableTarget(
       name: "store-tool",
       dependencies: [
-        "SharedStore", "SequenceTracking", "TrackerSignals", "GapDetection", "BudgetMath",
-        "ScreenTimeKit",
+        "SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals", "GapDetection",
+        "BudgetMath", "ScreenTimeKit",
       ],
       path: "Examples/store-tool",
       exclude: ["README.md"]

@@ -37,7 +37,9 @@ struct Show {
     }
     let body: [String]
     let form: String
-    if let text = prettyJSON(data) {
+    if let accountant = AccountantView.decode(data) {
+      (form, body) = ("a ThresholdAccountant", AccountantView.lines(accountant))
+    } else if let text = prettyJSON(data) {
       (form, body) = ("JSON", [text])
     } else if let text = Self.text(data) {
       (form, body) = ("text", [text])

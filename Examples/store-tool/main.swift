@@ -24,7 +24,8 @@ let help = """
 
     list        every file: key, kind, size, format version, change token and state (ok,
                 corrupted, newer format version, leftover temporary file, quarantined)
-    show        the value of KEY: JSON pretty-printed; a log's records; the library's own keys
+    show        the value of KEY: JSON pretty-printed (a ThresholdAccountant, under any key,
+                decoded: its intervals and apps); a log's records; the library's own keys
                 decoded — stk.monitor.facts (the extension's facts: number, callback, activity,
                 event, instant), stk.heartbeats.<source> (heartbeats), stk.diagnostics (the
                 diagnostic log) and stk.pipeline.state (the app's pipeline: a summary and the

@@ -1,6 +1,8 @@
 import Foundation
+import SharedStore
 import TestSupport
 import Testing
+import UsageModel
 
 /// `store-tool`, run as a process on a sample folder made by the library (`SampleStore`).
 @Suite("store-tool")
@@ -101,6 +103,36 @@ struct StoreToolTests {
         }
 
         """)
+  }
+
+  @Test("show decodes a ThresholdAccountant kept under an app's own key: intervals and apps")
+  func showAccountantValue() throws {
+    let sample = try SampleStore()
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    var accountant = ThresholdAccountant(timeZone: utc)
+    let start = SampleStore.at("07:00:00")
+    for (name, time) in [
+      ("stk:5m:com.burbn.instagram", "07:05:00"), ("stk:10m:com.burbn.instagram", "07:10:00"),
+      ("stk:5m:com.duolingo", "07:55:30"), ("stk:30m:com.duolingo", "07:01:00"),
+    ] {
+      _ = accountant.record(
+        try ThresholdEvent(
+          name: ThresholdEventName(parsing: name), intervalStart: start,
+          receivedAt: SampleStore.at(time)))
+    }
+    try sample.store.set(accountant, for: StoreKey("app.accountant", default: accountant))
+    let outcome = try example.run(["show", sample.path, "app.accountant"])
+    #expect(outcome.status == 0)
+    let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    #expect(lines.first?.hasSuffix(", a ThresholdAccountant") == true)
+    #expect(lines.contains { $0.hasPrefix("time zone ") && $0.contains("1 monitoring interval") })
+    #expect(lines.contains("interval from 2026-03-29T07:00:00Z: 15m 00s over 2 apps"))
+    #expect(
+      lines.map(Self.cells).contains([
+        "com.burbn.instagram", "10m 00s", "reached at 2026-03-29T07:10:00Z",
+      ]))
+    #expect(lines.contains { $0.hasPrefix("  not counted: ") && $0.contains("com.duolingo") })
   }
 
   @Test("show prints an unknown log's records with their positions")
