@@ -27,6 +27,22 @@ package enum Fuzz {
     package var description: String { "\(inputs) inputs, \(decoded) decoded" }
   }
 
+  /// One fuzzed type (or stored form) of a module's `FuzzTests`: a parameterised test's argument.
+  package struct Target: Sendable, CustomStringConvertible {
+    /// The type's name, as the test's argument is shown.
+    package let description: String
+    /// Runs `inputs` inputs from `seed` and returns the tally.
+    package let run: @Sendable (_ inputs: Int, _ seed: UInt64) throws -> Tally
+
+    /// A target named `description` that `run` fuzzes.
+    package init(
+      description: String, run: @escaping @Sendable (_ inputs: Int, _ seed: UInt64) throws -> Tally
+    ) {
+      self.description = description
+      self.run = run
+    }
+  }
+
   /// An input that broke a property, with what it broke.
   package struct Failure: Error, CustomStringConvertible {
     /// The type decoded.

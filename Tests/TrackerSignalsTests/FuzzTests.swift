@@ -13,10 +13,7 @@ struct FuzzTests {
   /// Inputs per target; 12 targets.
   static let inputsPerType = 850
 
-  struct Target: Sendable, CustomStringConvertible {
-    let description: String
-    let run: @Sendable (_ inputs: Int, _ seed: UInt64) throws -> Fuzz.Tally
-  }
+  typealias Target = Fuzz.Target
 
   @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
   func fuzz(_ target: Target) throws {
@@ -25,6 +22,15 @@ struct FuzzTests {
   }
 
   static let targets: [Target] = (try? makeTargets()) ?? []
+
+  /// `targets` swallows a failure to build them, which would leave the test above with no
+  /// argument and nothing to check: this fails instead.
+  @Test("every fuzz target is built")
+  func targetsAreBuilt() throws {
+    let built = try Self.makeTargets()
+    #expect(!built.isEmpty)
+    #expect(built.count == Self.targets.count)
+  }
 
   @Test("the fuzz fixtures build")
   func fixturesBuild() throws {
