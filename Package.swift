@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "TrackerSignals", targets: ["TrackerSignals"]),
     .library(name: "GapDetection", targets: ["GapDetection"]),
     .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
+    .library(name: "AppPipeline", targets: ["AppPipeline"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
     .executable(name: "usage-report", targets: ["usage-report"]),
     .executable(name: "gap-check", targets: ["gap-check"]),
@@ -32,11 +33,20 @@ let package = Package(
     ),
     .target(
       name: "ActivityWatchInterop", dependencies: ["GapDetection", "SharedStore", "UsageModel"]),
+    // The app side of the pipeline: drains the extension's facts and derives the dashboard.
+    .target(
+      name: "AppPipeline",
+      dependencies: [
+        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
+        "GapDetection",
+      ]
+    ),
+    // The umbrella: re-exports every module and holds nothing but documentation.
     .target(
       name: "ScreenTimeKit",
       dependencies: [
         "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
-        "GapDetection", "ActivityWatchInterop",
+        "GapDetection", "ActivityWatchInterop", "AppPipeline",
       ]
     ),
 
@@ -60,12 +70,12 @@ let package = Package(
       exclude: ["README.md", "Samples"]
     ),
     // SharedStore's inspection of a store folder; it decodes the library's own keys with the
-    // modules that write them, so it needs the pipeline's state type from the umbrella.
+    // modules that write them.
     .executableTarget(
       name: "store-tool",
       dependencies: [
         "SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals", "GapDetection",
-        "BudgetMath", "ScreenTimeKit",
+        "BudgetMath", "AppPipeline",
       ],
       path: "Examples/store-tool",
       exclude: ["README.md"]
@@ -83,7 +93,10 @@ let package = Package(
     // A helper executable that the multi-process and kill-safety suites spawn.
     .executableTarget(
       name: "stk-test-helper",
-      dependencies: ["SharedStore", "SequenceTracking", "ScreenTimeKit", "TestSupport"],
+      dependencies: [
+        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
+        "GapDetection", "AppPipeline", "TestSupport",
+      ],
       path: "Tests/Helpers/stk-test-helper"
     ),
     .target(
@@ -96,7 +109,10 @@ let package = Package(
     // Scripts/fuzz.sh links it with a target of Fuzz/Targets into a libFuzzer executable.
     .target(
       name: "StoredFormatFuzzing",
-      dependencies: ["ScreenTimeKit", "TestSupport"],
+      dependencies: [
+        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
+        "GapDetection", "AppPipeline", "TestSupport",
+      ],
       path: "Fuzz/StoredFormatFuzzing"
     ),
     // Another module whose public types share names with SharedStore's, as an integrator's own
@@ -129,20 +145,30 @@ let package = Package(
       // ActivityWatch's own output on fixed inputs, so that the comparison needs no Python.
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit", "TestSupport"]),
+    .testTarget(
+      name: "AppPipelineTests",
+      dependencies: [
+        "AppPipeline", "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking",
+        "TrackerSignals", "GapDetection", "TestSupport",
+      ]
+    ),
+    .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),
     // Runs each example as a process on its samples and on bad input; depending on the examples
     // makes SwiftPM build them beside the test bundle.
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
-        "usage-report", "gap-check", "store-tool", "UsageModel", "BudgetMath", "GapDetection",
-        "ScreenTimeKit", "TestSupport",
+        "usage-report", "gap-check", "store-tool", "SharedStore", "UsageModel", "BudgetMath",
+        "SequenceTracking", "TrackerSignals", "GapDetection", "AppPipeline", "TestSupport",
       ]
     ),
     // The whole pipeline, extension and app in their own processes, killed at random.
     .testTarget(
       name: "PipelineKillTests",
-      dependencies: ["ScreenTimeKit", "SharedStore", "TestSupport", "stk-test-helper"]
+      dependencies: [
+        "AppPipeline", "SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals",
+        "BudgetMath", "GapDetection", "TestSupport", "stk-test-helper",
+      ]
     ),
     // Every stored format fuzzed, and every input that ever failed replayed.
     .testTarget(

@@ -1,10 +1,11 @@
+import AppPipeline
 import BudgetMath
 import Foundation
 import GapDetection
-import ScreenTimeKit
 import SequenceTracking
 import SharedStore
 import TrackerSignals
+import UsageModel
 
 /// A key the library itself writes, read with the module that owns it — never by hand.
 enum LibraryKey {

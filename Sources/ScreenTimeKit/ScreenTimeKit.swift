@@ -1,5 +1,6 @@
 // The umbrella module: one import for every ScreenTimeKit module.
 @_exported import ActivityWatchInterop
+@_exported import AppPipeline
 @_exported import BudgetMath
 @_exported import GapDetection
 @_exported import SequenceTracking

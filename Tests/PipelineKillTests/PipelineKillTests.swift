@@ -1,6 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 import XCTest
 
 /// One pipeline from a monitor extension to the app's dashboard, proven under SIGKILL.

@@ -1,5 +1,11 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+import UsageModel
 
 /// Facts to publish: an interval's start and threshold events, a minute apart.
 func fuzzFacts(_ count: Int) throws -> [MonitorFact] {

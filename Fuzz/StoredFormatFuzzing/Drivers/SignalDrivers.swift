@@ -1,5 +1,11 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+import UsageModel
 
 /// The instant the signal drivers record at: 2026-03-08T12:00:00Z.
 let fuzzNow = Date(timeIntervalSince1970: 1_772_971_200)

@@ -1,5 +1,11 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+import UsageModel
 
 /// A property of a stored format that an input broke.
 package struct StoredFormatViolation: Error, CustomStringConvertible, Sendable {

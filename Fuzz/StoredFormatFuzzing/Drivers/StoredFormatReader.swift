@@ -1,5 +1,11 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+import UsageModel
 
 /// The reads of a stored format on bytes held in memory: the decoders a file goes through
 /// (header, frames, records, payload), without the file system, so that a loop tries ten

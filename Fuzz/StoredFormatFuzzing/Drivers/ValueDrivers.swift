@@ -1,5 +1,11 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
+import TrackerSignals
+import UsageModel
 
 /// A `RewardLedger` kept as a typed value: read, and updated by transactions.
 final class LedgerDriver: StoredFormatDriver {

@@ -1,6 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 
 /// A store folder as a user might send it, made with the library's public API in a fresh
 /// temporary folder: `store-tool`'s sample, built by each test rather than committed as binary

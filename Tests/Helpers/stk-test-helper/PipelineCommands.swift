@@ -1,8 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
 import SequenceTracking
 import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 
 // The pipeline's subcommands, for the kill tests in PipelineKillTests. Each replays or consumes
 // the PipelineScript of --seed on the shared store in --dir; notifications are doorbell bytes

@@ -1,7 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
 import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 
 /// The two scenarios of the kill test, each run through the ``KillHarness`` and judged against
 /// the ``ReferenceUsage`` of what was durably recorded.

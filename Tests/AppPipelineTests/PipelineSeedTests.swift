@@ -1,7 +1,13 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
 import Testing
+import TrackerSignals
+import UsageModel
 
 /// The seeds' scenarios, run through the whole pipeline: extension callbacks, the shared folder,
 /// a drain, a dashboard.

@@ -1,6 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 
 /// A random day of monitor callbacks, for property tests: two activities, four apps, sessions of
 /// use reported by threshold events, with duplicates, late deliveries, an implausible burst and

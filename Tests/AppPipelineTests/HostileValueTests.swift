@@ -1,7 +1,13 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
 import Testing
+import TrackerSignals
+import UsageModel
 
 /// Values no sane caller passes to the pipeline: each gives a defined result or a typed error,
 /// never a trap, a hang or unbounded memory.

@@ -1,7 +1,13 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
 import Testing
+import TrackerSignals
+import UsageModel
 
 /// The pipeline's rules, one at a time: exactly once, attribution to intervals, clamping,
 /// losses with their epochs, undecodable entries, retention, and its settings.

@@ -1,6 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 
 /// An extension and an app sharing one in-memory store, after a morning of use: an interval
 /// started at midnight, eight threshold events of `com.a`, one implausible and one bogus event.

@@ -1,6 +1,12 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
+import TrackerSignals
+import UsageModel
 
 /// An extension and an app on one shared folder, in one process: the extension's
 /// ``MonitorRecorder`` and the app's ``UsagePipeline``, with a local clock to say when.

@@ -1,7 +1,13 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
 import Testing
+import TrackerSignals
+import UsageModel
 
 /// Hostile JSON for every `Codable` type of the pipeline, and a planted pipeline state behind
 /// ``UsagePipeline``: decoding throws or gives a value that round-trips and survives its main

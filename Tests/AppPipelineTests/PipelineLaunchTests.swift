@@ -1,7 +1,13 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
 import Testing
+import TrackerSignals
+import UsageModel
 
 /// What opening the pipeline at the app's launch does to the shared folder.
 @Suite("Opening the pipeline")

@@ -1,7 +1,13 @@
+import AppPipeline
+import BudgetMath
 import Foundation
-import ScreenTimeKit
+import GapDetection
+import SequenceTracking
+import SharedStore
 import TestSupport
 import Testing
+import TrackerSignals
+import UsageModel
 
 /// The dashboard is a function of the set of facts: any interleaving of the same facts —
 /// reordered, duplicated, drained a few at a time or all at once — gives the same value, and
