@@ -105,7 +105,7 @@ enum BytesWrittenBenchmarks {
       return report.skip(diagnosticName, reason: "/proc/self/io is not available on this system")
     }
     let store = try FileStore(directory: try options.freshDirectory("bytes-diagnostics"))
-    let log = DiagnosticLog(store: store)
+    let log = try SharedFolder(store: store).diagnostics
     var time = Date(timeIntervalSince1970: 1_772_928_000)
     var serial = 0
     let encoder = JSONEncoder()
@@ -136,9 +136,9 @@ enum BytesWrittenBenchmarks {
       return report.skip(outboxName, reason: "/proc/self/io is not available on this system")
     }
     let store = try FileStore(directory: try options.freshDirectory("bytes-outbox"))
-    let capacity = MonitorRecorder.defaultOutboxCapacity
+    let capacity = SharedFolderLayout.standard.outboxCapacity
     let outbox = try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: capacity)
+      store: store, key: SharedFolderLayout.standard.outboxKey, capacity: capacity)
     var time = Date(timeIntervalSince1970: 1_772_928_000)
     var serial = 0
     let encoder = JSONEncoder()

@@ -25,9 +25,9 @@ extension ExtensionBenchmarks {
     let count = options.size(10_000, quick: 2_000)
     var directory = try ExtensionDirectory.prepare(try options.freshDirectory("monitor-memory"))
     // The fact's bytes, for the control: one callback's frame, measured on the file.
-    let outbox = directory.path(MonitorRecorder.defaultOutboxKey)
+    let outbox = directory.path(SharedFolderLayout.standard.outboxKey)
     let before = try RawAppend.size(of: outbox)
-    try directory.callback(try MonitorRecorder(directory: directory.url))
+    try directory.callback(MonitorRecorder(folder: try SharedFolder(directory: directory.url)))
     let bytes = try RawAppend.size(of: outbox) - before
 
     let callbacks = try MemoryChild.spawn(.callbacks, directory: directory.url, count: count)
@@ -146,7 +146,7 @@ extension ExtensionBenchmarks {
         switch arguments[0] {
         case "callbacks":
           var extensionDirectory = try ExtensionDirectory.resume(directory)
-          let recorder = try MonitorRecorder(directory: directory)
+          let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory))
           operation = { try extensionDirectory.callback(recorder) }
         case "raw-writes":
           let raw = try RawReplace(directory: directory, flush: true)

@@ -21,10 +21,10 @@ enum ExtensionBenchmarks {
   static func callbackRows(_ options: BenchmarkOptions, _ report: inout Report) throws {
     let iterations = options.iterations(300)
     var directory = try ExtensionDirectory.prepare(try options.freshDirectory("monitor"))
-    let recorder = try MonitorRecorder(directory: directory.url)
+    let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory.url))
     // The fact's bytes: the frame one callback appends to the outbox, measured on the file; the
     // heartbeat's frame, for the note.
-    let outbox = directory.path(MonitorRecorder.defaultOutboxKey)
+    let outbox = directory.path(SharedFolderLayout.standard.outboxKey)
     let heartbeats = directory.path(recorder.heartbeats.key)
     let (outboxBefore, heartbeatsBefore) = (
       try RawAppend.size(of: outbox), try RawAppend.size(of: heartbeats)
@@ -37,7 +37,7 @@ enum ExtensionBenchmarks {
     let workSize = "one callback × \(iterations.grouped)"
     let note =
       "a \(frame.count)-byte fact frame (durable) and a \(heartbeatFrame)-byte heartbeat frame "
-      + "(no flush) per callback; the outbox of \(MonitorRecorder.defaultOutboxCapacity.grouped) "
+      + "(no flush) per callback; the outbox of \(SharedFolderLayout.standard.outboxCapacity.grouped) "
       + "and the day's heartbeat history both full and half-way to their next compaction; "
       + "timed alternately with the baseline"
     let (callback, written) = try Measurement.paired(
@@ -87,9 +87,9 @@ struct ExtensionDirectory {
   /// are the same as if every callback had been made.
   static func prepare(_ url: URL) throws -> ExtensionDirectory {
     let store = try FileStore(directory: url, durability: .processCrashSafe)
-    let capacity = MonitorRecorder.defaultOutboxCapacity
+    let capacity = SharedFolderLayout.standard.outboxCapacity
     let outbox = try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: capacity)
+      store: store, key: SharedFolderLayout.standard.outboxKey, capacity: capacity)
     let heartbeats = try HeartbeatRecorder(directory: url, source: .monitorExtension)
     let beats = heartbeats.capacity + heartbeats.capacity / 2
     let facts = capacity + capacity / 2

@@ -14,7 +14,7 @@ struct App {
 
   /// Prints the dashboard of the sample day, and writes it to `output` when given.
   mutating func show(at now: Date, output: URL?) throws {
-    let dashboard = try pipeline.dashboard(for: sample.day, boundary: sample.boundary, now: now)
+    let dashboard = try pipeline.dashboard(for: sample.day, now: now)
     let usage = dashboard.usage
     print(
       "\n== 2. The app derives the day from the facts (a 23-hour day: clocks sprang forward) ==")
@@ -42,9 +42,12 @@ struct App {
           + "\(report.today.level.rawValue); March so far \(format(report.periodToDate.used)) of "
           + "\(format(report.periodToDate.allowance))")
     }
-    print("  alerts on the first sync: \(describe(dashboard.alerts))")
-    let again = try pipeline.dashboard(for: sample.day, boundary: sample.boundary, now: now)
-    print("  alerts on a re-sync:      \(describe(again.alerts))")
+    print("  alerts to raise:          \(describe(dashboard.alerts.budget))")
+    // Raising them is the app's; acknowledging them is what keeps them from showing again.
+    let acknowledged = try pipeline.acknowledge(dashboard.alerts)
+    print("  acknowledged:             \(describe(acknowledged.budget))")
+    let again = try pipeline.dashboard(for: sample.day, now: now)
+    print("  alerts on a re-sync:      \(describe(again.alerts.budget))")
     for overview in dashboard.budgets {
       guard let pace = overview.pace else { continue }
       let verdict =
@@ -72,7 +75,7 @@ struct App {
     let balance = try pipeline.state().ledger.balance
     print("  a 20-minute reward session ended after 9: \(format(balance.available)) left to spend")
 
-    print("\n== 5. What the app syncs to its backend (seed 003's payload) ==")
+    print("\n== 5. What the app syncs to its backend ==")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(dashboard.payload), as: UTF8.self))
@@ -88,7 +91,7 @@ struct App {
         "  \(sample.clock(gap.start))–\(sample.clock(gap.end)) "
           + "\(gap.classification.displayName.padded(17)) \(format(gap.duration))")
     }
-    for alert in dashboard.trackerDownAlerts {
+    for alert in dashboard.alerts.trackerDown {
       print(
         "  alert: the tracker was down for \(format(alert.trackerDown)) "
           + "(threshold \(format(alert.threshold)))")
@@ -106,8 +109,7 @@ struct App {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let json = output.appendingPathComponent("dashboard.json")
     try encoder.encode(dashboard).write(to: json)
-    let report = try pipeline.diagnosticsReport(
-      for: sample.day, boundary: sample.boundary, now: now)
+    let report = try pipeline.diagnosticsReport(for: sample.day, now: now)
     let svg = output.appendingPathComponent("day.svg")
     try Data(report.svg.utf8).write(to: svg)
     print("wrote \(json.path) and \(svg.path)")
@@ -123,7 +125,7 @@ struct App {
   }
 
   private func describe(_ alerts: [BudgetAlert]) -> String {
-    guard !alerts.isEmpty else { return "none (already reported)" }
+    guard !alerts.isEmpty else { return "none (already acknowledged)" }
     return alerts.map { "\($0.category.displayName) \($0.thresholdPercent)%" }
       .joined(separator: ", ")
   }

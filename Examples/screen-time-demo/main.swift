@@ -118,10 +118,12 @@ extension SharedStoreError {
 
 func pipelineTour(in directory: URL, output: URL?) throws {
   let sample = try SampleDay()
-  let monitor = Monitor(sample: sample, recorder: try MonitorRecorder(directory: directory))
+  let monitor = Monitor(
+    sample: sample, recorder: MonitorRecorder(folder: try SharedFolder(directory: directory)))
   var app = App(
     sample: sample,
-    pipeline: try UsagePipeline(directory: directory, configuration: try sample.configuration()))
+    pipeline: try UsagePipeline(
+      folder: try SharedFolder(directory: directory), configuration: try sample.configuration()))
 
   print("== 1. The monitor extension records what it is told; Darwin notifications get lost ==")
   var tally = Monitor.Tally()

@@ -7,46 +7,43 @@ import SharedStore
 import TrackerSignals
 import UsageModel
 
-/// A key the library itself writes, read with the module that owns it — never by hand.
-enum LibraryKey {
-  /// `stk.monitor.facts`: the monitor extension's facts, `MonitorRecorder`'s sequenced outbox.
-  case facts
-  /// `stk.heartbeats.<source>`: a `HeartbeatRecorder`'s history.
-  case heartbeats(HeartbeatSource)
-  /// `stk.diagnostics`: the extension's `DiagnosticLog`.
-  case diagnostics
-  /// `stk.pipeline.state`: the app's `UsagePipeline` state and outbox cursor.
-  case pipelineState
+/// A key the library itself writes, found through the folder's layout and read with the module
+/// that owns it — never by hand.
+struct LibraryKey {
+  /// What the key holds.
+  let content: SharedFolderContent
+  /// The layout the key was found in: the library's, as the extension and the app open it.
+  let layout = SharedFolderLayout.standard
 
+  /// The library's key `key`, or `nil` for a key the library does not write.
   init?(_ key: String) {
-    let heartbeats = "stk.heartbeats."
-    switch key {
-    case MonitorRecorder.defaultOutboxKey: self = .facts
-    case DiagnosticLog.defaultKey: self = .diagnostics
-    case UsagePipeline.defaultStateKey: self = .pipelineState
-    case _ where key.hasPrefix(heartbeats):
-      guard let source = HeartbeatSource(rawValue: String(key.dropFirst(heartbeats.count))) else {
-        return nil
-      }
-      self = .heartbeats(source)
-    default: return nil
-    }
+    guard let content = layout.content(of: key) else { return nil }
+    self.content = content
+  }
+
+  /// The store key.
+  var key: String { layout.key(of: content) }
+
+  /// The folder's library side, through the layout.
+  private func shared(_ store: FileStore) throws -> SharedFolder {
+    try SharedFolder(store: store, layout: layout)
   }
 
   /// Decodes everything the key holds; returns what was decoded, or throws the owning module's
   /// typed error.
   func check(_ store: FileStore) throws -> String {
-    switch self {
+    let folder = try shared(store)
+    switch content {
     case .facts:
-      return count(try Self.outbox(store).drain(after: .start).entries.count, "fact") + " decode"
+      return count(try folder.outbox.drain(after: .start).entries.count, "fact") + " decode"
     case .heartbeats(let source):
-      let history = try HeartbeatRecorder(store: store, source: source).history()
+      let history = try folder.heartbeats(of: source).history()
       return count(history.heartbeats.count, "heartbeat") + " decode"
     case .diagnostics:
-      let entries = try DiagnosticLog(store: store).snapshot().entries
+      let entries = try folder.diagnostics.snapshot().entries
       return count(entries.count, "diagnostic entry", plural: "diagnostic entries") + " decode"
-    case .pipelineState:
-      guard let record = try Self.pipelineRecord(store) else { return "absent" }
+    case .appState:
+      guard let record = try pipelineRecord(store) else { return "absent" }
       return "the pipeline state decodes, " + count(record.state.facts.count, "fact")
     }
   }
@@ -55,12 +52,12 @@ enum LibraryKey {
   /// one record a line.
   func show(_ folder: Folder, header: String, json: Bool = false) throws(Failure) {
     do {
-      switch self {
+      switch content {
       case .facts: try showFacts(folder, header: header, json: json)
       case .heartbeats(let source):
         try showHeartbeats(folder, source: source, header: header, json: json)
       case .diagnostics: try showDiagnostics(folder, header: header, json: json)
-      case .pipelineState: try showPipelineState(folder, header: header)
+      case .appState: try showPipelineState(folder, header: header)
       }
     } catch let failure as Failure {
       throw failure
@@ -69,29 +66,13 @@ enum LibraryKey {
     }
   }
 
-  /// The store key.
-  var key: String {
-    switch self {
-    case .facts: return MonitorRecorder.defaultOutboxKey
-    case .heartbeats(let source): return "stk.heartbeats.\(source)"
-    case .diagnostics: return DiagnosticLog.defaultKey
-    case .pipelineState: return UsagePipeline.defaultStateKey
-    }
-  }
-
   // MARK: - Reading
 
-  private static func outbox(_ store: FileStore) throws -> SequencedOutbox<MonitorFact> {
-    try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey,
-      capacity: MonitorRecorder.defaultOutboxCapacity)
-  }
-
   /// The pipeline's stored record — its cursor and state — or `nil` when it has none.
-  static func pipelineRecord(_ store: FileStore) throws -> OutboxConsumerRecord<PipelineState>? {
-    guard let data = try store.read(UsagePipeline.defaultStateKey) else { return nil }
+  func pipelineRecord(_ store: FileStore) throws -> OutboxConsumerRecord<PipelineState>? {
+    guard let data = try store.read(layout.appStateKey) else { return nil }
     return try StoreCodec<OutboxConsumerRecord<PipelineState>>.json.decode(
-      data, key: UsagePipeline.defaultStateKey)
+      data, key: layout.appStateKey)
   }
 
   /// The log's counts, for the header line.
@@ -102,7 +83,7 @@ enum LibraryKey {
   // MARK: - Facts
 
   private func showFacts(_ folder: Folder, header: String, json: Bool) throws {
-    let entries = try Self.outbox(folder.store).drain(after: .start).entries
+    let entries = try shared(folder.store).outbox.drain(after: .start).entries
     if json {
       for entry in entries { print(try jsonLine(entry)) }
       return
@@ -131,10 +112,10 @@ enum LibraryKey {
 
   /// How far the app's pipeline has drained the outbox whose newest number is `head`.
   private func drained(_ store: FileStore, head: SequenceNumber) -> String {
-    let state = UsagePipeline.defaultStateKey
+    let state = layout.appStateKey
     let record: OutboxConsumerRecord<PipelineState>?
     do {
-      record = try Self.pipelineRecord(store)
+      record = try pipelineRecord(store)
     } catch {
       return "the app's progress is unknown: \(state) does not read (\(error))"
     }
@@ -167,7 +148,7 @@ enum LibraryKey {
   private func showHeartbeats(
     _ folder: Folder, source: HeartbeatSource, header: String, json: Bool
   ) throws {
-    let history = try HeartbeatRecorder(store: folder.store, source: source).history()
+    let history = try shared(folder.store).heartbeats(of: source).history()
     if json {
       for heartbeat in history.heartbeats { print(try jsonLine(heartbeat)) }
       return
@@ -205,7 +186,7 @@ enum LibraryKey {
   // MARK: - Diagnostics
 
   private func showDiagnostics(_ folder: Folder, header: String, json: Bool) throws {
-    let (entries, evicted) = try DiagnosticLog(store: folder.store).snapshot()
+    let (entries, evicted) = try shared(folder.store).diagnostics.snapshot()
     if json {
       for entry in entries { print(try jsonLine(entry)) }
       return
@@ -233,13 +214,15 @@ enum LibraryKey {
   // MARK: - Pipeline state
 
   private func showPipelineState(_ folder: Folder, header: String) throws {
-    guard let record = try Self.pipelineRecord(folder.store) else { return }
+    guard let record = try pipelineRecord(folder.store) else { return }
     let state = record.state
     print(header)
     print("the app's pipeline state (UsagePipeline), revision \(record.revision)")
     var head = ""
     do {
-      if let number = try Self.outbox(folder.store).head()?.number, let last = record.cursor.last {
+      if let number = try shared(folder.store).outbox.head()?.number,
+        let last = record.cursor.last
+      {
         head = ": " + Self.pending(after: last, head: number)
       }
     } catch {
@@ -281,8 +264,9 @@ enum LibraryKey {
     }
     lines += [
       [
-        "skipped",
-        state.skipped.isEmpty ? "none" : state.skipped.map(\.description).joined(separator: ", "),
+        "undecodable",
+        state.undecodable.isEmpty
+          ? "none" : state.undecodable.map(\.description).joined(separator: ", "),
       ],
       [
         "ledger",
@@ -292,10 +276,10 @@ enum LibraryKey {
       ],
       [
         "tracker down",
-        state.reportedTrackerDown.isEmpty
-          ? "no alert raised"
-          : "alert raised for " + count(state.reportedTrackerDown.count, "window") + " starting "
-            + state.reportedTrackerDown.map(instant).joined(separator: ", "),
+        state.acknowledgedTrackerDown.isEmpty
+          ? "no alert acknowledged"
+          : "alert acknowledged for " + count(state.acknowledgedTrackerDown.count, "window")
+            + " starting " + state.acknowledgedTrackerDown.map(instant).joined(separator: ", "),
       ],
     ]
     for line in table(lines.map { ["  " + $0[0], $0[1]] }) { print(line) }

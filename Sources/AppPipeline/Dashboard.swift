@@ -4,15 +4,14 @@ import GapDetection
 import UsageModel
 
 /// Everything a screen-time app shows for one day, derived from the extension's facts in one
-/// call: usage, budgets and pace, the alerts to raise now, the reward balance, tracker health,
-/// the gap report and the backend's sync payload.
+/// call: usage, budgets and pace, the alerts not yet acknowledged, the reward balance, tracker
+/// health, the gap report and the backend's sync payload.
 ///
-/// Made by ``UsagePipeline/dashboard(for:boundary:now:)``.
+/// Made by ``UsagePipeline/dashboard(for:now:)``, which only reads.
 ///
 /// JSON form: `{"day": "2026-03-08", "evaluatedAt": "…", "usage": DailyUsage, "budgets":
-/// [BudgetOverview, …], "alerts": [BudgetAlert, …], "trackerDownAlerts": [TrackerDownAlert,
-/// …], "rewards": RewardBalance, "health": HeartbeatHealth, "gaps": GapReport, "payload":
-/// UsageSyncPayload, "facts": FactReport}`.
+/// [BudgetOverview, …], "alerts": PendingAlerts, "rewards": RewardBalance, "health":
+/// HeartbeatHealth, "gaps": GapReport, "payload": UsageSyncPayload, "facts": FactReport}`.
 public struct Dashboard: Sendable, Hashable, Codable {
   /// The local day.
   public let day: LocalDay
@@ -23,22 +22,18 @@ public struct Dashboard: Sendable, Hashable, Codable {
   public let usage: DailyUsage
   /// Each budget of the month's plan on the day, with its pace; empty without a plan.
   public let budgets: [BudgetOverview]
-  /// The budget alerts to raise now: thresholds reached for the first time.
-  ///
-  /// Each is returned by one dashboard only, and recorded as raised when it is returned.
-  public let alerts: [BudgetAlert]
-  /// The tracker-down alerts to raise now: windows that lost more than the policy allows, each
-  /// returned by one dashboard only.
-  public let trackerDownAlerts: [TrackerDownAlert]
+  /// The alerts the day has reached and nobody acknowledged yet: raise them, then acknowledge
+  /// them with ``UsagePipeline/acknowledge(_:)``, and no later dashboard shows them again.
+  public let alerts: PendingAlerts
   /// The reward ledger's balance.
   public let rewards: RewardBalance
   /// The monitor extension's health at `evaluatedAt`, from its latest heartbeat.
   public let health: HeartbeatHealth
   /// The day's gaps and accounting up to `evaluatedAt`.
   public let gaps: GapReport
-  /// The day's usage as the backend's sync payload (seed 003).
+  /// The day's usage as the backend's sync payload.
   public let payload: UsageSyncPayload
-  /// How the facts reached the app.
+  /// How the day's facts reached the app, and what became of them.
   public let facts: FactReport
 }
 
@@ -51,4 +46,27 @@ public struct BudgetOverview: Sendable, Hashable, Codable {
   public let report: BudgetReport
   /// When the period's allowance runs out at the current rate; `nil` for an excluded budget.
   public let pace: PaceProjection?
+}
+
+/// The alerts a dashboard found that nobody has acknowledged yet.
+///
+/// JSON form: `{"budget": [BudgetAlert, …], "trackerDown": [TrackerDownAlert, …]}`.
+public struct PendingAlerts: Sendable, Hashable, Codable {
+  /// Budget thresholds the day or its period reached, lowest threshold first for each budget.
+  public let budget: [BudgetAlert]
+  /// Windows of the day whose tracker-down time reached the health policy's threshold.
+  public let trackerDown: [TrackerDownAlert]
+
+  /// Creates a set of alerts.
+  ///
+  /// - Parameters:
+  ///   - budget: Budget alerts.
+  ///   - trackerDown: Tracker-down alerts.
+  public init(budget: [BudgetAlert], trackerDown: [TrackerDownAlert]) {
+    self.budget = budget
+    self.trackerDown = trackerDown
+  }
+
+  /// Whether there is no alert.
+  public var isEmpty: Bool { budget.isEmpty && trackerDown.isEmpty }
 }

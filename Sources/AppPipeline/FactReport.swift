@@ -66,40 +66,48 @@ public struct ThresholdCounts: Sendable, Hashable, Codable {
   }
 }
 
-/// How the facts reached the app: what was delivered, lost, skipped and rejected.
+/// How the facts of one day reached the app and what became of them: how many there are, which
+/// were lost or could not be decoded, and how their threshold events were counted.
 ///
-/// It depends only on the set of facts the app holds, not on how often they were delivered: the
-/// numbering statistics of the deliveries are ``PipelineState/sequence``'s.
+/// Each field says what it counts. The day's fields cover the facts dated within the day up to
+/// the dashboard's `evaluatedAt`; ``retainedFacts`` and the lists of lost and undecodable
+/// entries cover everything the app keeps (``PipelineConfiguration/retentionDays``), because a
+/// lost or undecodable entry has no date of its own. It depends only on the set of facts the app
+/// holds, not on how often they were delivered: the numbering statistics of the deliveries are
+/// ``PipelineState/sequence``'s.
 ///
-/// JSON form: `{"facts": 412, "losses": [MissedSequence, …],
-/// "skipped": [SequenceNumber, …], "thresholds": ThresholdCounts, "rejected": [RejectedFact,
-/// …], "implausible": [ImplausibleThresholdEvent, …]}`.
+/// JSON form: `{"dayFacts": 41, "retainedFacts": 412, "losses": [MissedSequence, …],
+/// "undecodable": [SequenceNumber, …], "thresholds": ThresholdCounts, "rejected":
+/// [RejectedFact, …], "implausible": [ImplausibleThresholdEvent, …]}`.
 public struct FactReport: Sendable, Hashable, Codable {
-  /// How many facts the state holds (within the retention).
-  public let facts: Int
-  /// The facts never delivered, with their epochs; also the gap report's notification-loss
-  /// evidence.
+  /// How many facts are dated within the day, up to the dashboard's instant.
+  public let dayFacts: Int
+  /// How many facts the app keeps, over its whole retention.
+  public let retainedFacts: Int
+  /// The facts never delivered, with their epochs, within the retention; also the gap report's
+  /// notification-loss evidence.
   public let losses: [MissedSequence]
-  /// The entries passed over because they do not decode.
-  public let skipped: [SequenceNumber]
-  /// What recording the threshold events did.
+  /// The outbox entries passed over because they do not decode, within the retention.
+  public let undecodable: [SequenceNumber]
+  /// How the day's threshold events were counted.
   public let thresholds: ThresholdCounts
-  /// The facts that could not be counted.
+  /// The day's facts that could not be counted, and why.
   public let rejected: [RejectedFact]
-  /// The threshold events rejected as implausible, kept as evidence.
+  /// The day's threshold events rejected as implausible, kept as evidence.
   public let implausible: [ImplausibleThresholdEvent]
 
   private enum CodingKeys: String, CodingKey {
-    case facts, losses, skipped, thresholds, rejected, implausible
+    case dayFacts, retainedFacts, losses, undecodable, thresholds, rejected, implausible
   }
 
   init(
-    facts: Int, losses: [MissedSequence], skipped: [SequenceNumber], thresholds: ThresholdCounts,
-    rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
+    dayFacts: Int, retainedFacts: Int, losses: [MissedSequence], undecodable: [SequenceNumber],
+    thresholds: ThresholdCounts, rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
   ) {
-    self.facts = facts
+    self.dayFacts = dayFacts
+    self.retainedFacts = retainedFacts
     self.losses = losses
-    self.skipped = skipped
+    self.undecodable = undecodable
     self.thresholds = thresholds
     self.rejected = rejected
     self.implausible = implausible
@@ -108,12 +116,13 @@ public struct FactReport: Sendable, Hashable, Codable {
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming a missing or invalid field, also a negative `facts`.
+  /// - Throws: `DecodingError` naming a missing or invalid field, also a negative count.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    facts = try container.decodeCount(forKey: .facts)
+    dayFacts = try container.decodeCount(forKey: .dayFacts)
+    retainedFacts = try container.decodeCount(forKey: .retainedFacts)
     losses = try container.decode([MissedSequence].self, forKey: .losses)
-    skipped = try container.decode([SequenceNumber].self, forKey: .skipped)
+    undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
     thresholds = try container.decode(ThresholdCounts.self, forKey: .thresholds)
     rejected = try container.decode([RejectedFact].self, forKey: .rejected)
     implausible = try container.decode([ImplausibleThresholdEvent].self, forKey: .implausible)

@@ -17,7 +17,8 @@ import UsageModel
 /// configuration.plans = [marchPlan]
 /// ```
 ///
-/// JSON form: `{"userId": …, "timeZone": "Europe/Paris", "rules": CategoryRules, "monitoring":
+/// JSON form: `{"userId": …, "timeZone": "Europe/Paris", "dayStart": "00:00", "alertThresholds":
+/// [50, 80, 100], "rules": CategoryRules, "monitoring":
 /// MonitoringPlan, "plans": [MonthlyPlan], "rewards": UsageRewards, "exchangeRate":
 /// ExchangeRate, "health": HealthPolicy, "expectation": TrackingExpectation,
 /// "includesPastActivity": false, "thresholdToleranceMs": 0, "retentionDays": 40, "appNames":
@@ -29,9 +30,16 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
 
   /// The user identifier put in the sync payload.
   public var userId: String
-  /// The zone of the monitoring schedules' wall clock and of the threshold accountant's
-  /// past-activity allowance.
+  /// The zone of the local days, of the monitoring schedules' wall clock and of the threshold
+  /// accountant's past-activity allowance: the one zone everything the pipeline derives is read
+  /// in.
   public var timeZone: TimeZone
+  /// When a local day starts on the wall clock: midnight unless the app's day starts later (a
+  /// day that starts at 04:00 counts the night's use to the evening before).
+  public var dayStart: TimeOfDay
+  /// The budget thresholds, in percent of an allowance, at which an alert is raised: 50, 80
+  /// and 100 unless you choose otherwise; each 1...1000.
+  public var alertThresholds: [Int]
   /// How apps are filed under categories.
   public var rules: CategoryRules
   /// The activities the app monitors, by the names the extension reports.
@@ -63,16 +71,19 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   /// Names to show and to sync for apps; an app not listed is shown by its identifier.
   public var appNames: [AppID: String]
 
-  /// Creates a configuration with the library's defaults: no rules (every app is `other`), no
-  /// monitoring plan, no budgets, no rewards, 10 XP = 1 minute, `HealthPolicy.standard`,
-  /// tracking expected from the first heartbeat on, 40 days of retention.
+  /// Creates a configuration with the library's defaults: days from midnight, alerts at 50, 80
+  /// and 100 %, no rules (every app is `other`), no monitoring plan, no budgets, no rewards,
+  /// 10 XP = 1 minute, `HealthPolicy.standard`, tracking expected from the first heartbeat on,
+  /// 40 days of retention.
   ///
   /// - Parameters:
   ///   - userId: The user identifier for the sync payload.
-  ///   - timeZone: The zone of the schedules' wall clock.
+  ///   - timeZone: The zone of the local days and the schedules' wall clock.
   public init(userId: String, timeZone: TimeZone) {
     self.userId = userId
     self.timeZone = timeZone
+    dayStart = .midnight
+    alertThresholds = BudgetAlertState.defaultThresholds
     rules = CategoryRules()
     monitoring = nil
     plans = []
@@ -84,6 +95,11 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     thresholdTolerance = .zero
     retentionDays = Self.defaultRetentionDays
     appNames = [:]
+  }
+
+  /// Where the local days begin: ``timeZone`` and ``dayStart``.
+  public var boundary: DayBoundary {
+    DayBoundary(timeZone: timeZone, dayStart: dayStart)
   }
 
   /// The plan that applies on `day`, if there is one: the plan of its month, from the plan's
@@ -106,7 +122,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case userId, timeZone, rules, monitoring, plans, rewards, exchangeRate, health, expectation
+    case userId, timeZone, dayStart, alertThresholds, rules, monitoring, plans, rewards,
+      exchangeRate, health, expectation
     case includesPastActivity, thresholdToleranceMs, retentionDays, appNames
   }
 
@@ -123,6 +140,16 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
         forKey: .timeZone, in: container, debugDescription: "unknown time zone \(identifier)")
     }
     timeZone = zone
+    dayStart = try container.decodeIfPresent(TimeOfDay.self, forKey: .dayStart) ?? .midnight
+    alertThresholds =
+      try container.decodeIfPresent([Int].self, forKey: .alertThresholds)
+      ?? BudgetAlertState.defaultThresholds
+    do {
+      _ = try BudgetAlertState(thresholds: alertThresholds)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .alertThresholds, in: container, debugDescription: error.description)
+    }
     rules = try container.decode(CategoryRules.self, forKey: .rules)
     monitoring = try container.decodeIfPresent(MonitoringPlan.self, forKey: .monitoring)
     plans = try container.decode([MonthlyPlan].self, forKey: .plans)
@@ -156,6 +183,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(userId, forKey: .userId)
     try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encode(dayStart, forKey: .dayStart)
+    try container.encode(alertThresholds, forKey: .alertThresholds)
     try container.encode(rules, forKey: .rules)
     try container.encodeIfPresent(monitoring, forKey: .monitoring)
     try container.encode(plans, forKey: .plans)

@@ -18,23 +18,23 @@ import UsageModel
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
 /// - ``ledger`` and ``earned``: the reward ledger, credited from usage as it grows;
-/// - ``alerts`` and ``reportedTrackerDown``: what was already raised, so that nothing is raised
-///   twice.
+/// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
+///   dashboard shows them again.
 ///
-/// **Bounds.** Facts, losses, earnings bookkeeping and raised alerts older than the configured
+/// **Bounds.** Facts, losses, earnings bookkeeping and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the
 /// `now` of each drain) are dropped; an `intervalDidStart` is kept up to 7 days longer, the
 /// longest monitoring interval, while events of its interval may remain. ``losses`` and
-/// ``skipped`` keep at most ``maximumListLength`` items each, the newest. The reward ledger keeps
+/// ``undecodable`` keep at most ``maximumListLength`` items each, the newest. The reward ledger keeps
 /// every transaction, as a ledger must (one earning per minute of rewarded use, at most).
 ///
 /// JSON form: `{"facts": [MonitorFact, …], "sequence": SequenceTracker, "lastApplied":
-/// {"number": SequenceNumber, "at": "…"}, "losses": [MissedSequence, …], "skipped":
+/// {"number": SequenceNumber, "at": "…"}, "losses": [MissedSequence, …], "undecodable":
 /// [SequenceNumber, …], "ledger": RewardLedger, "earned": {"<interval ms>|<app>": xp},
-/// "alerts": BudgetAlertState, "reportedTrackerDown": ["2026-03-08T00:00:00Z", …]}`;
+/// "alerts": BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`;
 /// `lastApplied` is omitted before the first fact.
 public struct PipelineState: Sendable, Hashable, Codable {
-  /// The most items ``losses`` and ``skipped`` keep: 1,000 each.
+  /// The most items ``losses`` and ``undecodable`` keep: 1,000 each.
   public static let maximumListLength = 1_000
 
   /// The last fact applied, and its number.
@@ -91,20 +91,22 @@ public struct PipelineState: Sendable, Hashable, Codable {
   public internal(set) var losses: [MissedSequence]
   /// Outbox entries that could not be decoded and were passed over (written by a newer version
   /// of the extension, for example).
-  public internal(set) var skipped: [SequenceNumber]
+  public internal(set) var undecodable: [SequenceNumber]
   /// The reward ledger: earnings from usage, and the app's own redemptions and sessions.
   public internal(set) var ledger: RewardLedger
   /// The XP credited so far per monitoring interval and app, keyed `"<interval start in
   /// ms>|<app>"`.
   public internal(set) var earned: [String: Int]
-  /// The budget thresholds already reported.
+  /// The budget thresholds whose alerts the app acknowledged.
   public internal(set) var alerts: BudgetAlertState
-  /// The windows whose tracker-down alert was already raised, by the window's start in
+  /// The windows whose tracker-down alert the app acknowledged, by the window's start in
   /// milliseconds, sorted.
-  var reportedTrackerDownInstants: [Int64]
+  var acknowledgedTrackerDownInstants: [Int64]
 
-  /// The windows whose tracker-down alert was already raised, by the window's start.
-  public var reportedTrackerDown: [Date] { reportedTrackerDownInstants.map(Milliseconds.date) }
+  /// The windows whose tracker-down alert the app acknowledged, by the window's start.
+  public var acknowledgedTrackerDown: [Date] {
+    acknowledgedTrackerDownInstants.map(Milliseconds.date)
+  }
 
   /// Creates the state before anything was drained.
   ///
@@ -114,25 +116,25 @@ public struct PipelineState: Sendable, Hashable, Codable {
     sequence = SequenceTracker()
     lastApplied = nil
     losses = []
-    skipped = []
+    undecodable = []
     self.ledger = ledger
     earned = [:]
     alerts = BudgetAlertState()
-    reportedTrackerDownInstants = []
+    acknowledgedTrackerDownInstants = []
   }
 
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case facts, sequence, lastApplied, losses, skipped, ledger, earned, alerts
-    case reportedTrackerDown
+    case facts, sequence, lastApplied, losses, undecodable, ledger, earned, alerts
+    case acknowledgedTrackerDown
   }
 
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the missing or invalid field; also when the facts are not
-  ///   sorted and unique, when ``losses`` or ``skipped`` hold more than ``maximumListLength``
+  ///   sorted and unique, when ``losses`` or ``undecodable`` hold more than ``maximumListLength``
   ///   items, or when ``earned`` credits a negative amount — none of which a state written by
   ///   this library holds.
   public init(from decoder: any Decoder) throws {
@@ -145,8 +147,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
     losses = try container.decode([MissedSequence].self, forKey: .losses)
-    skipped = try container.decode([SequenceNumber].self, forKey: .skipped)
-    for (key, count) in [(CodingKeys.losses, losses.count), (.skipped, skipped.count)]
+    undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
+    for (key, count) in [(CodingKeys.losses, losses.count), (.undecodable, undecodable.count)]
     where count > Self.maximumListLength {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container,
@@ -161,7 +163,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
         debugDescription: "\(key.debugDescription) credits \(xp) XP, a negative amount")
     }
     alerts = try container.decode(BudgetAlertState.self, forKey: .alerts)
-    var reported = try container.nestedUnkeyedContainer(forKey: .reportedTrackerDown)
+    var reported = try container.nestedUnkeyedContainer(forKey: .acknowledgedTrackerDown)
     var instants: [Int64] = []
     while !reported.isAtEnd {
       let text = try reported.decode(String.self)
@@ -171,7 +173,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
       }
       instants.append(instant)
     }
-    reportedTrackerDownInstants = instants.sorted()
+    acknowledgedTrackerDownInstants = instants.sorted()
   }
 
   /// Encodes the documented JSON form.
@@ -184,12 +186,12 @@ public struct PipelineState: Sendable, Hashable, Codable {
     try container.encode(sequence, forKey: .sequence)
     try container.encodeIfPresent(lastApplied, forKey: .lastApplied)
     try container.encode(losses, forKey: .losses)
-    try container.encode(skipped, forKey: .skipped)
+    try container.encode(undecodable, forKey: .undecodable)
     try container.encode(ledger, forKey: .ledger)
     try container.encode(earned, forKey: .earned)
     try container.encode(alerts, forKey: .alerts)
     try container.encode(
-      reportedTrackerDownInstants.map(ISO8601Instant.format), forKey: .reportedTrackerDown)
+      acknowledgedTrackerDownInstants.map(ISO8601Instant.format), forKey: .acknowledgedTrackerDown)
   }
 
   // MARK: - Applying
@@ -220,9 +222,27 @@ public struct PipelineState: Sendable, Hashable, Codable {
   }
 
   /// Records an entry passed over because it does not decode.
-  mutating func skip(_ number: SequenceNumber) {
+  mutating func passOver(_ number: SequenceNumber) {
     _ = sequence.observe(number)
-    appendBounded(&skipped, number)
+    appendBounded(&undecodable, number)
+  }
+
+  /// Whether the app acknowledged `alert`.
+  func hasAcknowledgedTrackerDown(_ alert: TrackerDownAlert) -> Bool {
+    acknowledgedTrackerDownInstants.contains(Milliseconds.clampedInstant(alert.window.start))
+  }
+
+  /// Records `alert` as acknowledged; returns whether it was not before.
+  mutating func acknowledgeTrackerDown(_ alert: TrackerDownAlert) -> Bool {
+    let start = Milliseconds.clampedInstant(alert.window.start)
+    let position = acknowledgedTrackerDownInstants.partitioningIndex { $0 >= start }
+    if position < acknowledgedTrackerDownInstants.count,
+      acknowledgedTrackerDownInstants[position] == start
+    {
+      return false
+    }
+    acknowledgedTrackerDownInstants.insert(start, at: position)
+    return true
   }
 
   /// Inserts `fact` in order, unless an equal fact is there already.
@@ -256,7 +276,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     facts.removeAll { Self.expires($0, before: cutoff) }
     losses.removeAll { Self.expires($0, before: cutoff) }
     earned = earned.filter { !Self.expires(earningKey: $0.key, before: cutoff) }
-    reportedTrackerDownInstants.removeAll { $0 < cutoff }
+    acknowledgedTrackerDownInstants.removeAll { $0 < cutoff }
     alerts.forgetWindows(endingBefore: day)
   }
 
@@ -275,8 +295,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
     (Int64(key.prefix { $0 != "|" }) ?? .min) < cutoff - longestInterval
   }
 
-  /// The longest monitoring interval, 7 days, in milliseconds.
-  static let longestInterval: Int64 = 7 * 86_400_000
+  /// The longest monitoring interval, in milliseconds.
+  static let longestInterval = Milliseconds.amount(IntervalAttribution.longestInterval) ?? 0
 }
 
 extension Array {

@@ -14,114 +14,71 @@ import UsageModel
 /// while the app runs) — because notifications may be dropped or coalesced, and are never
 /// delivered to a suspended app. Each call to ``wake(_:now:)`` asks a `DrainCoordinator`
 /// whether there is anything after the cursor (reading only the outbox's change token when
-/// nothing changed) and drains if so. Then ``dashboard(for:boundary:now:)`` answers for a day.
+/// nothing changed) and drains if so. Then ``dashboard(for:now:)`` answers for a day, and
+/// ``acknowledge(_:)`` records the alerts the app raised.
 ///
 /// ```swift
-/// var pipeline = try UsagePipeline(directory: storeDirectory, configuration: configuration)
+/// let folder = try SharedFolder(directory: groupFolder)  // as the extension opens it
+/// var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
 /// try pipeline.wake(.foreground, now: Date())
-/// let dashboard = try pipeline.dashboard(for: today, boundary: boundary, now: Date())
-/// for alert in dashboard.alerts { notify(alert) }
+/// let dashboard = try pipeline.dashboard(for: today, now: Date())
+/// for alert in dashboard.alerts.budget { notify(alert) }
+/// try pipeline.acknowledge(dashboard.alerts)
 /// ```
 ///
 /// **Exactly once.** A drain applies the facts after the cursor to the ``PipelineState`` and
 /// moves the cursor in one atomic write of one key (an `OutboxConsumer`), so whatever kills the
 /// app, no fact is applied twice and none is skipped. Facts evicted from the bounded outbox
 /// before the app drained them are reported, never silently missing: they are
-/// ``PipelineState/losses``, with their epochs.
+/// ``PipelineState/losses``, with their epochs. Everything the pipeline writes goes through that
+/// one consumer.
 ///
 /// **Derived, not kept.** The state keeps the facts themselves, as a set; usage, budgets,
 /// health and gaps are derived from them on every dashboard, so a duplicate, late or reordered
-/// fact changes nothing. Only the reward ledger's earnings and the alerts already raised are
+/// fact changes nothing. Only the reward ledger's earnings and the alerts acknowledged are
 /// written besides the facts, each idempotently.
 public struct UsagePipeline: Sendable {
-  /// The default store key of the state: `stk.pipeline.state`.
-  public static let defaultStateKey = "stk.pipeline.state"
-
   /// The settings every dashboard is derived with.
   public let configuration: PipelineConfiguration
+  /// The shared folder, as the extension's `MonitorRecorder` opened it.
+  public let folder: SharedFolder
   /// The consumer of the facts' outbox, which keeps the ``PipelineState`` and the cursor.
   public let consumer: OutboxConsumer<MonitorFact, PipelineState>
-  /// The monitor extension's heartbeats.
-  public let heartbeats: HeartbeatRecorder
-  /// The extension's diagnostic log, for the diagnostics report; `nil` when not given.
-  public let diagnostics: DiagnosticLog?
   /// What the notification-and-poll hybrid was asked and decided during this process's life.
   public private(set) var coordinator = DrainCoordinator()
 
-  let store: any SharedStore
-  let recordKey: StoreKey<OutboxConsumerRecord<PipelineState>>
   let emptyAccountant: ThresholdAccountant
   private var lastHead: OutboxHead?
   private var cursor: OutboxCursor?
 
-  /// Opens the pipeline on the shared store in `directory`, with the library's keys: the facts'
-  /// outbox of `MonitorRecorder` and the monitor extension's heartbeats.
+  /// Opens the pipeline on the shared folder, with its layout's keys.
   ///
-  /// Open it at the app's launch: it also removes the temporary files that writers killed in the
-  /// middle of a write left in the directory (`FileStore.removeTemporaryFiles()`). A monitor
-  /// extension is killed often, readers ignore such files, and nothing else removes them.
-  ///
-  /// - Parameters:
-  ///   - directory: The shared store's directory, as the extension's `MonitorRecorder` opened
-  ///     it.
-  ///   - configuration: The settings.
-  /// - Throws: ``PipelineError/store(_:)`` when a store cannot be opened or a leftover file
-  ///   cannot be removed, and ``PipelineError/invalidConfiguration(field:value:requirement:)``
-  ///   for invalid settings.
-  /// - Complexity: O(*n*) in the files of the directory.
-  public init(directory: URL, configuration: PipelineConfiguration) throws(PipelineError) {
-    let store: FileStore
-    let outbox: SequencedOutbox<MonitorFact>
-    let heartbeats: HeartbeatRecorder
-    do {
-      store = try FileStore(directory: directory)
-      try store.removeTemporaryFiles()
-    } catch {
-      throw .store(error)
-    }
-    do {
-      outbox = try SequencedOutbox(
-        store: store, key: MonitorRecorder.defaultOutboxKey,
-        capacity: MonitorRecorder.defaultOutboxCapacity)
-      heartbeats = try HeartbeatRecorder(directory: directory, source: .monitorExtension)
-    } catch let error as SequenceTrackingError {
-      throw .sequence(error)
-    } catch let error as TrackerSignalsError {
-      throw .signals(error)
-    } catch {
-      preconditionFailure("unexpected error opening the pipeline: \(error)")
-    }
-    try self.init(
-      outbox: outbox, store: store, heartbeats: heartbeats,
-      diagnostics: DiagnosticLog(store: store), configuration: configuration)
-  }
-
-  /// Opens the pipeline on stores of your choosing.
-  ///
-  /// For a `FileStore`, call its `removeTemporaryFiles()` at the app's launch, as
-  /// ``init(directory:configuration:)`` does, so that the files of writers killed mid-write do
-  /// not pile up.
+  /// Open it at the app's launch: it also removes the temporary files that writers killed in
+  /// the middle of a write left in the folder (``SharedFolder/removeTemporaryFiles()``). A
+  /// monitor extension is killed often, readers ignore such files, and nothing else removes
+  /// them.
   ///
   /// - Parameters:
-  ///   - outbox: The facts' outbox, as the extension publishes to it.
-  ///   - store: Where the state lives; the outbox's store or another.
-  ///   - stateKey: The state's key; ``defaultStateKey`` unless you choose otherwise.
-  ///   - heartbeats: The monitor extension's heartbeat recorder.
-  ///   - diagnostics: The extension's diagnostic log, for ``diagnosticsReport(for:boundary:now:title:)``.
+  ///   - folder: The shared folder, opened with the layout the extension uses.
   ///   - configuration: The settings.
-  /// - Throws: ``PipelineError/sequence(_:)`` for an invalid state key, and
-  ///   ``PipelineError/invalidConfiguration(field:value:requirement:)`` for invalid settings.
-  public init(
-    outbox: SequencedOutbox<MonitorFact>, store: any SharedStore,
-    stateKey: String = defaultStateKey, heartbeats: HeartbeatRecorder,
-    diagnostics: DiagnosticLog? = nil, configuration: PipelineConfiguration
-  ) throws(PipelineError) {
+  /// - Throws: ``PipelineError/invalidConfiguration(field:value:requirement:)`` for invalid
+  ///   settings, ``PipelineError/signals(_:)`` when a leftover file cannot be removed, and
+  ///   ``PipelineError/sequence(_:)`` when the layout's state key is the outbox's.
+  /// - Complexity: O(*n*) in the files of the folder.
+  public init(folder: SharedFolder, configuration: PipelineConfiguration) throws(PipelineError) {
     guard configuration.retentionDays >= 32 else {
       throw .invalidConfiguration(
         field: "retentionDays", value: "\(configuration.retentionDays)",
         requirement: "at least 32, so that a month's budget can be derived")
     }
-    do {
+    do throws(BudgetMathError) {
+      _ = try BudgetAlertState(thresholds: configuration.alertThresholds)
+    } catch {
+      throw .invalidConfiguration(
+        field: "alertThresholds", value: "\(configuration.alertThresholds)",
+        requirement: error.description)
+    }
+    do throws(UsageModelError) {
       emptyAccountant = try ThresholdAccountant(
         timeZone: configuration.timeZone, tolerance: configuration.thresholdTolerance)
     } catch {
@@ -129,18 +86,20 @@ public struct UsagePipeline: Sendable {
         field: "thresholdTolerance", value: "\(configuration.thresholdTolerance)",
         requirement: error.description)
     }
-    let initial = PipelineState(ledger: RewardLedger(rate: configuration.exchangeRate))
-    do {
+    do throws(SequenceTrackingError) {
       consumer = try OutboxConsumer(
-        outbox: outbox, store: store, key: stateKey, initialState: initial)
+        outbox: folder.outbox, store: folder.store, key: folder.layout.appStateKey,
+        initialState: PipelineState(ledger: RewardLedger(rate: configuration.exchangeRate)))
     } catch {
       throw .sequence(error)
     }
+    do throws(TrackerSignalsError) {
+      try folder.removeTemporaryFiles()
+    } catch {
+      throw .signals(error)
+    }
     self.configuration = configuration
-    self.store = store
-    self.heartbeats = heartbeats
-    self.diagnostics = diagnostics
-    recordKey = StoreKey(stateKey, default: OutboxConsumerRecord(cursor: .start, state: initial))
+    self.folder = folder
   }
 
   // MARK: - Draining
@@ -165,55 +124,70 @@ public struct UsagePipeline: Sendable {
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
   {
-    do {
+    let decision: DrainDecision
+    do throws(SequenceTrackingError) {
       lastHead = try consumer.outbox.head(reusing: lastHead)
-      let known = try cursor ?? consumer.record().cursor
-      let decision = coordinator.decide(trigger, head: lastHead?.number, cursor: known)
-      guard decision.shouldDrain else {
-        return PipelineDrain(decision: decision, applied: 0, lost: nil, reset: nil)
+      let known: OutboxCursor
+      if let cursor {
+        known = cursor
+      } else {
+        known = try consumer.record().cursor
       }
-      let batch = try drainSkippingUndecodable()
-      cursor = batch.cursor
-      try settle(now: now)
-      return PipelineDrain(
-        decision: decision, applied: batch.entries.count, lost: batch.lost, reset: batch.reset)
-    } catch let error as PipelineError {
-      throw error
-    } catch let error as SequenceTrackingError {
-      throw .sequence(error)
+      decision = coordinator.decide(trigger, head: lastHead?.number, cursor: known)
     } catch {
-      preconditionFailure("unexpected error while draining: \(error)")
+      throw .sequence(error)
     }
+    guard decision.shouldDrain else {
+      return PipelineDrain(decision: decision, applied: 0, lost: nil, reset: nil)
+    }
+    let batch = try drainPassingOverUndecodable()
+    cursor = batch.cursor
+    try settle(now: now)
+    return PipelineDrain(
+      decision: decision, applied: batch.entries.count, lost: batch.lost, reset: batch.reset)
   }
 
   /// Drains; an entry that never decodes (written by a newer extension) is passed over and
-  /// recorded in ``PipelineState/skipped``.
+  /// recorded in ``PipelineState/undecodable``.
   ///
   /// Passing over an entry and recording it are two writes: a kill between them leaves the
-  /// entry unrecorded as skipped, and the next fact drained then reports its number as lost.
-  private func drainSkippingUndecodable() throws -> OutboxBatch<MonitorFact> {
+  /// entry unrecorded as undecodable, and the next fact drained then reports its number as lost.
+  private func drainPassingOverUndecodable() throws(PipelineError) -> OutboxBatch<MonitorFact> {
     var applied: [SequencedEntry<MonitorFact>] = []
     var lost: SequenceRange?
     var reset: SequenceResetReason?
     // Each pass applies or passes over at least one entry, so the outbox's capacity bounds the
     // passes; the bound guards against an outbox that keeps changing underneath.
     for _ in 0...consumer.outbox.capacity {
-      do {
+      let undecodable: SequenceNumber
+      do throws(SequenceTrackingError) {
         let batch = try consumer.drain { state, entry in state.apply(entry) }
         return OutboxBatch(
           entries: applied + batch.entries, lost: lost ?? batch.lost, reset: reset ?? batch.reset,
           cursor: batch.cursor, head: batch.head)
-      } catch SequenceTrackingError.payloadDecoding(_, let number, _, _) {
-        let batch = try consumer.skip(through: number) { state, entry in state.apply(entry) }
-        if batch.cursor.last == number {
-          try updateState { state throws(PipelineError) in state.skip(number) }
-        }
-        applied += batch.entries
-        lost = lost ?? batch.lost
-        reset = reset ?? batch.reset
+      } catch .payloadDecoding(_, let number, _, _) {
+        undecodable = number
+      } catch {
+        throw .sequence(error)
       }
+      let batch: OutboxBatch<MonitorFact>
+      do throws(SequenceTrackingError) {
+        batch = try consumer.skip(through: undecodable) { state, entry in state.apply(entry) }
+      } catch {
+        throw .sequence(error)
+      }
+      if batch.cursor.last == undecodable {
+        try updateState { state throws(PipelineError) in state.passOver(undecodable) }
+      }
+      applied += batch.entries
+      lost = lost ?? batch.lost
+      reset = reset ?? batch.reset
     }
-    return try consumer.drain { state, entry in state.apply(entry) }
+    do throws(SequenceTrackingError) {
+      return try consumer.drain { state, entry in state.apply(entry) }
+    } catch {
+      throw .sequence(error)
+    }
   }
 
   /// Drops what is past the retention and credits the reward ledger with the usage so far.
@@ -228,14 +202,14 @@ public struct UsagePipeline: Sendable {
       by: 86_400_000)
     let span = Milliseconds.latest - Milliseconds.earliest
     let cutoff = Milliseconds.clampedInstant(now) - (overflow ? span : min(retention, span))
-    let cutoffDay = Self.day(before: cutoff, in: configuration.timeZone)
+    let cutoffDay = Self.day(before: cutoff, in: configuration.boundary)
     let expired = snapshot.hasExpired(before: cutoff, day: cutoffDay)
-    var credits: [DerivedUsage.IntervalUsage] = []
+    var credits = emptyAccountant
     if configuration.rewards != nil {
       credits =
         FactDerivation.derive(
           snapshot.facts, configuration: configuration, accountant: emptyAccountant
-        ).highest
+        ).accountant
     }
     guard expired || snapshot.owesCredit(for: credits, configuration: configuration) else {
       return
@@ -246,21 +220,15 @@ public struct UsagePipeline: Sendable {
     }
   }
 
-  /// The local day before the one containing `instant`, in `timeZone`: budget alert windows
-  /// that ended before it are forgotten.
+  /// The local day before the one containing `instant`: budget alert windows that ended before
+  /// it are forgotten.
   ///
   /// A cutoff before the supported instants (a retention longer than they reach) gives the
   /// first supported day, before which no window can end.
-  static func day(before instant: Int64, in timeZone: TimeZone) -> LocalDay {
-    let boundary = DayBoundary(timeZone: timeZone)
+  static func day(before instant: Int64, in boundary: DayBoundary) -> LocalDay {
     let supported = min(max(instant, Milliseconds.earliest), Milliseconds.latest)
-    do {
-      let day = try boundary.day(containing: Milliseconds.date(supported))
-      return day.dayNumber > LocalDay.supportedDayNumbers.lowerBound ? day.advanced(by: -1) : day
-    } catch {
-      // The instant is clamped into the supported range, whose days all exist.
-      preconditionFailure("no local day for a supported instant: \(error)")
-    }
+    let day = boundary.day(containingSupported: supported)
+    return day.dayNumber > LocalDay.supportedDayNumbers.lowerBound ? day.advanced(by: -1) : day
   }
 
   /// The state, as last drained.
@@ -269,68 +237,24 @@ public struct UsagePipeline: Sendable {
   /// - Throws: ``PipelineError/sequence(_:)``, including a state that does not decode (it is
   ///   never replaced behind your back).
   public func state() throws(PipelineError) -> PipelineState {
-    do {
+    do throws(SequenceTrackingError) {
       return try consumer.record().state
     } catch {
       throw .sequence(error)
     }
   }
 
-  // MARK: - The app's own ledger transactions
-
-  /// Applies one of the app's own transactions to the reward ledger — a redemption, a spending
-  /// session — atomically with the state.
-  ///
-  /// - Parameter transaction: The transaction; its identifier makes a repeat a no-op.
-  /// - Returns: What the ledger did.
-  /// - Throws: ``PipelineError/budget(_:)`` for a transaction the ledger rejects (an overdraft,
-  ///   an unknown session), with nothing changed, and the store's errors.
-  @discardableResult
-  public func apply(_ transaction: LedgerTransaction) throws(PipelineError) -> LedgerApplyResult {
-    try updateState { state throws(PipelineError) in
-      do throws(BudgetMathError) {
-        return try state.ledger.apply(transaction)
-      } catch {
-        throw .budget(error)
-      }
-    }
-  }
-
-  /// Redeems every whole unit of XP in the reward ledger for screen time, atomically with the
-  /// state (seed 001: 105 XP at 10 XP a minute buy 10 minutes and keep 5 XP as credit).
-  ///
-  /// - Parameters:
-  ///   - id: The redemption's identifier; a repeat with the same identifier changes nothing and
-  ///     reports the earlier redemption.
-  ///   - at: When it happens.
-  /// - Returns: What was redeemed, the time bought and the XP that remain; nothing is recorded
-  ///   when less than one unit is available.
-  /// - Throws: ``PipelineError/budget(_:)`` for an identifier already used by another kind of
-  ///   transaction, and the store's errors.
-  @discardableResult
-  public func redeemAll(id: String, at: Date) throws(PipelineError) -> LedgerRedemption {
-    try updateState { state throws(PipelineError) in
-      do throws(BudgetMathError) {
-        return try state.ledger.redeemAll(id: id, at: at)
-      } catch {
-        throw .budget(error)
-      }
-    }
-  }
-
-  /// Changes the state in one atomic write of its key, leaving the cursor alone.
+  /// Changes the state in one atomic write of the consumer's record, leaving the cursor alone.
   func updateState<Result>(
     _ change: (inout PipelineState) throws(PipelineError) -> Result
   ) throws(PipelineError) -> Result {
-    do {
-      return try store.update(recordKey) { record in try change(&record.state) }
-    } catch let error as PipelineError {
-      throw error
-    } catch let error as SharedStoreError {
-      throw .store(error)
+    let outcome: Swift.Result<Result, PipelineError>
+    do throws(SequenceTrackingError) {
+      outcome = try consumer.updateState(change)
     } catch {
-      preconditionFailure("unexpected error updating the pipeline state: \(error)")
+      throw .sequence(error)
     }
+    return try outcome.get()
   }
 }
 

@@ -27,6 +27,10 @@ public enum CommittedChange: Sendable, Hashable, CustomStringConvertible {
     applied: SequenceRange?, lost: SequenceRange?, reset: SequenceResetReason?,
     cursor: OutboxCursor)
 
+  /// ``OutboxConsumer/updateState(_:)`` changed the consumer's state; the cursor stayed at
+  /// `cursor`.
+  case updatedState(cursor: OutboxCursor)
+
   /// The change in words, such as `entries 5...6@5f1c0a3be29d4471 were published and notified`.
   public var description: String {
     switch self {
@@ -41,6 +45,8 @@ public enum CommittedChange: Sendable, Hashable, CustomStringConvertible {
       if let lost { text += ", \(lost) reported lost" }
       if let reset { text += ", a reset reported (\(reset))" }
       return text + ", and the cursor moved \(cursor)"
+    case .updatedState(let cursor):
+      return "the consumer's state was changed, its cursor left \(cursor)"
     }
   }
 }

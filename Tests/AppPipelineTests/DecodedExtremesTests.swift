@@ -36,33 +36,34 @@ struct DecodedExtremesTests {
     // The retention in milliseconds overflowed Int64 on every drain.
     try fixture.pipeline.wake(.foreground, now: fixture.now.addingTimeInterval(86_400 * 400))
     let dashboard = try fixture.pipeline.dashboard(
-      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+      for: fixture.day, now: fixture.now)
     // Within a tolerance that long the 7-day threshold is plausible and counts.
     #expect(dashboard.facts.thresholds.implausible == 0)
     #expect(try fixture.pipeline.state().facts.count == 11)
-    #expect(dashboard.trackerDownAlerts.isEmpty)
+    #expect(dashboard.alerts.trackerDown.isEmpty)
   }
 
   @Test("a stored state's earnings, losses and skipped entries are checked when decoded")
   func storedState() throws {
     let fixture = try InMemoryPipeline()
     let valid = String(
-      decoding: try #require(try fixture.store.read(UsagePipeline.defaultStateKey)), as: UTF8.self)
+      decoding: try #require(try fixture.store.read(SharedFolderLayout.standard.appStateKey)),
+      as: UTF8.self)
     let earned = try #require(valid.range(of: #"\|com.a":[0-9]+"#, options: .regularExpression))
     for (xp, decodes) in [
       ("-1", false), ("-9223372036854775808", false), ("9223372036854775807", true),
     ] {
       let planted = valid.replacingCharacters(in: earned, with: #"|com.a":\#(xp)"#)
-      try fixture.store.write(Data(planted.utf8), for: UsagePipeline.defaultStateKey)
+      try fixture.store.write(Data(planted.utf8), for: SharedFolderLayout.standard.appStateKey)
       if decodes {
         #expect(try fixture.pipeline.state().earned.values.contains(.max))
         _ = try fixture.pipeline.dashboard(
-          for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+          for: fixture.day, now: fixture.now)
       } else {
         #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
         #expect(throws: PipelineError.self) {
           try fixture.pipeline.dashboard(
-            for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+            for: fixture.day, now: fixture.now)
         }
       }
     }
@@ -73,7 +74,7 @@ struct DecodedExtremesTests {
       + "]"
     let skipped = valid.replacingOccurrences(of: #""skipped":[]"#, with: #""skipped":\#(tooMany)"#)
     #expect(skipped != valid)
-    try fixture.store.write(Data(skipped.utf8), for: UsagePipeline.defaultStateKey)
+    try fixture.store.write(Data(skipped.utf8), for: SharedFolderLayout.standard.appStateKey)
     #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
   }
 
@@ -81,7 +82,7 @@ struct DecodedExtremesTests {
   func negativeCounts() throws {
     let fixture = try InMemoryPipeline()
     let dashboard = try fixture.pipeline.dashboard(
-      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+      for: fixture.day, now: fixture.now)
     let valid = try json(dashboard.facts)
     for field in ["facts", "counted", "duplicates", "superseded", "implausible"] {
       let planted = valid.replacingOccurrences(
@@ -97,7 +98,7 @@ struct DecodedExtremesTests {
       $0.rewards = try decode(UsageRewards.self, #"{"xpPerMinute":{"other":9223372036854775807}}"#)
     }
     let dashboard = try fixture.pipeline.dashboard(
-      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+      for: fixture.day, now: fixture.now)
     #expect(dashboard.rewards.xp == .max)
     _ = try? fixture.pipeline.wake(.poll, now: fixture.now)
     #expect(try fixture.pipeline.state().ledger.balance.xp == .max)

@@ -45,10 +45,10 @@ struct FuzzTests {
     let input =
       #"{"cursor":{"checksum":846211901,"last":{"epoch":"30074a1c47c8cb76","value":11}},"revision":1,"state":{"alerts":{"reported":[],"thresholds":[50,80,100]},"earned":{"1776204000000|com.a":-9223372036854775808},"facts":[{"activity":"daily","at":"2026-04-14T22:00:00Z","callback":"intervalDidStart"},{"activity":"daily","at":"2026-04-15T06:05:00Z","callback":"eventDidReachThreshold","event":"stk:5m:com.a"},{"activity":"daily","at":"2026-04-15T06:10:00Z","callback":"eventDidReachThreshold","event":"stk:10m:com.a"},{"activity":"daily","at":"2026-04-15T06:15:00Z","callback":"eventDidReachThreshold","event":"stk:15m:com.a"},{"activity":"daily","at":"2026-04-15T06:20:00Z","callback":"eventDidReachThreshold","event":"stk:20m:com.a"},{"activity":"daily","at":"2026-04-15T06:25:00Z","callback":"eventDidReachThreshold","event":"stk:25m:com.a"},{"activity":"daily","at":"2026-04-15T06:30:00Z","callback":"eventDidReachThreshold","event":"stk:30m:com.a"},{"activity":"daily","at":"2026-04-15T06:35:00Z","callback":"eventDidReachThreshold","event":"stk:35m:com.a"},{"activity":"daily","at":"2026-04-15T06:40:00Z","callback":"eventDidReachThreshold","event":"stk:40m:com.a"},{"activity":"daily","at":"2026-04-15T07:00:00Z","callback":"eventDidReachThreshold","event":"bogus"},{"activity":"daily","at":"2026-04-15T07:00:00Z","callback":"eventDidReachThreshold","event":"stk:7d:com.b"}],"lastApplied":{"at":"2026-04-15T07:00:00Z","number":{"epoch":"30074a1c47c8cb76","value":11}},"ledger":{"rate":{"timeMs":60000,"xp":10},"transactions":[{"at":"2026-04-15T06:40:00Z","id":"usage:1776204000000|com.a|120","type":"earn","xp":120}]},"losses":[],"reportedTrackerDown":[],"sequence":{"counts":{"duplicates":0,"givenUp":0,"received":315537551999999,"recovered":0,"resets":0,"stale":0},"run":{"epoch":"30074a1c47c8cb76","floor":1,"highest":11,"outstanding":[],"retired":[]}},"skipped":[]}}"#
     let fixture = try InMemoryPipeline()
-    try fixture.store.write(Data(input.utf8), for: UsagePipeline.defaultStateKey)
+    try fixture.store.write(Data(input.utf8), for: SharedFolderLayout.standard.appStateKey)
     #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
     #expect(throws: PipelineError.self) {
-      try fixture.pipeline.dashboard(for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+      try fixture.pipeline.dashboard(for: fixture.day, now: fixture.now)
     }
   }
 
@@ -61,7 +61,7 @@ struct FuzzTests {
   static func makeTargets() throws -> [Target] {
     let fixture = try InMemoryPipeline()
     let dashboard = try fixture.pipeline.dashboard(
-      for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+      for: fixture.day, now: fixture.now)
     let state = try fixture.pipeline.state()
     let configuration = fixture.configuration
 
@@ -82,14 +82,11 @@ struct FuzzTests {
       target([configuration]) { configuration in
         _ = configuration.plan(for: fixture.day)
         _ = try? UsagePipeline(
-          outbox: SequencedOutbox<MonitorFact>(store: InMemoryStore(), key: "o", capacity: 2),
-          store: InMemoryStore(),
-          heartbeats: HeartbeatRecorder(
-            store: InMemoryStore(), source: .monitorExtension),
+          folder: SharedFolder.inMemory(layout: .standard(outboxCapacity: 2)),
           configuration: configuration)
       },
       target([state]) { state in
-        _ = (state.reportedTrackerDown, state.losses.map(\.count), state.ledger.balance)
+        _ = (state.acknowledgedTrackerDown, state.losses.map(\.count), state.ledger.balance)
       },
       target(state.lastApplied.map { [$0] } ?? []),
       target(configuration.rewards.map { [$0] } ?? []) { rewards in
@@ -105,7 +102,7 @@ struct FuzzTests {
   /// answer or a typed error, never a trap.
   static func storedState(inputs: Int, seed: UInt64) throws -> Fuzz.Tally {
     var fixture = try InMemoryPipeline()
-    let key = UsagePipeline.defaultStateKey
+    let key = SharedFolderLayout.standard.appStateKey
     let valid = try #require(try fixture.store.read(key))
     return try Fuzz.runBytes(seeds: [Array(valid)], inputs: inputs, seed: seed) { bytes in
       try fixture.store.write(Data(bytes), for: key)
@@ -117,7 +114,7 @@ struct FuzzTests {
       // Only what decodes is worth the work of a drain and a dashboard.
       _ = try? fixture.pipeline.wake(.foreground, now: fixture.now)
       _ = try? fixture.pipeline.dashboard(
-        for: fixture.day, boundary: fixture.boundary, now: fixture.now)
+        for: fixture.day, now: fixture.now)
       return true
     }
   }

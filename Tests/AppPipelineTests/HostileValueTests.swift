@@ -18,7 +18,7 @@ struct HostileValueTests {
     var fixture = try InMemoryPipeline()
     let error = #expect(throws: PipelineError.self) {
       try fixture.pipeline.dashboard(
-        for: fixture.day, boundary: fixture.boundary, now: Date(timeIntervalSince1970: .nan))
+        for: fixture.day, now: Date(timeIntervalSince1970: .nan))
     }
     #expect(error?.description.contains("now is nan s since 1970") == true)
     for now in [
@@ -28,13 +28,13 @@ struct HostileValueTests {
       // Waking at any instant drains or decides, and prunes nothing it should keep.
       try fixture.pipeline.wake(.foreground, now: now)
       let dashboard = try fixture.pipeline.dashboard(
-        for: fixture.day, boundary: fixture.boundary, now: now)
+        for: fixture.day, now: now)
       #expect(dashboard.evaluatedAt.timeIntervalSince1970.isFinite)
       #expect(
         try JSONDecoder().decode(Dashboard.self, from: JSONEncoder().encode(dashboard)) == dashboard
       )
       _ = try fixture.pipeline.diagnosticsReport(
-        for: fixture.day, boundary: fixture.boundary, now: now
+        for: fixture.day, now: now
       ).svg
     }
     try fixture.pipeline.wake(.poll, now: Date(timeIntervalSince1970: .nan))
@@ -50,7 +50,7 @@ struct HostileValueTests {
       let now = start.addingTimeInterval(hours * 3_600)
       try fixture.pipeline.wake(.poll, now: now)
       let dashboard = try fixture.pipeline.dashboard(
-        for: fixture.day, boundary: fixture.boundary, now: now)
+        for: fixture.day, now: now)
       totals.append(dashboard.usage.total)
       #expect(dashboard.gaps.gaps.allSatisfy { $0.end <= max(now, start) })
     }

@@ -15,7 +15,7 @@ struct PipelineLaunchTests {
   @Test("opening the pipeline on a folder reclaims the temporary files of writers killed mid-write")
   func openingReclaimsKilledWritersLeftovers() throws {
     let directory = try TemporaryDirectory(prefix: "stk-pipeline")
-    let recorder = try MonitorRecorder(directory: directory.url)
+    let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory.url))
     let now = try instant("2026-04-15T14:00:00Z")
     #expect(recorder.intervalDidStart(for: "daily", now: now).succeeded)
     // What an extension killed between creating its temporary file and renaming it leaves
@@ -26,7 +26,7 @@ struct PipelineLaunchTests {
     for leftover in leftovers { try Data("half a value".utf8).write(to: leftover) }
 
     var pipeline = try UsagePipeline(
-      directory: directory.url,
+      folder: try SharedFolder(directory: directory.url),
       configuration: PipelineConfiguration(userId: "user-123", timeZone: try zone("UTC")))
     #expect(try directory.contents().filter { $0.hasPrefix(".tmp.") } == [])
     // Nothing else was touched: the fact is still there to drain.

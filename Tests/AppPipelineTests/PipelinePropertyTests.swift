@@ -27,24 +27,20 @@ struct PipelinePropertyTests {
   func dashboard(
     of callbacks: [FactScenario.Callback], drainEvery: Int, configuration: PipelineConfiguration
   ) throws -> Dashboard {
-    let store = InMemoryStore()
-    let outbox = try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: 10_000)
-    var pipeline = try UsagePipeline(
-      outbox: outbox, store: store,
-      heartbeats: HeartbeatRecorder(store: store, source: .monitorExtension),
-      configuration: configuration)
+    let folder = try SharedFolder.inMemory(layout: .standard(outboxCapacity: 10_000))
+    let outbox = folder.outbox
+    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
     let day = try LocalDay(parsing: FactScenario.day)
     let end = boundary.interval(of: day).end
     for (index, callback) in callbacks.enumerated() {
       try outbox.publish(
         try MonitorFact(
           callback.kind, activity: callback.activity, event: callback.event, at: callback.at)
-      ) { _ in }
+      )
       if (index + 1) % drainEvery == 0 { try pipeline.wake(.notification, now: end) }
     }
     try pipeline.wake(.foreground, now: end)
-    return try pipeline.dashboard(for: day, boundary: boundary, now: end)
+    return try pipeline.dashboard(for: day, now: end)
   }
 
   @Test("any interleaving of the same facts gives the same dashboard", arguments: 1...4)
@@ -89,18 +85,15 @@ extension PipelinePropertyTests {
     "usage records cover exactly the seconds the model says each app was used", arguments: 1...4)
   func recordsCoverTheModelsSeconds(seed: UInt64) throws {
     let scenario = try FactScenario(seed: seed, zone: zone)
-    let store = InMemoryStore()
-    let outbox = try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: 10_000)
+    let folder = try SharedFolder.inMemory(layout: .standard(outboxCapacity: 10_000))
+    let outbox = folder.outbox
     var pipeline = try UsagePipeline(
-      outbox: outbox, store: store,
-      heartbeats: HeartbeatRecorder(store: store, source: .monitorExtension),
-      configuration: try FactScenario.configuration(zone: zone))
+      folder: folder, configuration: try FactScenario.configuration(zone: zone))
     for callback in scenario.callbacks {
       try outbox.publish(
         try MonitorFact(
           callback.kind, activity: callback.activity, event: callback.event, at: callback.at)
-      ) { _ in }
+      )
     }
     try pipeline.wake(.foreground, now: Date(timeIntervalSince1970: 1_776_400_000))
     var covered: [String: Set<Int>] = [:]

@@ -36,7 +36,7 @@ struct PipelineSeedTests {
     #expect(dashboard.gaps.gaps.map(\.classification) == [.idle])
     #expect(dashboard.gaps.gaps.first?.duration == minutes(15))
     #expect(dashboard.gaps.unknown == .zero)
-    #expect(dashboard.trackerDownAlerts.isEmpty)
+    #expect(dashboard.alerts.trackerDown.isEmpty)
   }
 
   @Test("Test 4 with the extension dead: one 15-minute tracker-down gap, alerted once")
@@ -45,8 +45,8 @@ struct PipelineSeedTests {
     #expect(dashboard.usage.total == minutes(6))
     #expect(dashboard.gaps.gaps.map(\.classification) == [.trackerDown])
     #expect(dashboard.gaps.gaps.first?.duration == minutes(15))
-    #expect(dashboard.trackerDownAlerts.count == 1)
-    #expect(dashboard.trackerDownAlerts.first?.trackerDown == minutes(15))
+    #expect(dashboard.alerts.trackerDown.count == 1)
+    #expect(dashboard.alerts.trackerDown.first?.trackerDown == minutes(15))
   }
 
   @Test("Test 4's tracker-down alert is raised by one dashboard only")
@@ -56,8 +56,8 @@ struct PipelineSeedTests {
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 10:00"))
     try harness.use("com.duolingo", day: day, from: "10:00", minutes: 3)
     try harness.use("com.duolingo", day: day, from: "10:18", minutes: 3, alreadyUsed: 3)
-    #expect(try harness.dashboard(day, at: "10:21").trackerDownAlerts.count == 1)
-    #expect(try harness.dashboard(day, at: "10:22").trackerDownAlerts.isEmpty)
+    #expect(try harness.dashboard(day, at: "10:21").alerts.trackerDown.count == 1)
+    #expect(try harness.dashboard(day, at: "10:22").alerts.trackerDown.isEmpty)
   }
 
   // MARK: - Seed 003
@@ -82,9 +82,13 @@ struct PipelineSeedTests {
     #expect(budget.today.allowance == minutes(60), "30 h over 30 days is 60 min a day")
     #expect(budget.today.used == minutes(65))
     #expect(budget.today.overage == minutes(5))
-    #expect(first.alerts.map(\.thresholdPercent) == [50, 80, 100])
+    #expect(first.alerts.budget.map(\.thresholdPercent) == [50, 80, 100])
     #expect(first.payload.apps.map(\.totalMinutes) == [65])
     #expect(first.payload.apps.map(\.appName) == ["Instagram"])
+    let again = try harness.dashboard(day, at: "21:00")
+    #expect(again.alerts == first.alerts, "showing a dashboard acknowledges nothing")
+    #expect(try harness.pipeline.acknowledge(first.alerts) == first.alerts)
+    #expect(try harness.pipeline.acknowledge(first.alerts).isEmpty, "acknowledged once only")
 
     let second = try harness.dashboard(day, at: "21:05")
     #expect(second.alerts.isEmpty, "a re-sync with the same totals alerts nothing")

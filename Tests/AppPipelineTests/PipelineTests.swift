@@ -80,13 +80,7 @@ struct PipelineTests {
   @Test("facts evicted before the app drained them are losses, with their epoch, as gap evidence")
   func evictedFactsAreLossesWithTheirEpoch() throws {
     var harness = try PipelineHarness(outboxCapacity: 4)
-    // The app must know the outbox's capacity as the extension does.
-    let outbox = try SequencedOutbox<MonitorFact>(
-      store: try FileStore(directory: harness.directory.url),
-      key: MonitorRecorder.defaultOutboxKey, capacity: 4)
-    harness.pipeline = try UsagePipeline(
-      outbox: outbox, store: try FileStore(directory: harness.directory.url),
-      heartbeats: harness.pipeline.heartbeats, configuration: harness.pipeline.configuration)
+    let outbox = harness.recorder.outbox
     try harness.tick(from: "\(day) 09:00", through: "\(day) 12:00", every: 60)
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 09:00"))
     try harness.pipeline.wake(.notification, now: try harness.at("\(day) 09:01"))
@@ -104,33 +98,32 @@ struct PipelineTests {
     #expect(losses.first?.after == (try harness.at("\(day) 09:00")))
     #expect(losses.first?.before == (try harness.at("\(day) 10:07")))
     let dashboard = try harness.pipeline.dashboard(
-      for: try LocalDay(parsing: day), boundary: harness.boundary,
-      now: try harness.at("\(day) 12:00"))
+      for: try LocalDay(parsing: day), now: try harness.at("\(day) 12:00"))
     let evidence = dashboard.gaps.gaps.flatMap(\.evidence).filter { $0.kind == .missedSequence }
     #expect(evidence.map(\.missedNumbers) == [2...7])
     #expect(evidence.map(\.missedEpoch) == [epoch])
     #expect(dashboard.facts.losses == losses)
   }
 
-  @Test("an entry that never decodes is passed over, recorded as skipped, and the rest applied")
+  @Test("an entry that never decodes is passed over, recorded as undecodable, the rest applied")
   func undecodableEntryIsSkipped() throws {
     var harness = try PipelineHarness()
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
     // A newer extension publishes something this version cannot read.
     let foreign = try SequencedOutbox<Int>(
       store: try FileStore(directory: harness.directory.url),
-      key: MonitorRecorder.defaultOutboxKey, capacity: MonitorRecorder.defaultOutboxCapacity)
-    let number = try foreign.publish(42) { _ in }
+      key: SharedFolderLayout.standard.outboxKey,
+      capacity: SharedFolderLayout.standard.outboxCapacity)
+    let number = try foreign.publish(42)
     try harness.use("com.example", day: day, from: "08:00", minutes: 10, step: 5)
     let drain = try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 09:00"))
     #expect(drain.applied == 3)
-    #expect(try harness.pipeline.state().skipped == [number])
+    #expect(try harness.pipeline.state().undecodable == [number])
     #expect(try harness.pipeline.state().losses.isEmpty)
     let dashboard = try harness.pipeline.dashboard(
-      for: try LocalDay(parsing: day), boundary: harness.boundary,
-      now: try harness.at("\(day) 09:00"))
+      for: try LocalDay(parsing: day), now: try harness.at("\(day) 09:00"))
     #expect(dashboard.usage.total == minutes(10))
-    #expect(dashboard.facts.skipped == [number])
+    #expect(dashboard.facts.undecodable == [number])
   }
 
   @Test("facts older than the retention are dropped when the app drains")
@@ -171,7 +164,7 @@ struct PipelineTests {
     // A fact whose heartbeat was lost to a kill: published without the recorder's heartbeat.
     try harness.recorder.outbox.publish(
       try MonitorFact(.intervalDidStart, activity: "daily", at: try harness.at("\(day) 09:00"))
-    ) { _ in }
+    )
     let health = try harness.dashboard(day, at: "09:01").health
     #expect(health.status == .healthy(age: .seconds(60)))
   }
@@ -182,12 +175,14 @@ struct PipelineTests {
     var configuration = PipelineConfiguration(userId: "u", timeZone: try zone("UTC"))
     configuration.retentionDays = 31
     #expect(throws: PipelineError.self) {
-      try UsagePipeline(directory: directory.url, configuration: configuration)
+      try UsagePipeline(
+        folder: try SharedFolder(directory: directory.url), configuration: configuration)
     }
     configuration.retentionDays = 40
     configuration.thresholdTolerance = .seconds(-1)
     #expect(throws: PipelineError.self) {
-      try UsagePipeline(directory: directory.url, configuration: configuration)
+      try UsagePipeline(
+        folder: try SharedFolder(directory: directory.url), configuration: configuration)
     }
   }
 

@@ -31,7 +31,7 @@ struct ExtensionWorkTests {
   @Test("a threshold callback publishes its fact, beats, and says which number to post")
   func thresholdCallbackPublishesAndBeats() throws {
     defer { cleanUp() }
-    let recorder = try MonitorRecorder(directory: directory)
+    let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory))
     let name = try ThresholdEventName(
       app: try AppID("com.burbn.instagram"), threshold: .seconds(5 * 60))
     let response = recorder.eventDidReachThreshold(
@@ -60,7 +60,7 @@ struct ExtensionWorkTests {
   @Test("every callback of a monitor is recorded as a fact in callback order")
   func everyCallbackIsAFact() throws {
     defer { cleanUp() }
-    let recorder = try MonitorRecorder(directory: directory)
+    let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory))
     let responses = [
       recorder.intervalWillStartWarning(for: "daily", now: now),
       recorder.intervalDidStart(for: "daily", now: now.addingTimeInterval(1)),
@@ -84,7 +84,7 @@ struct ExtensionWorkTests {
   @Test("a callback that cannot be recorded is logged as a diagnostic, and nothing is published")
   func failureIsLogged() throws {
     defer { cleanUp() }
-    let recorder = try MonitorRecorder(directory: directory)
+    let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory))
     let response = recorder.eventDidReachThreshold("", activity: "daily", now: now)
     #expect(response.notification == nil)
     #expect(response.fact == nil)

@@ -31,7 +31,7 @@ struct DiagnosticLogTests {
 
   @Test("the log keeps the last 100, counts evictions and reports a duplicate once")
   func logKeepsLastHundred() throws {
-    let log = DiagnosticLog(store: InMemoryStore())
+    let log = try SharedFolder.inMemory().diagnostics
     let t0 = try instant("2026-03-08T10:00:00Z")
     for index in 0..<130 {
       try log.append(try entry(t0.addingTimeInterval(Double(index)), success: true, id: index))
@@ -45,7 +45,7 @@ struct DiagnosticLogTests {
 
   @Test("today's failures follow the local day, not UTC")
   func todaysFailures() throws {
-    let log = DiagnosticLog(store: InMemoryStore())
+    let log = try SharedFolder.inMemory().diagnostics
     let tokyo = DayBoundary(timeZone: try zone("Asia/Tokyo"))
     // 23:59:59 on the 7th in Tokyo, then midnight on the 8th.
     try log.append(try entry(instant("2026-03-07T14:59:59Z"), success: false, id: 1))
@@ -61,13 +61,13 @@ struct DiagnosticLogTests {
   @Test("a damaged log throws instead of starting afresh")
   func damagedLogThrows() throws {
     let store = InMemoryStore()
-    try store.write(Data("{oops".utf8), for: DiagnosticLog.defaultKey)
-    let log = DiagnosticLog(store: store)
+    try store.write(Data("{oops".utf8), for: SharedFolderLayout.standard.diagnosticsKey)
+    let log = try SharedFolder(store: store).diagnostics
     #expect(throws: TrackerSignalsError.self) { try log.entries() }
     #expect(throws: TrackerSignalsError.self) {
       try log.append(try entry(Date(timeIntervalSince1970: 0), success: true, id: 1))
     }
-    #expect(try store.read(DiagnosticLog.defaultKey) == Data("{oops".utf8))
+    #expect(try store.read(SharedFolderLayout.standard.diagnosticsKey) == Data("{oops".utf8))
   }
 }
 
@@ -77,7 +77,7 @@ struct TrackerSignalsDefaultsTests {
   @Test("a log on a store alone uses the default key and keeps the default 100 entries")
   func defaultLog() throws {
     let store = InMemoryStore()
-    let log = DiagnosticLog(store: store)
+    let log = try SharedFolder(store: store).diagnostics
     for index in 0..<101 {
       try log.append(
         DiagnosticEntry(
@@ -86,7 +86,7 @@ struct TrackerSignalsDefaultsTests {
           success: true))
     }
     #expect(try log.snapshot().entries.count == DiagnosticLog.defaultCapacity)
-    #expect(try store.readLog(DiagnosticLog.defaultKey) != nil)
+    #expect(try store.readLog(SharedFolderLayout.standard.diagnosticsKey) != nil)
   }
 
   @Test("a recorder on a store alone keeps the default capacity under its source's key")

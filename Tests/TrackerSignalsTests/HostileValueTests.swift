@@ -17,14 +17,18 @@ struct HostileValueTests {
   /// A monitor recorder on a fresh folder, with the folder to keep alive while it is used.
   func recorder() throws -> (MonitorRecorder, TemporaryDirectory) {
     let directory = try TemporaryDirectory(prefix: "stk-hostile")
-    return (try MonitorRecorder(directory: directory.url, outboxCapacity: 8), directory)
+    return (
+      MonitorRecorder(
+        folder: try SharedFolder(directory: directory.url, layout: .standard(outboxCapacity: 8))),
+      directory
+    )
   }
 
   @Test("today's failures at an instant that is not a number is a typed error, not a crash")
   func todaysFailuresAtNaN() async {
     // The error's message described the date, and Foundation stops the process on a NaN date.
     await #expect(processExitsWith: .success) {
-      let log = DiagnosticLog(store: InMemoryStore())
+      let log = try SharedFolder.inMemory().diagnostics
       let boundary = DayBoundary(timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
       do {
         _ = try log.todaysFailures(now: Date(timeIntervalSince1970: .nan), boundary: boundary)

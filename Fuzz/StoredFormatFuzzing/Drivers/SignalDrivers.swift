@@ -102,7 +102,7 @@ final class HeartbeatsDriver: StoredFormatDriver {
 /// `BoundedLog`: read, appended to (with and without the check for an entry already there) and
 /// pruned.
 final class DiagnosticLogDriver: StoredFormatDriver {
-  let key = DiagnosticLog.defaultKey
+  let key = SharedFolderLayout.standard.diagnosticsKey
   let companions: [String: [UInt8]] = [:]
   let seeds: [[UInt8]]
   private let sandbox: StoredFormatSandbox

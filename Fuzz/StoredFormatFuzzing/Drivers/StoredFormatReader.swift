@@ -102,9 +102,7 @@ struct StoredFormatReader {
     case .pipelineState:
       let pipeline = try make(file) {
         try UsagePipeline(
-          outbox: SequencedOutbox<MonitorFact>(
-            store: store, key: MonitorRecorder.defaultOutboxKey, capacity: 64),
-          store: store, heartbeats: HeartbeatRecorder(store: store, source: .monitorExtension),
+          folder: SharedFolder(store: store, layout: .standard(outboxCapacity: 64)),
           configuration: PipelineConfiguration(userId: "user-1", timeZone: .gmt))
       }
       return try call("state", file) { try pipeline.state() }

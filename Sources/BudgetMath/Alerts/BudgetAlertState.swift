@@ -127,6 +127,29 @@ public struct BudgetAlertState: Sendable, Hashable, Codable {
     }
   }
 
+  /// A copy that alerts at `thresholds`, with everything already reported kept.
+  ///
+  /// - Parameter thresholds: The thresholds in percent, each 1...1000.
+  /// - Returns: The copy.
+  /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for no threshold or a
+  ///   threshold outside 1...1000.
+  public func alerting(at thresholds: [Int]) throws(BudgetMathError) -> BudgetAlertState {
+    var copy = try BudgetAlertState(thresholds: thresholds)
+    copy.reported = reported
+    return copy
+  }
+
+  /// Remembers `alert` as reported, as ``evaluate(category:window:used:allowance:)`` does when it
+  /// returns it.
+  ///
+  /// - Parameter alert: An alert this state (or a copy of it) returned.
+  /// - Returns: Whether it was not reported before.
+  @discardableResult
+  public mutating func record(_ alert: BudgetAlert) -> Bool {
+    let key = WindowKey(category: alert.category, first: alert.first, last: alert.last)
+    return reported[key, default: []].insert(alert.thresholdPercent).inserted
+  }
+
   /// Whether `threshold` was already reported for `category` in `window`.
   ///
   /// - Parameters:

@@ -171,15 +171,9 @@ public struct GapDetector: Sendable {
 
   /// The local days that share time with `[start, end)` and the instant each starts.
   private func dayStarts(from start: Int64, to end: Int64) -> [(LocalDay, Int64)] {
-    let first: LocalDay
-    do {
-      first = try boundary.day(containing: Milliseconds.date(start))
-    } catch {
-      // Instants are clamped to the supported range, whose days all exist.
-      preconditionFailure("no local day for a supported instant: \(error)")
-    }
+    // Instants are clamped to the supported range, whose days all exist.
+    var day = boundary.day(containingSupported: start)
     var days: [(LocalDay, Int64)] = []
-    var day = first
     var dayStart = TimeValues.bounds(of: boundary.interval(of: day)).start
     repeat {
       days.append((day, dayStart))
@@ -194,10 +188,6 @@ public struct GapDetector: Sendable {
 extension LocalDay {
   /// 9999-12-31, the last supported day.
   fileprivate static var last: LocalDay {
-    do {
-      return try LocalDay(dayNumber: LocalDay.supportedDayNumbers.upperBound)
-    } catch {
-      preconditionFailure("the last supported day exists: \(error)")
-    }
+    LocalDay(uncheckedDayNumber: LocalDay.supportedDayNumbers.upperBound)
   }
 }

@@ -20,13 +20,8 @@ struct LocalClock {
   func dateTime(_ instant: Int64) -> String {
     let wall = wall(instant)
     let dayNumber = Int((wall - Self.floorModulo(wall, 86_400_000)) / 86_400_000)
-    let day: LocalDay
-    do {
-      day = try LocalDay(dayNumber: dayNumber)
-    } catch {
-      // Instants are clamped to 0001-01-03...9999-12-29 UTC, whose local days all exist.
-      preconditionFailure("no local day for a supported instant: \(error)")
-    }
+    // Instants are clamped to 0001-01-03...9999-12-29 UTC, whose local days all exist.
+    let day = LocalDay(uncheckedDayNumber: dayNumber)
     return day.description + " " + time(instant, seconds: true)
   }
 

@@ -5,10 +5,13 @@ extension OutboxConsumer {
   static var maximumAttempts: Int { 16 }
 
   /// Drains, passing over `number` when it is given (``skip(through:_:)``).
+  ///
+  /// - Returns: The batch applied.
+  /// - Throws: The outbox's and the store's errors.
   func consume(
     passingOver number: SequenceNumber?,
-    applying apply: (inout State, SequencedEntry<Payload>) throws -> Void
-  ) throws -> OutboxBatch<Payload> {
+    applying apply: (inout State, SequencedEntry<Payload>) -> Void
+  ) throws(SequenceTrackingError) -> OutboxBatch<Payload> {
     var attempts = 0
     while true {
       attempts += 1
@@ -60,14 +63,14 @@ extension OutboxConsumer {
     _ layout: OutboxLayout?,
     passingOver number: SequenceNumber?,
     ifRevisionIs revision: UInt64,
-    applying apply: (inout State, SequencedEntry<Payload>) throws -> Void
-  ) throws -> OutboxBatch<Payload>? {
+    applying apply: (inout State, SequencedEntry<Payload>) -> Void
+  ) throws(SequenceTrackingError) -> OutboxBatch<Payload>? {
     let outboxKey = outbox.key
     var committed: CommittedChange?
-    let outcome: Swift.Result<OutboxBatch<Payload>?, any Error>
-    do {
+    let outcome: Swift.Result<OutboxBatch<Payload>?, SequenceTrackingError>
+    do throws(SharedStoreError) {
       outcome = try store.updateCapturingFailure(storeKey) {
-        record throws -> OutboxBatch<Payload>? in
+        record throws(SequenceTrackingError) -> OutboxBatch<Payload>? in
         // What the store writes if this body changes nothing: only an absent record is written
         // (as its initial value).
         committed = .drained(applied: nil, lost: nil, reset: nil, cursor: record.cursor)
@@ -75,9 +78,11 @@ extension OutboxConsumer {
           let plan = Self.plan(cursor: record.cursor, layout: layout, passingOver: number)
         else { return nil }
         let entries =
-          try layout.map { try plan.entries(from: $0, as: Payload.self, key: outboxKey) } ?? []
+          try layout.map { layout throws(SequenceTrackingError) in
+            try plan.entries(from: layout, as: Payload.self, key: outboxKey)
+          } ?? []
         for entry in entries {
-          try apply(&record.state, entry)
+          apply(&record.state, entry)
         }
         record.cursor = plan.cursor
         // Wrapping: only equality is compared, and it must keep changing at UInt64.max.
@@ -88,7 +93,6 @@ extension OutboxConsumer {
     } catch {
       throw SequenceTrackingError(error, committed: committed)
     }
-    // What `apply` threw reaches the caller as it was, even a `SharedStoreError` of its own.
     return try outcome.get()
   }
 }

@@ -83,24 +83,22 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// When there is nothing after the cursor, it returns an empty batch without locking or
   /// writing anything. When other drains keep writing the record between this one's reads and
   /// its update, it reads again, up to 16 times, and then returns an empty batch at the stored
-  /// cursor: those drains are applying the entries. When `apply` throws, nothing is written: the
-  /// state and the cursor stay as they were, and the same entries are delivered by the next
-  /// drain.
+  /// cursor: those drains are applying the entries.
   ///
   /// - Parameter apply: Applies one entry to the state. It must not use the record's store.
   /// - Returns: The batch that was applied, with what was lost or reset.
-  /// - Throws: ``SequenceTrackingError`` from the outbox or the store, or whatever `apply`
-  ///   throws; nothing was applied — except after
-  ///   ``SequenceTrackingError/notDurable(committed:key:path:errno:)``: then the batch *was*
-  ///   applied and the cursor stored (``CommittedChange/drained(applied:lost:reset:cursor:)``
-  ///   says which entries, and what was lost or reset), only not flushed to disk. Do not apply
-  ///   those entries again elsewhere; the next drain goes on after them.
-  ///   `payloadDecoding` names an entry that does not decode; see ``skip(through:_:)``.
+  /// - Throws: ``SequenceTrackingError`` from the outbox or the store; nothing was applied —
+  ///   except after ``SequenceTrackingError/notDurable(committed:key:path:errno:)``: then the
+  ///   batch *was* applied and the cursor stored
+  ///   (``CommittedChange/drained(applied:lost:reset:cursor:)`` says which entries, and what was
+  ///   lost or reset), only not flushed to disk. Do not apply those entries again elsewhere; the
+  ///   next drain goes on after them. `payloadDecoding` names an entry that does not decode; see
+  ///   ``skip(through:_:)``.
   /// - Complexity: O(*n*) in the outbox's stored size, plus one decode and one `apply` per entry.
   @discardableResult
   public func drain(
-    _ apply: (inout State, SequencedEntry<Payload>) throws -> Void
-  ) throws -> OutboxBatch<Payload> {
+    _ apply: (inout State, SequencedEntry<Payload>) -> Void
+  ) throws(SequenceTrackingError) -> OutboxBatch<Payload> {
     try consume(passingOver: nil, applying: apply)
   }
 
@@ -140,9 +138,42 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   @discardableResult
   public func skip(
     through number: SequenceNumber,
-    _ apply: (inout State, SequencedEntry<Payload>) throws -> Void
-  ) throws -> OutboxBatch<Payload> {
+    _ apply: (inout State, SequencedEntry<Payload>) -> Void
+  ) throws(SequenceTrackingError) -> OutboxBatch<Payload> {
     try consume(passingOver: number, applying: apply)
+  }
+
+  /// Changes the stored state in one atomic write, leaving the cursor where it is: for what the
+  /// consumer keeps besides the entries it applies (a transaction of the app's own, say).
+  ///
+  /// The same exclusion as a drain: a drain and an update of the same record, from threads or
+  /// processes, happen one after the other, and neither loses the other's change. When `change`
+  /// throws, nothing is written.
+  ///
+  /// ```swift
+  /// let outcome = try consumer.updateState { totals throws(LimitError) in
+  ///   try totals.reset(app)
+  /// }
+  /// try outcome.get()  // a LimitError, as `change` threw it
+  /// ```
+  ///
+  /// - Parameter change: The change. It must not use the record's store.
+  /// - Returns: What `change` returned, or the error it threw (then nothing was written).
+  /// - Throws: ``SequenceTrackingError/store(_:)`` from the store, including a record that does
+  ///   not decode; ``SequenceTrackingError/notDurable(committed:key:path:errno:)`` when the change
+  ///   is in place but was not flushed.
+  public func updateState<Result, Failure: Error>(
+    _ change: (inout State) throws(Failure) -> Result
+  ) throws(SequenceTrackingError) -> Swift.Result<Result, Failure> {
+    var committed: CommittedChange?
+    do throws(SharedStoreError) {
+      return try store.updateCapturingFailure(storeKey) { record throws(Failure) -> Result in
+        committed = .updatedState(cursor: record.cursor)
+        return try change(&record.state)
+      }
+    } catch {
+      throw SequenceTrackingError(error, committed: committed)
+    }
   }
 
   /// Returns the stored cursor and state, or the initial ones when nothing was applied yet.

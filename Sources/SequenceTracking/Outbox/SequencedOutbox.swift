@@ -97,6 +97,21 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     return try append([record]) { notify($0.last) }.last
   }
 
+  /// Appends `payload` under the next number in one atomic write, for a producer that notifies
+  /// the consumers itself once this returns.
+  ///
+  /// The entry is stored when this returns, so a consumer woken after it always finds the entry:
+  /// post the notification with the number returned.
+  ///
+  /// - Parameter payload: The entry to publish.
+  /// - Returns: The entry's number.
+  /// - Throws: Like ``publish(_:then:)``.
+  /// - Complexity: Like ``publish(_:then:)``.
+  @discardableResult
+  public func publish(_ payload: Payload) throws(SequenceTrackingError) -> SequenceNumber {
+    try publish(payload) { _ in }
+  }
+
   /// Appends `payloads` under consecutive numbers in one atomic write, then calls `notify` once.
   ///
   /// - Parameters:

@@ -11,36 +11,21 @@ import UsageModel
 /// on the same key reads it too.
 ///
 /// ```swift
-/// let log = DiagnosticLog(store: store)
+/// let log = try SharedFolder(directory: groupFolder).diagnostics
 /// try log.append(entry)
 /// let failures = try log.failures(on: today, boundary: boundary)
 /// ```
 public struct DiagnosticLog: Sendable {
   /// The default capacity, seed 000's: 100 entries.
   public static let defaultCapacity = 100
-  /// The default store key: `stk.diagnostics`.
-  public static let defaultKey = "stk.diagnostics"
-
   private let log: BoundedLog<DiagnosticEntry>
-
-  /// Creates a log on the default key, `stk.diagnostics`, keeping the default 100 entries;
-  /// nothing is written until the first append.
-  ///
-  /// - Parameter store: The shared store.
-  public init(store: any SharedStore) {
-    do {
-      try self.init(store: store, key: Self.defaultKey, capacity: Self.defaultCapacity)
-    } catch {
-      // The default key is valid and the default capacity positive.
-      preconditionFailure("the default diagnostic log is valid: \(error)")
-    }
-  }
 
   /// Creates a log on `key` of `store`; nothing is written until the first append.
   ///
   /// - Parameters:
   ///   - store: The shared store.
-  ///   - key: The store key, for example ``defaultKey``.
+  ///   - key: The store key; a ``SharedFolder`` opens its log under
+  ///     ``SharedFolderLayout/diagnosticsKey``.
   ///   - capacity: The most entries kept, at least 1; 100 unless you choose otherwise.
   /// - Throws: ``TrackerSignalsError/store(_:)`` with the store's `invalidKey` or
   ///   `invalidCapacity` for a key or capacity it does not accept.

@@ -84,11 +84,23 @@ public struct HeartbeatRecorder: Sendable {
     self.init(unchecked: store, source: source, capacity: capacity)
   }
 
-  private init(unchecked store: any SharedStore, source: HeartbeatSource, capacity: Int) {
+  /// A recorder whose capacity the caller has checked.
+  init(unchecked store: any SharedStore, source: HeartbeatSource, capacity: Int) {
     self.store = store
     self.source = source
     self.capacity = capacity
-    self.key = "stk.heartbeats." + source.rawValue
+    self.key = Self.key(of: source)
+  }
+
+  /// The prefix of every heartbeat history's key: `stk.heartbeats.`.
+  public static let keyPrefix = "stk.heartbeats."
+
+  /// The store key of `source`'s history: `stk.heartbeats.<source>`.
+  ///
+  /// - Parameter source: Whose heartbeats.
+  /// - Returns: The key.
+  public static func key(of source: HeartbeatSource) -> String {
+    keyPrefix + source.rawValue
   }
 
   /// Creates a recorder on its own `FileStore` in `directory`, opened with `.processCrashSafe`.

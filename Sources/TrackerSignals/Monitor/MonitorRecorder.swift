@@ -14,7 +14,7 @@ import UsageModel
 /// final class Monitor: DeviceActivityMonitor {
 ///   // Without its folder the extension can record nothing, not even a diagnostic; the app
 ///   // sees the missing heartbeats as tracker-down time.
-///   let recorder = try? MonitorRecorder(directory: storeDirectory)
+///   let recorder = try? MonitorRecorder(folder: SharedFolder(directory: groupFolder))
 ///
 ///   override func eventDidReachThreshold(
 ///     _ event: DeviceActivityEvent.Name, activity: DeviceActivityName
@@ -41,22 +41,14 @@ import UsageModel
 /// the outbox, whole, or was never written, and a callback that was never written is not one the
 /// platform will deliver again (the app sees the silence as a gap).
 ///
-/// **Memory.** The outbox is bounded (``defaultOutboxCapacity`` facts of about 130 bytes), the
-/// heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
+/// **Memory.** The outbox is bounded (``SharedFolderLayout/outboxCapacity`` facts of about 130
+/// bytes), the heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
 /// append-only logs: a callback appends its records and reads the end of each log, except once
 /// every *capacity* appends, when the store compacts a log and holds its kept records in memory.
 /// An activity or event name longer than ``MonitorFact/maximumNameLength`` bytes is refused as a
 /// fact, and its diagnostic entry keeps only the first ``MonitorFact/maximumNameLength`` bytes of
 /// it, so a 1 MB name costs no more than a short one.
 public struct MonitorRecorder: Sendable {
-  /// The outbox's default store key: `stk.monitor.facts`.
-  public static let defaultOutboxKey = "stk.monitor.facts"
-  /// The outbox's default capacity: 1,024 facts, a busy day's callbacks or several quiet ones.
-  ///
-  /// Facts the app has not drained when they are evicted are reported to it as lost, with their
-  /// numbers; choose a capacity that covers the longest time the app may stay closed.
-  public static let defaultOutboxCapacity = 1_024
-
   /// The outbox the facts are published to.
   public let outbox: SequencedOutbox<MonitorFact>
   /// Where heartbeats are recorded.
@@ -84,43 +76,20 @@ public struct MonitorRecorder: Sendable {
     self.restartPolicy = restartPolicy
   }
 
-  /// Creates a recorder on the shared store in `directory`, with the library's keys.
+  /// Creates a recorder on the shared folder, with its layout's keys and capacities.
   ///
-  /// It opens two `FileStore`s on the directory: a durable one for the outbox
-  /// (``defaultOutboxKey``) and the diagnostic log (`stk.diagnostics`), and one without flushes
-  /// for the heartbeats of the monitor extension (`stk.heartbeats.monitor`). Two stores on one
-  /// directory exclude each other correctly.
+  /// ```swift
+  /// let recorder = MonitorRecorder(folder: try SharedFolder(directory: groupFolder))
+  /// ```
   ///
   /// - Parameters:
-  ///   - directory: The shared store's directory, for example in the app-group container.
-  ///   - outboxCapacity: The most facts kept; ``defaultOutboxCapacity`` unless you choose
-  ///     otherwise.
+  ///   - folder: The folder the app reads, opened with the same layout there.
   ///   - restartPolicy: The restart policy; ``RestartPolicy/standard`` unless you choose
   ///     otherwise.
-  /// - Throws: ``TrackerSignalsError/store(_:)`` when a store cannot be opened, and
-  ///   ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for a capacity below 1.
-  public init(
-    directory: URL, outboxCapacity: Int = defaultOutboxCapacity,
-    restartPolicy: RestartPolicy = .standard
-  ) throws(TrackerSignalsError) {
-    let store: FileStore
-    do {
-      store = try FileStore(directory: directory)
-    } catch {
-      throw .store(error)
-    }
-    let outbox: SequencedOutbox<MonitorFact>
-    do {
-      outbox = try SequencedOutbox(
-        store: store, key: Self.defaultOutboxKey, capacity: outboxCapacity)
-    } catch {
-      throw .invalidValue(
-        field: "outboxCapacity", value: "\(outboxCapacity)", requirement: "at least 1")
-    }
+  public init(folder: SharedFolder, restartPolicy: RestartPolicy = .standard) {
     self.init(
-      outbox: outbox,
-      heartbeats: try HeartbeatRecorder(directory: directory, source: .monitorExtension),
-      diagnostics: DiagnosticLog(store: store), restartPolicy: restartPolicy)
+      outbox: folder.outbox, heartbeats: folder.heartbeats(of: .monitorExtension),
+      diagnostics: folder.diagnostics, restartPolicy: restartPolicy)
   }
 
   // MARK: - Callbacks
@@ -232,7 +201,7 @@ public struct MonitorRecorder: Sendable {
     var notification: SequenceNumber?
     if let fact {
       do {
-        notification = try outbox.publish(fact) { _ in }
+        notification = try outbox.publish(fact)
       } catch {
         if case .notDurable(.published(let numbers), _, _, _) = error {
           notification = numbers.last

@@ -120,6 +120,12 @@ public struct DayBoundary: Sendable, Hashable, Codable {
     return LocalDay(uncheckedDayNumber: dayNumber(containing: instant))
   }
 
+  /// The local day that contains `instant`, in milliseconds since 1970, which the caller has
+  /// clamped into the supported instants (whose days all exist).
+  package func day(containingSupported instant: Int64) -> LocalDay {
+    LocalDay(uncheckedDayNumber: dayNumber(containing: instant))
+  }
+
   func dayNumber(containing instant: Int64) -> Int {
     let local = clock.wall(at: instant) - Int64(dayStart.secondsSinceMidnight) * 1000
     var dayNumber = Int(CivilCalendar.floorDivide(local, CivilCalendar.millisecondsPerDay))

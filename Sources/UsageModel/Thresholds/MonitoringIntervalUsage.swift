@@ -1,53 +1,100 @@
 import Foundation
 
-/// The threshold accounting of one monitoring interval: each app's highest threshold reached,
-/// and the events rejected as implausible.
+/// The threshold accounting of one monitoring interval: each app's thresholds reached, the
+/// highest of which is its usage, and the events rejected as implausible.
 ///
-/// JSON form: `{"start": "2026-01-02T05:00:00Z", "apps": [{"app": "…", "highestMs": 900000,
-/// "reachedAt": "2026-01-02T14:03:10Z"}], "implausibleEvents": [ImplausibleThresholdEvent, …]}`,
-/// apps sorted by app ID.
+/// JSON form: `{"start": "2026-01-02T05:00:00Z", "apps": [AppThreshold, …], "implausibleEvents":
+/// [ImplausibleThresholdEvent, …]}`, apps sorted by app ID.
 public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
-  /// An app's highest threshold reached in the interval.
+  /// An app's thresholds reached in the interval: its highest is the app's usage there, and the
+  /// earliest report of each is the evidence that places the usage on the timeline.
+  ///
+  /// JSON form: `{"app": "com.a", "highestMs": 900000, "reachedAt": "2026-01-02T14:03:10Z",
+  /// "steps": [{"thresholdMs": 300000, "at": "2026-01-02T13:40:00Z"}, …]}`. `steps` lists every
+  /// threshold reached in ascending order, the highest last (its `at` equals `reachedAt`); it
+  /// is omitted when the highest is the only threshold reached.
   public struct AppThreshold: Sendable, Hashable, Codable {
     /// The app.
     public let app: AppID
-    /// The highest threshold reached: the app's usage in the interval.
-    public let highest: Duration
-    let reachedInstant: Int64
+    /// Every threshold reached, in ascending order, each with its earliest report.
+    public private(set) var steps: [ThresholdStep]
 
-    /// When the event that reached ``highest`` was received.
+    /// The highest threshold reached: the app's usage in the interval.
+    public var highest: Duration { Milliseconds.duration(highestThreshold) }
+
+    /// When the highest threshold was first reported.
     public var reachedAt: Date { Milliseconds.date(reachedInstant) }
 
-    init(app: AppID, highest: Duration, reachedInstant: Int64) {
+    var highestThreshold: Int64 { steps.last?.thresholdAmount ?? 0 }
+    var reachedInstant: Int64 { steps.last?.instant ?? 0 }
+
+    init(app: AppID, threshold: Int64, at instant: Int64) {
       self.app = app
-      self.highest = highest
-      self.reachedInstant = reachedInstant
+      steps = [ThresholdStep(thresholdAmount: threshold, instant: instant)]
+    }
+
+    /// Notes a report of `threshold` at `instant`: a new step, or an earlier report of a known
+    /// one.
+    mutating func note(_ threshold: Int64, at instant: Int64) {
+      let position = steps.firstIndex { $0.thresholdAmount >= threshold } ?? steps.endIndex
+      if position < steps.count, steps[position].thresholdAmount == threshold {
+        steps[position].instant = min(steps[position].instant, instant)
+      } else {
+        steps.insert(ThresholdStep(thresholdAmount: threshold, instant: instant), at: position)
+      }
     }
 
     private enum CodingKeys: String, CodingKey {
       case app
       case highestMs
       case reachedAt
+      case steps
     }
 
     /// Decodes the documented JSON form.
     ///
-    /// `highestMs` must be a threshold that ``ThresholdEventName`` accepts (whole seconds, 1
+    /// Every threshold must be one that ``ThresholdEventName`` accepts (whole seconds, 1
     /// second...7 days), as every recorded one is, so that totals over many apps stay exact.
     ///
     /// - Parameter decoder: The decoder.
-    /// - Throws: `DecodingError` naming the missing or invalid field.
+    /// - Throws: `DecodingError` naming the missing or invalid field, also when `steps` is not
+    ///   in ascending order or does not end at `highestMs` and `reachedAt`.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       app = try container.decode(AppID.self, forKey: .app)
-      highest = try container.decodeMilliseconds(forKey: .highestMs)
+      let highest = try container.decodeMilliseconds(forKey: .highestMs)
       do {
         _ = try ThresholdEventName(app: app, threshold: highest)
       } catch {
         throw DecodingError.dataCorruptedError(
           forKey: .highestMs, in: container, debugDescription: error.description)
       }
-      reachedInstant = try container.decodeInstant(forKey: .reachedAt)
+      guard let highestAmount = Milliseconds.amount(highest) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .highestMs, in: container, debugDescription: "\(highest) is out of range")
+      }
+      let top = ThresholdStep(
+        thresholdAmount: highestAmount, instant: try container.decodeInstant(forKey: .reachedAt))
+      steps = try container.decodeIfPresent([ThresholdStep].self, forKey: .steps) ?? [top]
+      for (lower, higher) in zip(steps, steps.dropFirst())
+      where lower.thresholdAmount >= higher.thresholdAmount {
+        throw DecodingError.dataCorruptedError(
+          forKey: .steps, in: container,
+          debugDescription: "the steps are not in ascending order of threshold")
+      }
+      guard steps.last == top else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .steps, in: container,
+          debugDescription: "the last step is not the highest threshold and when it was reached")
+      }
+      for step in steps {
+        do {
+          _ = try ThresholdEventName(app: app, threshold: step.threshold)
+        } catch {
+          throw DecodingError.dataCorruptedError(
+            forKey: .steps, in: container, debugDescription: error.description)
+        }
+      }
     }
 
     /// Encodes the documented JSON form.
@@ -59,6 +106,7 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
       try container.encode(app, forKey: .app)
       try container.encodeMilliseconds(highest, forKey: .highestMs)
       try container.encodeInstant(reachedInstant, forKey: .reachedAt)
+      if steps.count > 1 { try container.encode(steps, forKey: .steps) }
     }
   }
 
@@ -82,14 +130,13 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
     let thresholdDuration = Milliseconds.duration(threshold)
     guard let index = apps.firstIndex(where: { $0.app >= app }), apps[index].app == app else {
       let position = apps.firstIndex { $0.app > app } ?? apps.endIndex
-      apps.insert(
-        AppThreshold(app: app, highest: thresholdDuration, reachedInstant: instant), at: position)
+      apps.insert(AppThreshold(app: app, threshold: threshold, at: instant), at: position)
       return .counted(added: thresholdDuration, total: thresholdDuration)
     }
     let highest = apps[index].highest
+    apps[index].note(threshold, at: instant)
     if thresholdDuration == highest { return .duplicate(total: highest) }
     if thresholdDuration < highest { return .superseded(total: highest) }
-    apps[index] = AppThreshold(app: app, highest: thresholdDuration, reachedInstant: instant)
     return .counted(added: thresholdDuration - highest, total: thresholdDuration)
   }
 

@@ -74,7 +74,7 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable,
     try self.init(year: year, month: month, day: day)
   }
 
-  init(uncheckedDayNumber dayNumber: Int) {
+  package init(uncheckedDayNumber dayNumber: Int) {
     let (year, month, day) = CivilCalendar.civil(dayNumber: dayNumber)
     self.init(uncheckedDayNumber: dayNumber, year: year, month: month, day: day)
   }

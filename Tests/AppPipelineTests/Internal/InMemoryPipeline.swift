@@ -8,7 +8,7 @@ import TestSupport
 import TrackerSignals
 import UsageModel
 
-/// An extension and an app sharing one in-memory store, after a morning of use: an interval
+/// An extension and an app sharing one in-memory folder, after a morning of use: an interval
 /// started at midnight, eight threshold events of `com.a`, one implausible and one bogus event.
 struct InMemoryPipeline {
   let store = InMemoryStore()
@@ -34,12 +34,11 @@ struct InMemoryPipeline {
     configuration.appNames = [try AppID("com.a"): "A"]
     try configure(&configuration)
     self.configuration = configuration
-    let outbox = try SequencedOutbox<MonitorFact>(store: store, key: "facts", capacity: 64)
-    let heartbeats = HeartbeatRecorder(store: store, source: .monitorExtension)
-    recorder = MonitorRecorder(
-      outbox: outbox, heartbeats: heartbeats, diagnostics: DiagnosticLog(store: store))
-    pipeline = try UsagePipeline(
-      outbox: outbox, store: store, heartbeats: heartbeats, configuration: configuration)
+    var layout = SharedFolderLayout.standard(outboxCapacity: 64)
+    layout.outboxKey = "facts"
+    let folder = try SharedFolder(store: store, layout: layout)
+    recorder = MonitorRecorder(folder: folder)
+    pipeline = try UsagePipeline(folder: folder, configuration: configuration)
     _ = recorder.intervalDidStart(for: "daily", now: start)
     for minute in stride(from: 5, through: 40, by: 5) {
       _ = recorder.eventDidReachThreshold(

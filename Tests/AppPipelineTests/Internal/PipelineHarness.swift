@@ -25,10 +25,13 @@ struct PipelineHarness {
     directory = try TemporaryDirectory(prefix: "stk-pipeline")
     zone = try TestSupport.zone(identifier)
     boundary = DayBoundary(timeZone: zone)
-    recorder = try MonitorRecorder(directory: directory.url, outboxCapacity: outboxCapacity)
+    // One folder, one layout: the extension and the app cannot disagree on a key or a capacity.
+    let folder = try SharedFolder(
+      directory: directory.url, layout: .standard(outboxCapacity: outboxCapacity))
+    recorder = MonitorRecorder(folder: folder)
     var configuration = PipelineConfiguration(userId: "user-123", timeZone: zone)
     try configure(&configuration)
-    pipeline = try UsagePipeline(directory: directory.url, configuration: configuration)
+    pipeline = try UsagePipeline(folder: folder, configuration: configuration)
   }
 
   /// The instant of local wall-clock time `text` (`2026-04-15 07:05` or `… 07:05:30`).
@@ -81,6 +84,6 @@ struct PipelineHarness {
   mutating func dashboard(_ day: String, at now: String) throws -> Dashboard {
     let instant = try at("\(day) \(now)")
     try pipeline.wake(.foreground, now: instant)
-    return try pipeline.dashboard(for: try LocalDay(parsing: day), boundary: boundary, now: instant)
+    return try pipeline.dashboard(for: try LocalDay(parsing: day), now: instant)
   }
 }

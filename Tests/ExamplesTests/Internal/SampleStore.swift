@@ -43,7 +43,8 @@ struct SampleStore {
     let url = directory.url
     store = try FileStore(directory: url)
 
-    let recorder = try MonitorRecorder(directory: url)
+    let folder = try SharedFolder(directory: url)
+    let recorder = MonitorRecorder(folder: folder)
     for response in [
       recorder.intervalDidStart(for: "daily", now: Self.at("07:00:00"), memoryBytes: 3_200_000),
       recorder.eventDidReachThreshold(
@@ -61,7 +62,7 @@ struct SampleStore {
     }
     guard let utc = TimeZone(identifier: "UTC") else { throw SampleError(description: "no UTC") }
     var pipeline = try UsagePipeline(
-      directory: url, configuration: PipelineConfiguration(userId: "sample", timeZone: utc))
+      folder: folder, configuration: PipelineConfiguration(userId: "sample", timeZone: utc))
     _ = try pipeline.wake(.notification, now: Self.at("08:01:00"))
     for response in [
       recorder.eventDidReachThreshold(
@@ -72,7 +73,7 @@ struct SampleStore {
       throw SampleError(description: "recording failed: \(response.failures)")
     }
 
-    let diagnostics = DiagnosticLog(store: store)
+    let diagnostics = folder.diagnostics
     try diagnostics.append(
       DiagnosticEntry(
         id: UUID(uuid: (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),

@@ -17,7 +17,7 @@ import UsageModel
 //       Prints "b I" before each entry and "d I" once it is recorded (for a callback: after its
 //       durable fact write, its heartbeat and its notification), then "end".
 //   pipeline-app --dir D --seed S --doorbell F --done F --app-seed A [--poll-ms P]
-//       Opens UsagePipeline(directory:configuration:), as an app does at launch, and wakes it on
+//       Opens UsagePipeline(folder:configuration:), as an app does at launch, and wakes it on
 //       notifications (each dropped with probability 1/2), polls and
 //       foregrounds, with a dashboard on each foreground. Prints "n ARRIVED DROPPED" when
 //       notifications come, "w TRIGGER APPLIED" after each drain, and "finished" once the done
@@ -58,9 +58,10 @@ func scriptConfiguration() throws -> PipelineConfiguration {
 
 private func replayThroughMonitorRecorder(_ options: Options) throws {
   let script = try PipelineScript(seed: UInt64(try options.int("seed")))
-  let recorder = try MonitorRecorder(
-    directory: URL(fileURLWithPath: try options.string("dir")),
-    outboxCapacity: try options.int("capacity"))
+  let recorder = MonitorRecorder(
+    folder: try SharedFolder(
+      directory: URL(fileURLWithPath: try options.string("dir")),
+      layout: .standard(outboxCapacity: try options.int("capacity"))))
   let doorbell = try Doorbell(path: try options.string("doorbell"))
   for index in try options.int("from")..<script.entries.count {
     let entry = script.entries[index]
@@ -88,8 +89,9 @@ private func runPipelineApp(_ options: Options) throws {
   // As an app opens it at launch: this also reclaims what killed writers left behind, while the
   // extension may be writing.
   var pipeline = try UsagePipeline(
-    directory: URL(fileURLWithPath: try options.string("dir")), configuration: configuration)
-  let boundary = DayBoundary(timeZone: configuration.timeZone)
+    folder: try SharedFolder(directory: URL(fileURLWithPath: try options.string("dir"))),
+    configuration: configuration)
+  let boundary = configuration.boundary
   // The app's clock: the time of the last fact it applied, as if it ran along the script.
   let start = Date(timeIntervalSince1970: TimeInterval(script.start))
   var now = max(start, try pipeline.state().lastApplied?.at ?? start)
@@ -102,7 +104,7 @@ private func runPipelineApp(_ options: Options) throws {
       // The person opens the app and looks at today.
       now = max(now, try pipeline.state().lastApplied?.at ?? now)
       let today = try boundary.day(containing: now)
-      _ = try pipeline.dashboard(for: today, boundary: boundary, now: now)
+      _ = try pipeline.dashboard(for: today, now: now)
     }
     return drain.decision.shouldDrain ? drain.applied : nil
   }
@@ -241,7 +243,13 @@ struct TwoWriteExtension {
       emit("k \(index) \(added.components.seconds)")
       kill(getpid(), SIGKILL)
     }
-    guard let usage = outcome.usageRecord(for: threshold) else { return }
+    // The second write: what the event added, ending when it was received.
+    guard case .counted(let added, _) = outcome else { return }
+    let start = max(
+      threshold.intervalStart, threshold.receivedAt - TimeInterval(added.components.seconds))
+    guard threshold.receivedAt > start else { return }
+    let usage = try UsageRecord(
+      app: threshold.name.app, start: start, end: threshold.receivedAt, source: .thresholdEvent)
     try outbox.publish(usage) { _ in doorbell.ring() }
   }
 

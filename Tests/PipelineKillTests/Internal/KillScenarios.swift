@@ -96,7 +96,7 @@ enum KillScenarios {
     outcome.completedCallbacks = outcome.run.completed.count { script.entries[$0].isCallback }
     let store = try FileStore(directory: harness.store)
     let outbox = try SequencedOutbox<MonitorFact>(
-      store: store, key: MonitorRecorder.defaultOutboxKey, capacity: harness.capacity)
+      store: store, key: SharedFolderLayout.standard.outboxKey, capacity: harness.capacity)
 
     // What the outbox holds: read directly, every fact since the first.
     let head = try outbox.head()
@@ -134,7 +134,8 @@ enum KillScenarios {
     // Each launch, the helper's too while the extension was writing, reclaims the files of
     // writers killed mid-write.
     let configuration = try configuration()
-    var pipeline = try UsagePipeline(directory: harness.store, configuration: configuration)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(directory: harness.store), configuration: configuration)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.store.path)
       .filter { $0.hasPrefix(".tmp.") }
     if !leftovers.isEmpty {
@@ -155,7 +156,7 @@ enum KillScenarios {
     var actual: [LocalDay: [String: Int64]] = [:]
     var device: [LocalDay: Int64] = [:]
     for day in script.days {
-      let dashboard = try pipeline.dashboard(for: day, boundary: boundary, now: end)
+      let dashboard = try pipeline.dashboard(for: day, now: end)
       device[day] = dashboard.usage.total.components.seconds
       for usage in dashboard.usage.apps {
         let (seconds, attoseconds) = usage.total.components

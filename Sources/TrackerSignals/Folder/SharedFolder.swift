@@ -1,0 +1,140 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+
+/// The folder an app and its extensions share, opened with one ``SharedFolderLayout``: what the
+/// monitor extension records and the app reads, each under the layout's key, capacity and
+/// durability.
+///
+/// Open it in every process with the same layout — the extension's ``MonitorRecorder`` and the
+/// app's `UsagePipeline` (AppPipeline) both take a folder — and they cannot disagree:
+///
+/// ```swift
+/// // In the monitor extension and in the app alike:
+/// let folder = try SharedFolder(directory: groupFolder)
+/// let recorder = MonitorRecorder(folder: folder)
+/// ```
+///
+/// For tests and SwiftUI previews, ``inMemory(layout:)`` opens the same folder in memory: the
+/// recorder and the pipeline work on it unchanged, within one process.
+public struct SharedFolder: Sendable {
+  /// Where everything lives.
+  public let layout: SharedFolderLayout
+  /// The store of what must survive a power cut: the facts, the diagnostic log and the app's
+  /// state.
+  public let store: any SharedStore
+  /// The store of the heartbeats, which skips the flushes: a heartbeat lost to a power cut is
+  /// replaced seconds later.
+  public let heartbeatStore: any SharedStore
+
+  /// The monitor extension's facts.
+  public let outbox: SequencedOutbox<MonitorFact>
+  /// The extension's diagnostic log.
+  public let diagnostics: DiagnosticLog
+
+  /// Opens the folder at `directory`.
+  ///
+  /// It opens a durable `FileStore`, and one without flushes (`.processCrashSafe`) for
+  /// heartbeats. Two stores on one directory exclude each other correctly.
+  ///
+  /// Opening reads nothing and writes nothing but the store's lock file.
+  ///
+  /// - Parameters:
+  ///   - directory: The folder, for example in the app-group container.
+  ///   - layout: Where everything lives; ``SharedFolderLayout/standard`` unless you choose
+  ///     otherwise.
+  /// - Throws: ``TrackerSignalsError/store(_:)`` when a store cannot be opened, and
+  ///   ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an invalid layout.
+  public init(directory: URL, layout: SharedFolderLayout = .standard) throws(TrackerSignalsError) {
+    try layout.validate()
+    let store: FileStore
+    let heartbeatStore: FileStore
+    do {
+      store = try FileStore(directory: directory)
+      heartbeatStore = try FileStore(directory: directory, durability: .processCrashSafe)
+    } catch {
+      throw .store(error)
+    }
+    try self.init(store: store, heartbeatStore: heartbeatStore, layout: layout)
+  }
+
+  /// Opens the folder on stores of your choosing.
+  ///
+  /// - Parameters:
+  ///   - store: The durable store.
+  ///   - heartbeatStore: The heartbeats' store; `store` unless you choose otherwise.
+  ///   - layout: Where everything lives; ``SharedFolderLayout/standard`` unless you choose
+  ///     otherwise.
+  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an invalid
+  ///   layout.
+  public init(
+    store: any SharedStore, heartbeatStore: (any SharedStore)? = nil,
+    layout: SharedFolderLayout = .standard
+  ) throws(TrackerSignalsError) {
+    try layout.validate()
+    do {
+      outbox = try SequencedOutbox(
+        store: store, key: layout.outboxKey, capacity: layout.outboxCapacity)
+    } catch {
+      throw .invalidValue(
+        field: "outboxKey", value: layout.outboxKey, requirement: error.description)
+    }
+    diagnostics = try DiagnosticLog(
+      store: store, key: layout.diagnosticsKey, capacity: layout.diagnosticsCapacity)
+    self.store = store
+    self.heartbeatStore = heartbeatStore ?? store
+    self.layout = layout
+  }
+
+  /// A new, empty folder in memory, for tests and SwiftUI previews: an `InMemoryStore` shared by
+  /// everything opened through it.
+  ///
+  /// ```swift
+  /// let folder = try SharedFolder.inMemory()
+  /// let recorder = MonitorRecorder(folder: folder)
+  /// _ = recorder.intervalDidStart(for: "daily", now: start)
+  /// ```
+  ///
+  /// - Parameter layout: Where everything lives; ``SharedFolderLayout/standard`` unless you
+  ///   choose otherwise.
+  /// - Returns: The folder.
+  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an invalid
+  ///   layout.
+  public static func inMemory(layout: SharedFolderLayout = .standard) throws(TrackerSignalsError)
+    -> SharedFolder
+  {
+    try SharedFolder(store: InMemoryStore(), layout: layout)
+  }
+
+  /// Removes the temporary files that writers killed in the middle of a write left in the
+  /// folder, when it is on a `FileStore`; does nothing otherwise.
+  ///
+  /// Call it at the app's launch (``init(directory:layout:)`` does not, to keep the extension's
+  /// start cheap). A monitor extension is killed often, readers ignore such files, and nothing
+  /// else removes them. It is safe at any time, from any process.
+  ///
+  /// - Returns: The number of files removed.
+  /// - Throws: ``TrackerSignalsError/store(_:)`` when the folder cannot be listed or a file
+  ///   removed.
+  @discardableResult
+  public func removeTemporaryFiles() throws(TrackerSignalsError) -> Int {
+    var removed = 0
+    for case let fileStore as FileStore in [store, heartbeatStore] {
+      do {
+        removed += try fileStore.removeTemporaryFiles()
+      } catch {
+        throw .store(error)
+      }
+    }
+    return removed
+  }
+
+  /// The heartbeat history of `source`, with the layout's capacity.
+  ///
+  /// - Parameter source: Whose heartbeats; the monitor extension's unless you choose otherwise.
+  /// - Returns: The recorder of its history.
+  public func heartbeats(of source: HeartbeatSource = .monitorExtension) -> HeartbeatRecorder {
+    // The layout's capacity was validated when the folder was opened.
+    HeartbeatRecorder(unchecked: heartbeatStore, source: source, capacity: layout.heartbeatCapacity)
+  }
+}

@@ -1,0 +1,170 @@
+import SharedStore
+
+/// Where everything the library keeps in the shared folder lives: the keys, the capacities, the
+/// durabilities and the format versions, in one value.
+///
+/// The monitor extension's ``MonitorRecorder``, the app side (AppPipeline's `UsagePipeline`) and
+/// tools that inspect the folder all open it through a ``SharedFolder`` with one layout, so they
+/// cannot disagree on a key or a capacity. Change a field only if you must (two pipelines in one
+/// folder, a longer outbox), and give the extension and the app the same layout.
+///
+/// ```swift
+/// var layout = SharedFolderLayout.standard
+/// layout.outboxCapacity = 4_096  // the app may stay closed for several busy days
+/// let folder = try SharedFolder(directory: groupFolder, layout: layout)
+/// ```
+///
+/// JSON form: `{"outboxKey": "stk.monitor.facts", "outboxCapacity": 1024, "diagnosticsKey":
+/// "stk.diagnostics", "diagnosticsCapacity": 100, "heartbeatCapacity": 2880, "appStateKey":
+/// "stk.pipeline.state"}`.
+public struct SharedFolderLayout: Sendable, Hashable, Codable {
+  /// The format version of every value the library stores in the folder: 1.
+  ///
+  /// Each stored file also carries the store's own file-format version
+  /// (`Documentation/FileFormat.md`); a reader refuses a newer version with a typed error rather
+  /// than misreading it.
+  public static let formatVersion = 1
+
+  /// The key of the monitor extension's facts: a sequenced outbox of `MonitorFact`s.
+  public var outboxKey: String
+  /// The most facts the outbox keeps.
+  ///
+  /// Facts the app has not drained when they are evicted are reported to it as lost. Choose it
+  /// to cover the longest time the app may stay closed.
+  public var outboxCapacity: Int
+  /// The key of the extension's diagnostic log.
+  public var diagnosticsKey: String
+  /// The most diagnostic entries kept.
+  public var diagnosticsCapacity: Int
+  /// The most heartbeats kept per source: a day at a 30-second cadence by default.
+  ///
+  /// A source's key is ``heartbeatKey(of:)``.
+  public var heartbeatCapacity: Int
+  /// The key of the app side's state and its cursor in the outbox.
+  public var appStateKey: String
+
+  /// The library's layout: `stk.monitor.facts` (1,024 facts), `stk.diagnostics` (100 entries),
+  /// `stk.heartbeats.<source>` (2,880 heartbeats each) and `stk.pipeline.state`.
+  public static let standard = SharedFolderLayout(
+    outboxKey: "stk.monitor.facts", outboxCapacity: 1_024, diagnosticsKey: "stk.diagnostics",
+    diagnosticsCapacity: 100, heartbeatCapacity: HeartbeatRecorder.defaultCapacity,
+    appStateKey: "stk.pipeline.state")
+
+  /// The library's layout with an outbox of `outboxCapacity` facts.
+  ///
+  /// - Parameter outboxCapacity: The most facts kept, at least 1.
+  /// - Returns: The layout; ``SharedFolder`` checks the capacity when it opens.
+  public static func standard(outboxCapacity: Int) -> SharedFolderLayout {
+    var layout = standard
+    layout.outboxCapacity = outboxCapacity
+    return layout
+  }
+
+  /// Creates a layout; ``standard`` is the library's.
+  ///
+  /// The values are checked when a ``SharedFolder`` is opened with the layout.
+  ///
+  /// - Parameters:
+  ///   - outboxKey: The key of the facts' outbox.
+  ///   - outboxCapacity: The most facts kept, at least 1.
+  ///   - diagnosticsKey: The key of the diagnostic log.
+  ///   - diagnosticsCapacity: The most diagnostic entries kept, at least 1.
+  ///   - heartbeatCapacity: The most heartbeats kept per source,
+  ///     1...`HeartbeatRecorder.maximumCapacity`.
+  ///   - appStateKey: The key of the app side's state.
+  public init(
+    outboxKey: String, outboxCapacity: Int, diagnosticsKey: String, diagnosticsCapacity: Int,
+    heartbeatCapacity: Int, appStateKey: String
+  ) {
+    self.outboxKey = outboxKey
+    self.outboxCapacity = outboxCapacity
+    self.diagnosticsKey = diagnosticsKey
+    self.diagnosticsCapacity = diagnosticsCapacity
+    self.heartbeatCapacity = heartbeatCapacity
+    self.appStateKey = appStateKey
+  }
+
+  /// The key of `source`'s heartbeat history: `stk.heartbeats.<source>`.
+  ///
+  /// - Parameter source: Whose heartbeats.
+  /// - Returns: The key.
+  public func heartbeatKey(of source: HeartbeatSource) -> String {
+    HeartbeatRecorder.key(of: source)
+  }
+
+  /// What a key of the folder holds, if it is one of the layout's.
+  ///
+  /// - Parameter key: A store key.
+  /// - Returns: Its content, or `nil` for a key the library does not write.
+  public func content(of key: String) -> SharedFolderContent? {
+    switch key {
+    case outboxKey: return .facts
+    case diagnosticsKey: return .diagnostics
+    case appStateKey: return .appState
+    default:
+      guard key.hasPrefix(HeartbeatRecorder.keyPrefix),
+        let source = HeartbeatSource(
+          rawValue: String(key.dropFirst(HeartbeatRecorder.keyPrefix.count)))
+      else { return nil }
+      return .heartbeats(source)
+    }
+  }
+
+  /// The key of `content`.
+  ///
+  /// - Parameter content: What the key holds.
+  /// - Returns: Its key.
+  public func key(of content: SharedFolderContent) -> String {
+    switch content {
+    case .facts: return outboxKey
+    case .heartbeats(let source): return heartbeatKey(of: source)
+    case .diagnostics: return diagnosticsKey
+    case .appState: return appStateKey
+    }
+  }
+
+  /// Checks the layout: valid keys, each its own and none a heartbeat key, and capacities in
+  /// range.
+  ///
+  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` naming the field.
+  public func validate() throws(TrackerSignalsError) {
+    var seen: Set<String> = []
+    for (field, key) in [
+      ("outboxKey", outboxKey), ("diagnosticsKey", diagnosticsKey), ("appStateKey", appStateKey),
+    ] {
+      do {
+        try StoreKeyRules.validate(key)
+      } catch {
+        throw .invalidValue(field: field, value: key, requirement: error.description)
+      }
+      guard !key.hasPrefix(HeartbeatRecorder.keyPrefix), seen.insert(key).inserted else {
+        throw .invalidValue(
+          field: field, value: key,
+          requirement: "a key of its own, not starting with \(HeartbeatRecorder.keyPrefix)")
+      }
+    }
+    for (field, value, limit) in [
+      ("outboxCapacity", outboxCapacity, Int.max),
+      ("diagnosticsCapacity", diagnosticsCapacity, Int.max),
+      ("heartbeatCapacity", heartbeatCapacity, HeartbeatRecorder.maximumCapacity),
+    ] where !(1...limit).contains(value) {
+      throw .invalidValue(
+        field: field, value: "\(value)",
+        requirement: limit == Int.max ? "at least 1" : "1...\(limit)")
+    }
+  }
+}
+
+/// What one key of the shared folder holds.
+public enum SharedFolderContent: Sendable, Hashable {
+  /// The monitor extension's facts: a sequenced outbox of `MonitorFact`, written durably.
+  case facts
+  /// A source's heartbeats: an append-only log of binary records, written without flushes
+  /// (`FileStore.Durability.processCrashSafe`): one lost to a power cut is replaced seconds
+  /// later.
+  case heartbeats(HeartbeatSource)
+  /// The extension's diagnostic log: a bounded log of `DiagnosticEntry`, written durably.
+  case diagnostics
+  /// The app side's state and its cursor in the outbox, written durably.
+  case appState
+}
