@@ -21,7 +21,7 @@ let package = Package(
     .executable(name: "store-tool", targets: ["store-tool"]),
   ],
   targets: [
-    // MARK: Library modules (the dependency graph of DESIGN.md, and nothing else)
+    // MARK: Library modules (each depends only on modules declared above it, and nothing else)
     .target(name: "SharedStore"),
     .target(name: "UsageModel"),
     .target(name: "BudgetMath", dependencies: ["UsageModel"]),

@@ -75,7 +75,7 @@ struct App {
     let balance = try pipeline.state().ledger.balance
     print("  a 20-minute reward session ended after 9: \(format(balance.available)) left to spend")
 
-    print("\n== 5. What the app syncs to its backend ==")
+    print("\n== 5. What the app syncs to its backend (the backend's wire format) ==")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(dashboard.payload), as: UTF8.self))

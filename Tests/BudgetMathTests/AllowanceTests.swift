@@ -68,13 +68,13 @@ struct AllowanceTests {
     }
   }
 
-  @Test("30 hours over 31 days in minutes loses nothing, unlike seed 003's truncation")
-  func seed003MonthLosesNothing() throws {
+  @Test("30 hours over 31 days in minutes loses nothing, unlike truncating each day's share")
+  func thirtyOneDayMonthLosesNothing() throws {
     let parts = try AllowanceSplit.split(hours(30), into: 31, granularity: .minutes)
     #expect(parts.reduce(.zero, +) == hours(30))
     #expect(parts.filter { $0 == minutes(59) }.count == 2)
     #expect(parts.filter { $0 == minutes(58) }.count == 29)
-    // Seed 003: Int(30 × 60 / 31) = 58 minutes every day, 1,798 minutes a month.
+    // Truncated: Int(30 × 60 / 31) = 58 minutes every day, 1,798 minutes a month.
     #expect(minutes(58) * 31 == hours(30) - minutes(2))
   }
 

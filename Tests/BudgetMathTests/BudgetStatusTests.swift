@@ -130,8 +130,8 @@ struct BudgetStatusTests {
     #expect(status.isOverBudget == (level == .over))
   }
 
-  @Test("seed 003's example: 65 minutes of a 60-minute budget is 5 minutes over")
-  func seed003OverBudget() throws {
+  @Test("65 minutes of a 60-minute budget is 5 minutes over")
+  func sixtyFiveMinutesOfSixtyIsOver() throws {
     let status = try BudgetStatus(used: minutes(65), allowance: minutes(60))
     #expect(status.level == .over)
     #expect(status.overage == minutes(5))

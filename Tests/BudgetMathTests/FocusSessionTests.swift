@@ -144,7 +144,7 @@ struct FocusSessionTests {
     #expect(onBreak.breakEndsAt == Self.at(15))
     #expect(onBreak.endsAt == Self.at(30))
     #expect(onBreak.breakTime == minutes(2))
-    // No event arrives at 9:15 — the countdown must not freeze (seed 004 §2.1).
+    // No event arrives at 9:15: the break ends by itself, its countdown never frozen at 00:00.
     let resumed = session.state(at: Self.at(20))
     #expect(resumed.phase == .active)
     #expect(resumed.focusRemaining == minutes(10))

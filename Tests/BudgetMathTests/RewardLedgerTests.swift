@@ -24,7 +24,7 @@ struct RewardLedgerTests {
     #expect(entry.xpChange == -90)
     #expect(entry.availableChange == minutes(9))
     #expect(ledger.balance == RewardBalance(xp: 5, available: minutes(9), reserved: .zero))
-    // Seed 001: Int(Double(95) / 10) = 9 minutes, and the 5 XP were gone.
+    // Int(Double(95) / 10) would give 9 minutes, and the 5 XP would be gone.
     try ledger.apply(Self.transaction("earn-2", .earn(xp: 5)))
     try ledger.apply(Self.transaction("redeem-2", .redeem(xp: 10)))
     #expect(ledger.balance.available == minutes(10))

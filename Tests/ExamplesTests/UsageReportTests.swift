@@ -64,10 +64,10 @@ struct UsageReportTests {
       ])
   }
 
-  @Test("the seed's payload, one object over several lines, is one day of per-app minutes")
-  func seedPayload() throws {
+  @Test("the backend's example payload, one object over several lines, is a day of app minutes")
+  func backendExamplePayload() throws {
     let outcome = try example.run([
-      example.sample("seed-003-payload.json"), "--rules", example.sample("rules.json"),
+      example.sample("backend-example-payload.json"), "--rules", example.sample("rules.json"),
     ])
     #expect(outcome.status == 0)
     #expect(outcome.lines.contains("2026-01-02 Friday                                     3h 05m"))

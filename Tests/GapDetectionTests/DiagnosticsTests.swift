@@ -19,7 +19,7 @@ struct DiagnosticsTests {
   }
 
   @Test(
-    "relative times read as seed 000's",
+    "relative times read in whole units, rounded down",
     arguments: [
       (0, "0s ago"), (45_999, "45s ago"), (60_000, "1m ago"), (3_599_999, "59m ago"),
       (7_200_000, "2h ago"), (-5_000, "in 5s"),
@@ -47,7 +47,7 @@ struct DiagnosticsTests {
 
   // MARK: - The example day
 
-  /// Seed 000's Test 4 day in Paris, with the tracker dead for 15 minutes, a notification
+  /// A day in Paris with a 15-minute pause in use and the tracker dead for it, a notification
   /// loss, two categories of usage and one failed entry.
   static func exampleReport() throws -> DiagnosticsReport {
     let paris = try zone("Europe/Paris")
@@ -82,7 +82,7 @@ struct DiagnosticsTests {
       usage: usage, diagnostics: diagnostics)
   }
 
-  @Test("the text report reads as seed 000's diagnostics export")
+  @Test("the text report reads as a diagnostics export, section by section")
   func textReport() throws {
     let expected = """
       Tracking Diagnostics

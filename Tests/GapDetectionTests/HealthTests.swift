@@ -14,7 +14,7 @@ struct HealthTests {
       at: base.addingTimeInterval(offset), source: .monitorExtension, memoryBytes: memory)
   }
 
-  @Test("the defaults are seed 000's")
+  @Test("the defaults are 120 s, 300 s, 600 s, 15 min, 2 s and the extension's memory limits")
   func defaults() {
     let policy = HealthPolicy.standard
     #expect(policy.staleAfter == .seconds(120))
@@ -63,7 +63,7 @@ struct HealthTests {
   }
 
   @Test(
-    "memory maps to seed 000's levels, thresholds exclusive",
+    "memory maps to levels above 4.5, 5.5 and 6 MB, thresholds exclusive",
     arguments: [
       (UInt64(0), MemoryLevel.normal), (4_718_592, .normal), (4_718_593, .warning),
       (5_767_168, .warning), (5_767_169, .critical), (6_291_456, .critical),

@@ -5,7 +5,7 @@ import Testing
 import TrackerSignals
 import UsageModel
 
-/// The alert threshold and seed 000's success metrics.
+/// The alert threshold and the tracker's success metrics.
 @Suite("Policies")
 struct PolicyTests {
   let t0 = Date(timeIntervalSince1970: 1_772_960_400)
@@ -62,7 +62,7 @@ struct PolicyTests {
     #expect(try decode(TrackerDownAlert.self, text) == alert)
   }
 
-  @Test("health rates count within the window and compare exactly with seed 000's targets")
+  @Test("health rates count within the window and compare exactly with the standard targets")
   func healthRates() throws {
     let window = DateInterval(start: t0, duration: 86_400)
     let policy = HealthPolicy.standard

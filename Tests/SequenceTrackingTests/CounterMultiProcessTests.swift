@@ -41,7 +41,7 @@ struct CounterMultiProcessTests {
     #expect(try counter.current()?.value == UInt64(Self.processes * Self.perProcess))
   }
 
-  @Test("control: seed 000's read-then-write increment hands two processes the same number")
+  @Test("control: a read-then-write increment hands two processes the same number")
   func racyIncrementCollides() throws {
     // Collisions are a matter of timing; a few rounds make a miss practically impossible.
     var collisions = 0

@@ -56,7 +56,7 @@ struct DrainCoordinatorTests {
     #expect(try decode(DrainTrigger.self, #""foreground""#) == .foreground)
   }
 
-  @Test("the recommended poll interval is seed 004's 30 seconds")
+  @Test("the recommended poll interval is 30 seconds")
   func pollInterval() {
     #expect(DrainCoordinator.recommendedPollInterval == .seconds(30))
   }

@@ -37,7 +37,7 @@ final class MultiProcessTests: XCTestCase {
   }
 
   func testControlReadThenWriteIncrementsCollideAcrossProcesses() throws {
-    // The same job done as seed 000 does it: read, then write. Without one atomic update,
+    // The same job done the naive way: read, then write. Without one atomic update,
     // processes hand out the same number twice; this is what the test above would catch.
     var collided = false
     for attempt in 0..<3 where !collided {

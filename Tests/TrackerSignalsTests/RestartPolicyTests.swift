@@ -3,13 +3,13 @@ import TestSupport
 import Testing
 import TrackerSignals
 
-/// Seed 000's phase 4: how long to wait before restarting monitoring.
+/// How long to wait before restarting monitoring.
 @Suite("Restart policy")
 struct RestartPolicyTests {
   let t0 = Date(timeIntervalSince1970: 1_772_960_400)  // 2026-03-08T09:00:00Z
 
   @Test(
-    "the restart interval follows seed 000's phase 4",
+    "the restart interval follows the app's state and the last usage event",
     arguments: [
       (AppState.active, nil, 60), (.inactive, nil, 300), (.background, nil, 300),
       (.active, 29.999, 30), (.background, 29.999, 30), (.background, 30, 300),

@@ -119,7 +119,7 @@ struct ThresholdTests {
   @Test("the duplicate check catches a counter that books every delivery (control)")
   func duplicateCheckCatchesPerDeliveryCounters() throws {
     let deliveries = try deliveriesOfOneThreshold()
-    // Seed 000's minimal path: every delivery adds usage.
+    // A minimal recording path that books every delivery adds usage each time.
     #expect(!Self.countsOnce(deliveries) { $0.name.threshold })
     // Deduplicating identical deliveries is not enough: the copy received later still counts.
     var seen: Set<ThresholdEvent> = []

@@ -159,7 +159,7 @@ struct TimelineTests {
     #expect(empty.median == nil)
   }
 
-  @Test("the log's JSON form uses seed 002's instants and round-trips")
+  @Test("the log's JSON form uses ISO 8601 instants and round-trips")
   func logJSON() throws {
     let log = TimelineLog([
       try notification("2026-01-02T10:30:00Z"), try action("2026-01-02T10:31:00.250Z", nil),

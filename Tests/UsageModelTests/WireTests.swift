@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import UsageModel
 
-/// Seed 003's backend contract.
+/// The backend's wire format.
 ///
-/// The two examples below are pasted verbatim from the seed.
+/// The two examples below are pasted verbatim from the backend's API documentation.
 @Suite("Wire DTOs")
 struct WireTests {
   static let syncPayloadExample = """
@@ -62,7 +62,7 @@ struct WireTests {
     #expect(try decode(type, encoded) == value)
   }
 
-  @Test("seed 003's sync payload example round-trips losslessly")
+  @Test("the backend's sync payload example round-trips losslessly")
   func syncPayloadRoundTrip() throws {
     try expectLosslessRoundTrip(UsageSyncPayload.self, Self.syncPayloadExample)
     let payload = try decode(UsageSyncPayload.self, Self.syncPayloadExample)
@@ -71,7 +71,7 @@ struct WireTests {
     #expect(payload.apps.first?.bundleId == (try app("com.instagram.instagram")))
   }
 
-  @Test("seed 003's daily usage response example round-trips losslessly")
+  @Test("the backend's daily usage response example round-trips losslessly")
   func dailyUsageRoundTrip() throws {
     try expectLosslessRoundTrip(APIEnvelope<DailyUsageResponse>.self, Self.dailyUsageExample)
     let response = try decode(APIEnvelope<DailyUsageResponse>.self, Self.dailyUsageExample)

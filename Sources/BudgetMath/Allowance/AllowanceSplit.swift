@@ -9,7 +9,7 @@ import UsageModel
 ///
 /// For example 30 hours over a 31-day month, in minutes: 1,800 minutes = 31 × 58 + 2, so two
 /// days get 59 minutes — days 16 and 31 — and the other 29 get 58; together, exactly 1,800.
-/// (Seed 003 computed `Int(30 × 60 / 31)` = 58 for every day and lost 2 minutes a month.)
+/// (Truncating `Int(30 × 60 / 31)` = 58 for every day would lose 2 minutes a month.)
 ///
 /// ```swift
 /// let days = try AllowanceSplit.split(.seconds(30 * 3600), into: 31, granularity: .minutes)

@@ -8,8 +8,8 @@ import UsageModel
 /// ``baseAllowances(forPeriodContaining:planStart:)``): split in whole ``granularity`` units, the
 /// days of a period add up to the amount exactly and differ by at most one unit. With a
 /// ``rollover`` policy, time a day leaves unused is added to the next day's allowance, up to a
-/// cap. An excluded budget (``isExcluded``) tracks a category without limiting it, as seed 003's
-/// excluded categories do.
+/// cap. An excluded budget (``isExcluded``) tracks a category without limiting it: its use is
+/// shown, never counted against a limit.
 ///
 /// ```swift
 /// let social = try Budget(category: .socialMedia, period: .month, amount: .seconds(30 * 3600))

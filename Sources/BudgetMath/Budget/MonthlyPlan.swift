@@ -1,7 +1,7 @@
 import Foundation
 import UsageModel
 
-/// A month's budgets, one per category: seed 003's `ScreenTimeBudget`.
+/// A month's screen-time budgets, one per category.
 ///
 /// Each category's monthly amount is handed out day by day over the month's real days, adding
 /// up exactly to the amount (see ``AllowanceSplit``). A plan that starts mid-month prorates:

@@ -6,7 +6,8 @@ import UsageModel
 /// Store the end instant once — when a break, a reward session or a block starts — and ask
 /// ``remaining(at:)`` whenever the screen redraws. Nothing is decremented, so a countdown that
 /// was suspended, backgrounded or raced by a timer callback is right the moment it is asked
-/// again (seed 004 §2.1).
+/// again (a decremented countdown freezes at 00:00 when its timer callback races a state
+/// change).
 ///
 /// JSON form: `{"end": "2026-03-08T09:30:00Z"}`.
 public struct Countdown: Sendable, Hashable, Codable {

@@ -1,13 +1,13 @@
 import Foundation
 import UsageModel
 
-/// A focus session with breaks, as seed 004's app runs them, kept as a list of facts.
+/// A focus session with breaks, as a focus app runs them, kept as a list of facts.
 ///
 /// A session stores only its schedule and the events that happened to it. Its phase, the focus
 /// time left, when it ends — everything a countdown shows — is recomputed from those instants by
 /// ``state(at:)``, never decremented by a timer. So a countdown cannot freeze at 00:00 when a
-/// timer callback races a state change (seed 004 §2.1), and the app and its extension, reading
-/// the same stored session, always agree.
+/// timer callback races a state change, and the app and its extension, reading the same stored
+/// session, always agree.
 ///
 /// **The life of a session.** `scheduled → active ⇄ onBreak → completed | cancelled`.
 /// Three transitions happen by themselves, as time passes:

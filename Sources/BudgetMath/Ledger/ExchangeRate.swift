@@ -4,9 +4,8 @@ import UsageModel
 /// How many experience points buy how much screen time, such as 10 XP = 1 minute.
 ///
 /// Conversions are exact: ``convert(_:)`` buys as many whole units of the rate as the XP allows
-/// and returns the rest as XP, which stays on the ledger as credit. (Seed 001 computed
-/// `Int(Double(xp) / 10)` minutes and dropped the remainder: 95 XP bought 9 minutes and 5 XP
-/// vanished.)
+/// and returns the rest as XP, which stays on the ledger as credit. (`Int(Double(xp) / 10)`
+/// minutes would drop the remainder: 95 XP would buy 9 minutes and 5 XP would vanish.)
 ///
 /// ```swift
 /// let rate = ExchangeRate.tenXPPerMinute
@@ -20,7 +19,7 @@ public struct ExchangeRate: Sendable, Hashable, Codable, CustomStringConvertible
   /// The screen time one unit of the rate buys.
   public let time: Duration
 
-  /// Ten experience points buy one minute, as in seed 001.
+  /// Ten experience points buy one minute.
   public static let tenXPPerMinute = ExchangeRate(uncheckedXP: 10, time: .seconds(60))
 
   /// Creates a rate.

@@ -1,8 +1,8 @@
 import Foundation
 import UsageModel
 
-/// An earn-time-by-XP ledger (seed 001): experience points in, screen time out, nothing created
-/// or lost by rounding, nothing applied twice.
+/// An earn-time-by-XP ledger: experience points in, screen time out, nothing created or lost by
+/// rounding, nothing applied twice.
 ///
 /// The ledger stores transactions; the balance and the audit trail (``entries``) are derived by
 /// applying them in order. Each transaction is checked against the balance before it is

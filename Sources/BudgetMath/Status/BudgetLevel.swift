@@ -6,7 +6,7 @@ public enum BudgetLevel: String, Sendable, Hashable, Codable, CaseIterable, Comp
   case under
   /// Used at least the warning share of the allowance, but not more than all of it.
   case warning
-  /// Used more than the allowance (seed 003's `isOverBudget`).
+  /// Used more than the allowance; using exactly all of it is not over.
   case over
   /// The category is excluded from budgeting: its use is tracked, not limited.
   case excluded

@@ -1,7 +1,7 @@
 import Foundation
 import UsageModel
 
-/// Use against an allowance: what seed 003's progress bars and `isOverBudget` need.
+/// Use against an allowance: what a budget's progress bar and over-budget flag need.
 ///
 /// Everything is derived from ``used`` and ``allowance``; the ``level`` uses exact integer
 /// comparisons, so 48 minutes of a 60-minute allowance is a warning at 80 % however the numbers

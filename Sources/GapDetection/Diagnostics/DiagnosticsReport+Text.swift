@@ -3,7 +3,7 @@ import TrackerSignals
 import UsageModel
 
 extension DiagnosticsReport {
-  /// The report as plain text, in the shape of seed 000's `createDiagnosticsReport`.
+  /// The report as plain text, in titled sections, as a user exports it for support.
   ///
   /// Times are wall-clock times in the report's time zone; ages are relative ("45s ago",
   /// "3m ago", "2h ago"); durations are exact to the second. Strings from outside — the title,

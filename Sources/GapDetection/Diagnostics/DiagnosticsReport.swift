@@ -9,7 +9,7 @@ import UsageModel
 /// let report = DiagnosticsReport(
 ///   day: today, now: now, detector: detector, heartbeats: history.heartbeats,
 ///   usage: records, rules: rules, diagnostics: try log.entries())
-/// share(report.text)              // seed 000's "Export Diagnostics"
+/// share(report.text)              // the "Export Diagnostics" button
 /// upload(report.json())           // for support tooling
 /// try report.svg.write(to: url, atomically: true, encoding: .utf8)
 /// ```
@@ -33,7 +33,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   public let alerts: [TrackerDownAlert]
   /// The day's usage per category.
   public let usage: [UsageBlock]
-  /// The failed diagnostic entries, newest first, at most 20 (seed 000 lists 20).
+  /// The failed diagnostic entries, newest first, at most 20, so the report stays short.
   public let errors: [DiagnosticEntry]
   /// How many diagnostic entries of the day failed.
   public let todaysFailureCount: Int
@@ -90,7 +90,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   /// The day's heartbeats of the detector's source, in order of time.
   public var heartbeats: [Date] { heartbeatInstants.map(Milliseconds.date) }
 
-  /// Seed 000's relative time: `45s ago`, `3m ago`, `2h ago`, in whole units rounded down; a
+  /// A relative time: `45s ago`, `3m ago`, `2h ago`, in whole units rounded down; a
   /// negative age (a time in the future) reads `in 5s`.
   ///
   /// - Parameter age: How long ago.

@@ -55,8 +55,8 @@ import UsageModel
 /// for gap in report.gaps(.trackerDown) { print(gap.start, gap.duration) }
 /// ```
 ///
-/// With these defaults, seed 000's "Test 4" — heartbeats from the first use at 10:00, three
-/// minutes of use, fifteen without, three with — reports the fifteen minutes as one
+/// With these defaults, a 15-minute pause in use — heartbeats from the first use at 10:00,
+/// three minutes of use, fifteen without, three with — reports the fifteen minutes as one
 /// ``GapClass/idle`` gap when the heartbeats went on, and as one ``GapClass/trackerDown`` gap
 /// that raises a ``TrackerDownAlert`` when they fell silent; 00:00 to 10:00 is neither.
 public struct GapDetector: Sendable {

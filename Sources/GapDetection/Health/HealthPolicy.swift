@@ -6,16 +6,17 @@ import UsageModel
 ///
 /// | threshold | default | meaning |
 /// |---|---|---|
-/// | ``staleAfter`` | 120 s | a latest heartbeat older than this is stale (seed 000's health check) |
-/// | ``gapAfter`` | 300 s | heartbeat silence longer than this is a gap (seed 000's `heartbeat_stale`) |
-/// | ``usageGapAfter`` | 600 s | usage silence between records longer than this is a gap (seed 000's `session_gap`) |
+/// | ``staleAfter`` | 120 s | a latest heartbeat older than this is stale |
+/// | ``gapAfter`` | 300 s | heartbeat silence longer than this is a gap |
+/// | ``usageGapAfter`` | 600 s | usage silence between records longer than this is a gap |
 /// | ``alertAfter`` | 15 min | tracker-down time in one window that raises an alert |
 /// | ``clockSkewTolerance`` | 2 s | a heartbeat at most this far in the future counts as age zero |
 /// | ``memory`` | 6 MB, 4.5 / 5.5 MB | see ``MemoryPolicy`` |
 ///
 /// "Longer than" is strict: a heartbeat exactly 120 s old is healthy, a silence of exactly 300 s
-/// is not a gap, and a heartbeat exactly 2 s in the future is healthy with age zero. The alert threshold is *reached*: exactly 15 minutes of tracker-down time
-/// alerts, so that seed 000's "Test 4" (a 15-minute gap) raises it.
+/// is not a gap, and a heartbeat exactly 2 s in the future is healthy with age zero. The alert
+/// threshold is *reached*: exactly 15 minutes of tracker-down time alerts, so that a tracker
+/// dead for a 15-minute pause in use raises it.
 ///
 /// ```swift
 /// let health = HealthPolicy.standard.health(of: try recorder.latest(), at: now)
@@ -36,7 +37,7 @@ public struct HealthPolicy: Sendable, Hashable, Codable {
   /// The thresholds for the heartbeat's memory figure.
   public let memory: MemoryPolicy
 
-  /// The defaults: 120 s, 300 s, 600 s, 15 min, 2 s and seed 000's memory thresholds.
+  /// The defaults: 120 s, 300 s, 600 s, 15 min, 2 s and ``MemoryPolicy/monitorExtension``.
   public init() {
     staleAfterMs = 120_000
     gapAfterMs = 300_000

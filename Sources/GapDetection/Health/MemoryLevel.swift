@@ -4,9 +4,9 @@
 public enum MemoryLevel: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
   /// At or below the warning threshold.
   case normal
-  /// Above the warning threshold (seed 000's orange, 4.5 MB).
+  /// Above the warning threshold (4.5 MB by default).
   case warning
-  /// Above the critical threshold (seed 000's red, 5.5 MB): use the minimal recording path.
+  /// Above the critical threshold (5.5 MB by default): use the minimal recording path.
   case critical
   /// Above the limit: the system kills a process that stays there.
   case overLimit = "over_limit"

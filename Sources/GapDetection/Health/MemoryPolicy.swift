@@ -1,9 +1,8 @@
 /// Thresholds that map a memory figure in bytes to a ``MemoryLevel``.
 ///
-/// The default is seed 000's: a DeviceActivity monitor extension may use 6 MB, with a warning
-/// above 4.5 MB and a critical level above 5.5 MB, where a megabyte is 1,048,576 bytes as in the
-/// seed's `resident_size / 1024 / 1024`. Every threshold is exclusive: exactly 4.5 MB is still
-/// normal.
+/// By default a DeviceActivity monitor extension may use 6 MB, with a warning above 4.5 MB and a
+/// critical level above 5.5 MB, where a megabyte is 1,048,576 bytes (a resident size divided by
+/// 1024 twice). Every threshold is exclusive: exactly 4.5 MB is still normal.
 ///
 /// ```swift
 /// MemoryPolicy.monitorExtension.level(forBytes: 5_000_000)   // .warning
@@ -11,7 +10,7 @@
 ///
 /// JSON form: `{"limitBytes": 6291456, "warningBytes": 4718592, "criticalBytes": 5767168}`.
 public struct MemoryPolicy: Sendable, Hashable, Codable {
-  /// Seed 000's thresholds for the monitor extension: 4.5 MB, 5.5 MB, limit 6 MB.
+  /// The thresholds for a DeviceActivity monitor extension: 4.5 MB, 5.5 MB, limit 6 MB.
   public static let monitorExtension = MemoryPolicy(
     uncheckedLimit: 6 * 1_048_576, warning: 4_718_592, critical: 5_767_168)
 

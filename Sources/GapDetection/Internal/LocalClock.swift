@@ -79,7 +79,7 @@ enum ReadableText {
     return result
   }
 
-  /// Seed 000's relative time: `45s ago`, `3m ago`, `2h ago` (whole units, rounded down); a
+  /// A relative time: `45s ago`, `3m ago`, `2h ago` (whole units, rounded down); a
   /// moment in the future reads `in 5s`.
   static func relative(_ ageMilliseconds: Int64) -> String {
     relative(seconds: ageMilliseconds.magnitude / 1000, future: ageMilliseconds < 0)
@@ -98,7 +98,7 @@ enum ReadableText {
     return future ? "in " + amount : amount + " ago"
   }
 
-  /// `3.2 MB`, one decimal, rounded half up, where 1 MB is 1,048,576 bytes (seed 000's unit).
+  /// `3.2 MB`, one decimal, rounded half up, where 1 MB is 1,048,576 bytes (as in `MemoryPolicy`).
   static func megabytes(_ bytes: UInt64) -> String {
     let (product, overflow) = bytes.multipliedReportingOverflow(by: 10)
     let tenths = overflow ? bytes / 104_858 : (product + 524_288) / 1_048_576

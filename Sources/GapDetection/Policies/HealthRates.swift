@@ -2,10 +2,10 @@ import Foundation
 import TrackerSignals
 import UsageModel
 
-/// Seed 000's success metrics over a window: how often health checks found the tracker stale,
+/// The tracker's success metrics over a window: how often health checks found the tracker stale,
 /// how often the extension failed, how often a session raised a gap alert.
 ///
-/// | rate | counts | seed 000's target |
+/// | rate | counts | standard target |
 /// |---|---|---|
 /// | ``staleChecks`` | health checks that were stale or never saw a heartbeat, of all checks | < 2 % |
 /// | ``failures`` | failed diagnostic entries, of all entries (each identifier once) | < 1 % |
@@ -138,13 +138,12 @@ public struct HealthRates: Sendable, Hashable, Codable {
 
 /// Percentage targets for ``HealthRates``: each rate must stay strictly below its target.
 ///
-/// ``standard`` holds seed 000's targets; make your own only to be stricter or looser.
+/// ``standard`` holds the recommended targets; make your own only to be stricter or looser.
 ///
 /// JSON form: `{"staleChecksPercent": 2, "failuresPercent": 1, "alertedSessionsPercent": 5}`,
 /// each from 0 to 100.
 public struct HealthTargets: Sendable, Hashable, Codable {
-  /// The targets of seed 000's success metrics: stale checks < 2 %, failures < 1 %, alerted
-  /// sessions < 5 %.
+  /// The recommended targets: stale checks < 2 %, failures < 1 %, alerted sessions < 5 %.
   public static let standard = HealthTargets(
     unchecked: (staleChecks: 2, failures: 1, alertedSessions: 5))
 

@@ -33,7 +33,7 @@ public struct Rate: Sendable, Hashable, Codable, CustomStringConvertible {
 
   /// Whether the rate is strictly below `percent` percent; a rate of nothing (total zero) is.
   ///
-  /// - Parameter percent: The target, for example 2 for seed 000's "< 2 % of checks".
+  /// - Parameter percent: The target, for example 2 for "fewer than 2 % of checks".
   /// - Returns: `count / total < percent / 100`, compared exactly (in 128-bit products, so any
   ///   counts compare without overflow).
   public func isBelow(percent: Int) -> Bool {

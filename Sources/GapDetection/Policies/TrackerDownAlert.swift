@@ -3,8 +3,8 @@ import UsageModel
 
 /// An alert that a window of expected tracking lost too much time to a dead tracker.
 ///
-/// Seed 000 alerts when more than 15 minutes of gaps were detected — but it counts every pause,
-/// idle ones included, and truncates each to whole minutes. Here only
+/// An alert on more than 15 minutes of gaps that counted every pause, idle ones included, and
+/// truncated each to whole minutes would fire for a person who put the phone down. Here only
 /// ``GapClass/trackerDown`` time counts, exactly, per window, and the alert is raised when it
 /// *reaches* ``HealthPolicy/alertAfter``: a 15-minute tracker-down gap alerts, a 15-minute idle
 /// pause never does.

@@ -1,5 +1,5 @@
-/// The notification-plus-polling hybrid of seed 004 §1.2 as a pure decision: given what woke the
-/// consumer and where the outbox's head and the consumer's cursor are, drain or not.
+/// A notification-plus-polling hybrid as a pure decision: given what woke the consumer and where
+/// the outbox's head and the consumer's cursor are, drain or not.
 ///
 /// Darwin notifications are fast but may be dropped or coalesced, so an app observes them *and*
 /// polls every ``recommendedPollInterval``, and drains on foreground. Each of those calls
@@ -25,7 +25,7 @@
 ///
 /// JSON form: `{"statistics":{…}}` (see ``DrainStatistics``).
 public struct DrainCoordinator: Hashable, Sendable, Codable {
-  /// The poll interval seed 004 settled on: 30 seconds.
+  /// The recommended poll interval: 30 seconds, a dropped notification's longest delay.
   public static let recommendedPollInterval: Duration = .seconds(30)
 
   /// What the coordinator has been asked and decided so far.

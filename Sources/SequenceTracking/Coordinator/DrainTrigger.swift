@@ -4,9 +4,9 @@
 public enum DrainTrigger: String, Sendable, Hashable, Codable, CaseIterable {
   /// A notification from the producer arrived (on iOS, a Darwin notification).
   case notification
-  /// The fallback poll timer fired (seed 004 polls every 30 seconds).
+  /// The fallback poll timer fired (every 30 seconds is recommended).
   case poll
   /// The app launched or came to the foreground, where notifications sent while it was suspended
-  /// were not observed (seed 004 §5.1).
+  /// were not observed: always drain-check on foreground.
   case foreground
 }

@@ -4,9 +4,9 @@ import SharedStore
 /// number, and no two callers — threads or processes — ever receive the same one.
 ///
 /// ``next()`` is one atomic read-modify-write (`SharedStore/update(_:_:)`), which a
-/// `FileStore` makes exclusive across every process using its directory. Seed 000 read the
-/// counter and wrote it back in two steps, so two extension processes could both read 41 and
-/// both hand out 42; that cannot happen here.
+/// `FileStore` makes exclusive across every process using its directory. A counter read and
+/// written back in two steps lets two extension processes both read 41 and both hand out 42;
+/// that cannot happen here.
 ///
 /// The first call on an absent key draws a fresh ``SequenceEpoch`` and returns value 1. Removing
 /// the key, reinstalling the app or wiping its container therefore starts a new epoch, which a

@@ -8,8 +8,8 @@ import SharedStore
 /// ``publish(_:then:)`` appends the entry to the key's append-only log, which assigns its number,
 /// in one atomic step — a single write, exclusive across processes, and durable with a `.durable`
 /// `FileStore` — and only after that write has returned does it call your notify closure (write,
-/// then notify: seed 004 §4.3). A consumer that
-/// receives the notification, or a later one, or only its 30-second poll, drains with
+/// then notify: a notification posted before the write lets the app read stale data). A consumer
+/// that receives the notification, or a later one, or only its 30-second poll, drains with
 /// ``drain(after:)`` and finds the entry.
 ///
 /// ```swift

@@ -7,8 +7,8 @@
 /// back). ``statistics`` keeps running counts.
 ///
 /// The tracker is a value: keep it in a `SharedStore` and observe inside one atomic update, so
-/// that what was missed while the app was not running is still known after a relaunch (seed 000
-/// kept its last-seen number in memory and forgot).
+/// that what was missed while the app was not running is still known after a relaunch (a
+/// last-seen number kept in memory is forgotten at every relaunch).
 ///
 /// ```swift
 /// let trackerKey = StoreKey("usage-tracker", default: SequenceTracker())

@@ -2,7 +2,7 @@ import UsageModel
 
 /// What an extension was doing when it logged a diagnostic entry.
 ///
-/// An open set: the well-known actions are seed 000's, and any other name of 1 to 64 characters
+/// An open set: the well-known actions are below, and any other name of 1 to 64 characters
 /// `a`-`z`, `0`-`9` and `_` may be used.
 ///
 /// JSON form: the bare name, for example `"record_usage"`.

@@ -3,7 +3,7 @@ import UsageModel
 
 /// One thing an extension did, whether it worked, and its memory at the time.
 ///
-/// Seed 000's `ExtensionErrorEntry`, with its pitfalls removed: the instant is a parameter (no
+/// An extension error-log entry, with the usual pitfalls removed: the instant is a parameter (no
 /// `Date()` inside), memory is an exact byte count, and the identifier is given by the caller
 /// so that the same entry appended twice is counted once by ``DiagnosticLog``.
 ///

@@ -5,7 +5,7 @@ import UsageModel
 /// The extension's diagnostic entries in a `BoundedLog`: the last 100, shared by the app.
 ///
 /// Appends are atomic across processes. A log that does not decode throws instead of starting
-/// afresh (seed 000's `try?` silently replaced a damaged log with an empty one). Appending an
+/// afresh (a `try?` there would silently replace a damaged log with an empty one). Appending an
 /// entry whose ``DiagnosticEntry/id`` is already in the log changes nothing, so a retried append
 /// is counted once. The stored value is a `BoundedLog`'s, so a `BoundedLog<DiagnosticEntry>`
 /// on the same key reads it too.
@@ -16,7 +16,7 @@ import UsageModel
 /// let failures = try log.failures(on: today, boundary: boundary)
 /// ```
 public struct DiagnosticLog: Sendable {
-  /// The default capacity, seed 000's: 100 entries.
+  /// The default capacity: 100 entries.
   public static let defaultCapacity = 100
   private let log: BoundedLog<DiagnosticEntry>
 
@@ -80,7 +80,7 @@ public struct DiagnosticLog: Sendable {
     }
   }
 
-  /// The failed entries of one local day, oldest first — seed 000's "today's errors".
+  /// The failed entries of one local day, oldest first — a health screen's "today's errors".
   ///
   /// - Parameters:
   ///   - day: The local day.

@@ -74,7 +74,7 @@ public enum MonitorFailure: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// Whether a monitor extension should restart monitoring now, per a ``RestartPolicy``.
 ///
-/// The policy (seed 000's phase 4) gives the time to wait between restarts: 300 s while the app
+/// The policy gives the time to wait between restarts: 300 s while the app
 /// is in the background — an extension never knows the app's state, so it always assumes the
 /// background — and never within 30 s of a usage event, so that a restart does not interrupt
 /// active use. From a callback, the restart is due when the extension's previous sign of life

@@ -13,7 +13,7 @@ public enum AppState: String, Sendable, Hashable, CaseIterable, Codable {
   case background
 }
 
-/// How long to wait before restarting monitoring, as seed 000's phase 4 decides it.
+/// How long to wait before restarting monitoring, by the app's state and its last usage event.
 ///
 /// - foreground (``AppState/active``): 60 s, for accuracy;
 /// - ``AppState/inactive`` or ``AppState/background``: 300 s, to save battery;
@@ -34,7 +34,7 @@ public enum AppState: String, Sendable, Hashable, CaseIterable, Codable {
 /// "recentEventWindowMs": 30000, "clockSkewToleranceMs": 2000}`; `clockSkewToleranceMs` may be
 /// absent on input (2000).
 public struct RestartPolicy: Sendable, Hashable, Codable {
-  /// Seed 000's values: 60 s, 300 s, and 30 s after an event less than 30 s old; 2 s of skew.
+  /// The recommended values: 60 s, 300 s, and 30 s after an event less than 30 s old; 2 s of skew.
   public static let standard = RestartPolicy(
     uncheckedForeground: 60_000, background: 300_000, afterRecentEvent: 30_000,
     recentEventWindow: 30_000, clockSkewTolerance: 2_000)

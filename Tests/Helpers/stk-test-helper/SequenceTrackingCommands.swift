@@ -8,7 +8,7 @@ import TestSupport
 //   sequence-next --dir D --key K --count N [--durability M] [--barrier F]
 //       Hands out N numbers with SequenceCounter.next(); prints "value epoch" per number.
 //   sequence-next-racy --dir D --key K --count N [--barrier F]                    (control)
-//       The same with seed 000's read-then-write increment of the same stored form.
+//       The same with a read-then-write increment of the same stored form.
 //   outbox-publish --dir D --key K --capacity C --producer P --count N --doorbell F
 //                  [--durability M] [--barrier F] [--pause-us U]
 //       Publishes N entries {producer, index}; each notify appends one byte to the doorbell file.
@@ -42,7 +42,7 @@ struct AppliedLog: Codable, Sendable {
   var items: [Item] = []
 }
 
-/// Seed 000's stored counter, read and written in two steps by the control.
+/// A naive stored counter, read and written in two steps by the control.
 private struct RacyCounter: Codable {
   var epoch: SequenceEpoch
   var last: UInt64

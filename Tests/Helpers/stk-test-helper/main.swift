@@ -99,7 +99,7 @@ func run() throws {
     emit(handedOut.map(String.init).joined(separator: "\n"))
 
   case "increment-unlocked":
-    // The control: a read followed by a separate write, as seed 000 increments its sequence.
+    // The control: a read followed by a separate write, the naive way to increment a sequence.
     let store = try options.store()
     let key = StoreKey(try options.string("key"), default: 0)
     let count = try options.int("count")

@@ -5,12 +5,12 @@ import Testing
 import TrackerSignals
 import UsageModel
 
-/// Seed 000's manual "Test 4", both ways.
+/// A 15-minute pause in use, with the tracker alive and with it dead.
 ///
 /// 3 minutes of usage, 15 minutes without, 3 minutes of usage: only the heartbeats tell a dead
 /// tracker from a person who put the phone down.
-@Suite("Seed 000 Test 4")
-struct SeedTestFourTests {
+@Suite("A 15-minute pause: idle or tracker down?")
+struct FifteenMinutePauseTests {
   struct Scenario {
     let detector: GapDetector
     let start: Date

@@ -6,11 +6,11 @@ import Testing
 import TrackerSignals
 import UsageModel
 
-/// Seed 000's manual "Test 4" run the way the documentation shows a newcomer: a day report with
+/// A 15-minute pause in use, run the way the documentation shows a newcomer: a day report with
 /// the detector's defaults, fed the recorder's history, where the heartbeats start only with
 /// the first use at 10:00.
-@Suite("Seed 000 Test 4, with the detector's defaults")
-struct SeedTestFourDefaultsTests {
+@Suite("A 15-minute pause, with the detector's defaults")
+struct FifteenMinutePauseDefaultsTests {
   /// The newcomer's day: 3 minutes of use at 10:00, 15 without, 3 with; the report at 10:21.
   struct Day {
     let zone: TimeZone
