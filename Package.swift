@@ -133,7 +133,10 @@ let package = Package(
     ),
     .testTarget(
       name: "TrackerSignalsTests",
-      dependencies: ["TrackerSignals", "GapDetection", "UsageModel", "SharedStore", "TestSupport"]
+      dependencies: [
+        "TrackerSignals", "GapDetection", "UsageModel", "SharedStore", "SequenceTracking",
+        "TestSupport",
+      ]
     ),
     .testTarget(
       name: "GapDetectionTests",

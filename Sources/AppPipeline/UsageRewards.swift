@@ -8,7 +8,7 @@ import UsageModel
 /// `xpPerMinute[category] × ⌊usage / 1 min⌋`. As the usage grows, only the difference is
 /// credited, under an identifier that names the interval, the app and the new total, so that the
 /// sum credited for an interval is exactly the XP of its usage, however the facts arrived and
-/// however often the pipeline drains (seed 001: learning earns screen time).
+/// however often the pipeline drains (learning earns screen time, say).
 ///
 /// ```swift
 /// let rewards = UsageRewards(xpPerMinute: [.education: 12])   // 12 XP per minute of learning

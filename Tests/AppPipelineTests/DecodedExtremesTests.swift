@@ -72,9 +72,10 @@ struct DecodedExtremesTests {
       "["
       + Array(repeating: number, count: PipelineState.maximumListLength + 1).joined(separator: ",")
       + "]"
-    let skipped = valid.replacingOccurrences(of: #""skipped":[]"#, with: #""skipped":\#(tooMany)"#)
-    #expect(skipped != valid)
-    try fixture.store.write(Data(skipped.utf8), for: SharedFolderLayout.standard.appStateKey)
+    let undecodable = valid.replacingOccurrences(
+      of: #""undecodable":[]"#, with: #""undecodable":\#(tooMany)"#)
+    #expect(undecodable != valid)
+    try fixture.store.write(Data(undecodable.utf8), for: SharedFolderLayout.standard.appStateKey)
     #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
   }
 
@@ -84,7 +85,9 @@ struct DecodedExtremesTests {
     let dashboard = try fixture.pipeline.dashboard(
       for: fixture.day, now: fixture.now)
     let valid = try json(dashboard.facts)
-    for field in ["facts", "counted", "duplicates", "superseded", "implausible"] {
+    for field in [
+      "dayFacts", "retainedFacts", "counted", "duplicates", "superseded", "implausible",
+    ] {
       let planted = valid.replacingOccurrences(
         of: #""\#(field)":([0-9]+)"#, with: #""\#(field)":-1"#, options: .regularExpression)
       #expect(planted != valid)

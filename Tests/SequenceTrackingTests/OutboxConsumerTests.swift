@@ -80,6 +80,65 @@ struct OutboxConsumerTests {
     #expect(store.calls.updates == before.updates)
   }
 
+  @Test("updateState changes the state and leaves the cursor where it is")
+  func updateStateLeavesTheCursor() throws {
+    let store = InMemoryStore()
+    let (outbox, consumer) = try Self.setUp(store)
+    for value in 1...3 { try outbox.publish(value) }
+    try consumer.drain { state, entry in state.values.append(entry.payload) }
+    let cursor = try consumer.record().cursor
+    let count = try consumer.updateState { state in
+      state.values.append(100)
+      return state.values.count
+    }.get()
+    #expect(count == 4)
+    #expect(try consumer.record().cursor == cursor)
+    #expect(try consumer.record().state.values == [1, 2, 3, 100])
+    try outbox.publish(4)
+    try consumer.drain { state, entry in state.values.append(entry.payload) }
+    #expect(try consumer.record().state.values == [1, 2, 3, 100, 4])
+  }
+
+  @Test("when updateState's change throws, nothing is written and its error comes back")
+  func failedUpdateStateWritesNothing() throws {
+    let store = InMemoryStore()
+    let (outbox, consumer) = try Self.setUp(store)
+    try outbox.publish(1)
+    try consumer.drain { state, entry in state.values.append(entry.payload) }
+    let before = try consumer.record()
+    let outcome = try consumer.updateState { (state: inout Applied) throws(SimulatedCrash) in
+      state.values.removeAll()
+      throw SimulatedCrash()
+    }
+    #expect(throws: SimulatedCrash.self) { try outcome.get() }
+    #expect(try consumer.record() == before)
+  }
+
+  @Test("concurrent drains and state updates lose neither's change")
+  func concurrentDrainsAndUpdates() async throws {
+    let (store, directory) = try Backend.file.makeStore()
+    _ = directory
+    let (outbox, consumer) = try Self.setUp(store, capacity: 1000)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for value in 1...200 {
+          try outbox.publish(value)
+          try consumer.drain { state, entry in state.values.append(entry.payload) }
+        }
+      }
+      group.addTask {
+        for value in 1...200 {
+          _ = try consumer.updateState { state in state.values.append(-value) }
+        }
+      }
+      try await group.waitForAll()
+    }
+    try consumer.drain { state, entry in state.values.append(entry.payload) }
+    let values = try consumer.record().state.values
+    #expect(values.filter { $0 > 0 } == Array(1...200))
+    #expect(values.filter { $0 < 0 } == (1...200).map { -$0 })
+  }
+
   @Test("lost entries are reported and the state holds only what was there")
   func lostEntriesAreReported() throws {
     let (outbox, consumer) = try Self.setUp(InMemoryStore(), capacity: 3)

@@ -92,6 +92,17 @@ struct OutboxSkipTests {
     #expect(try consumer.record().state.values == [1, 2, 4])
   }
 
+  /// Drains, or passes over the entry that stops the drain.
+  static func drainPassingOver(_ consumer: OutboxConsumer<Int, Applied>)
+    throws(SequenceTrackingError)
+  {
+    do {
+      try consumer.drain { state, entry in state.values.append(entry.payload) }
+    } catch .payloadDecoding(_, let number, _, _) {
+      try consumer.skip(through: number) { state, entry in state.values.append(entry.payload) }
+    }
+  }
+
   @Test("threads draining and skipping at once apply every decodable entry exactly once")
   func concurrentDrainsAndSkips() async throws {
     let (store, directory) = try Backend.file.makeStore()
@@ -112,13 +123,7 @@ struct OutboxSkipTests {
       for _ in 0..<3 {
         group.addTask {
           for _ in 0..<80 {
-            do {
-              try consumer.drain { state, entry in state.values.append(entry.payload) }
-            } catch SequenceTrackingError.payloadDecoding(_, let number, _, _) {
-              try consumer.skip(through: number) { state, entry in
-                state.values.append(entry.payload)
-              }
-            }
+            try Self.drainPassingOver(consumer)
           }
         }
       }
@@ -128,11 +133,7 @@ struct OutboxSkipTests {
     while try consumer.record().cursor.last?.value != 120 {
       rounds += 1
       guard rounds < 50 else { throw ProcessFailure("the consumer never caught up") }
-      do {
-        try consumer.drain { state, entry in state.values.append(entry.payload) }
-      } catch SequenceTrackingError.payloadDecoding(_, let number, _, _) {
-        try consumer.skip(through: number) { state, entry in state.values.append(entry.payload) }
-      }
+      try Self.drainPassingOver(consumer)
     }
     #expect(try consumer.record().state.values == (1...120).filter { $0 % 10 != 0 })
   }

@@ -112,14 +112,20 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// after it are left for the next drain.
   ///
   /// ```swift
-  /// do {
-  ///   try consumer.drain(apply)
-  /// } catch SequenceTrackingError.payloadDecoding(_, let number, _, let description) {
-  ///   log("passing over \(number): \(description)")
-  ///   try consumer.skip(through: number, apply)
-  ///   try consumer.drain(apply)
+  /// func drainAll() throws(SequenceTrackingError) {
+  ///   do {
+  ///     try consumer.drain(apply)
+  ///   } catch .payloadDecoding(_, let number, _, let description) {
+  ///     log("passing over \(number): \(description)")
+  ///     try consumer.skip(through: number, apply)
+  ///     try consumer.drain(apply)
+  ///   }
   /// }
   /// ```
+  ///
+  /// Catch the error in a function that throws `SequenceTrackingError`, as above: Swift 6.3's
+  /// compiler crashes on some `catch SequenceTrackingError.payloadDecoding(…)` clauses in
+  /// closures that throw `any Error`.
   ///
   /// It is safe with concurrent drains and skips, from threads or processes: when `number` is
   /// no longer among the entries after the stored cursor — another drain or skip passed it, the

@@ -9,15 +9,15 @@ import Testing
 import TrackerSignals
 import UsageModel
 
-/// The seeds' scenarios, run through the whole pipeline: extension callbacks, the shared folder,
-/// a drain, a dashboard.
-@Suite("Seed scenarios through the pipeline")
-struct PipelineSeedTests {
-  // MARK: - Seed 000, Test 4
+/// Whole scenarios of a screen-time app, run through the whole pipeline: extension callbacks,
+/// the shared folder, a drain, a dashboard.
+@Suite("Scenarios through the pipeline")
+struct PipelineScenarioTests {
+  // MARK: - A 15-minute pause: idle or tracker down?
 
   /// 3 minutes of a learning app at 10:00, 15 minutes without use, 3 more minutes; monitoring
   /// began at 10:00, so nothing is known before.
-  func testFour(heartbeatsDuringThePause: Bool) throws -> Dashboard {
+  func fifteenMinutePause(heartbeatsDuringThePause: Bool) throws -> Dashboard {
     var harness = try PipelineHarness()
     let day = "2026-04-15"
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 10:00"))
@@ -29,9 +29,9 @@ struct PipelineSeedTests {
     return try harness.dashboard(day, at: "10:21")
   }
 
-  @Test("Test 4 with heartbeats alive: the 15 minutes are idle and nothing alerts")
-  func testFourAliveIsIdle() throws {
-    let dashboard = try testFour(heartbeatsDuringThePause: true)
+  @Test("a 15-minute pause with heartbeats alive is idle, and nothing alerts")
+  func pauseWithHeartbeatsIsIdle() throws {
+    let dashboard = try fifteenMinutePause(heartbeatsDuringThePause: true)
     #expect(dashboard.usage.total == minutes(6))
     #expect(dashboard.gaps.gaps.map(\.classification) == [.idle])
     #expect(dashboard.gaps.gaps.first?.duration == minutes(15))
@@ -39,9 +39,9 @@ struct PipelineSeedTests {
     #expect(dashboard.alerts.trackerDown.isEmpty)
   }
 
-  @Test("Test 4 with the extension dead: one 15-minute tracker-down gap, alerted once")
-  func testFourDeadIsTrackerDown() throws {
-    let dashboard = try testFour(heartbeatsDuringThePause: false)
+  @Test("a 15-minute pause with the extension dead is one tracker-down gap, alerted")
+  func pauseWithDeadExtensionIsTrackerDown() throws {
+    let dashboard = try fifteenMinutePause(heartbeatsDuringThePause: false)
     #expect(dashboard.usage.total == minutes(6))
     #expect(dashboard.gaps.gaps.map(\.classification) == [.trackerDown])
     #expect(dashboard.gaps.gaps.first?.duration == minutes(15))
@@ -49,21 +49,26 @@ struct PipelineSeedTests {
     #expect(dashboard.alerts.trackerDown.first?.trackerDown == minutes(15))
   }
 
-  @Test("Test 4's tracker-down alert is raised by one dashboard only")
-  func testFourAlertsOnce() throws {
+  @Test("a tracker-down alert shows until it is acknowledged, and never after")
+  func trackerDownAlertShowsUntilAcknowledged() throws {
     var harness = try PipelineHarness()
     let day = "2026-04-15"
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 10:00"))
     try harness.use("com.duolingo", day: day, from: "10:00", minutes: 3)
     try harness.use("com.duolingo", day: day, from: "10:18", minutes: 3, alreadyUsed: 3)
-    #expect(try harness.dashboard(day, at: "10:21").alerts.trackerDown.count == 1)
-    #expect(try harness.dashboard(day, at: "10:22").alerts.trackerDown.isEmpty)
+    let first = try harness.dashboard(day, at: "10:21")
+    #expect(first.alerts.trackerDown.count == 1)
+    #expect(
+      try harness.dashboard(day, at: "10:22").alerts.trackerDown.map(\.window.start)
+        == first.alerts.trackerDown.map(\.window.start))
+    #expect(try harness.pipeline.acknowledge(first.alerts).trackerDown == first.alerts.trackerDown)
+    #expect(try harness.dashboard(day, at: "10:23").alerts.trackerDown.isEmpty)
   }
 
-  // MARK: - Seed 003
+  // MARK: - A daily budget
 
-  @Test("seed 003: 65 minutes against a 60-minute daily budget alert once across two syncs")
-  func seedThreeAlertsOnce() throws {
+  @Test("65 minutes against a 60-minute daily budget alert until acknowledged, then never again")
+  func dailyBudgetAlertsUntilAcknowledged() throws {
     var harness = try PipelineHarness { configuration in
       configuration.rules = CategoryRules([.exact(try AppID("com.burbn.instagram"), .socialMedia)])
       configuration.plans = [
@@ -96,10 +101,10 @@ struct PipelineSeedTests {
     #expect(second.payload == first.payload)
   }
 
-  // MARK: - Seed 001
+  // MARK: - Learning earns screen time
 
-  @Test("seed 001: 15 minutes of learning earn 105 XP, redeemed for 10 minutes and 5 XP credit")
-  func seedOneRedeemsExactly() throws {
+  @Test("15 minutes of learning earn 105 XP, redeemed for 10 minutes and 5 XP credit")
+  func learningRedeemsExactly() throws {
     var harness = try PipelineHarness { configuration in
       configuration.rules = CategoryRules([.exact(try AppID("com.duolingo"), .education)])
       configuration.rewards = try UsageRewards(xpPerMinute: [.education: 7])

@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import Testing
+import UsageModel
+
+/// Where an interval's usage goes on the timeline: each app's thresholds, as late as their
+/// reports allow, never overlapping, never before the interval.
+@Suite("Placing threshold usage on the timeline")
+struct ThresholdPlacementTests {
+  let zone: TimeZone
+  let start: Date
+
+  init() throws {
+    zone = try TestSupport.zone("Europe/Berlin")
+    start = try instant("2026-04-15T00:00:00+02:00")
+  }
+
+  /// An event of `app` reaching `minutes`, received `at` minutes after the interval's start.
+  func event(_ app: String, _ minutes: Int, at received: Double) throws -> ThresholdEvent {
+    try ThresholdEvent(
+      name: try ThresholdEventName(app: try AppID(app), threshold: .seconds(minutes * 60)),
+      intervalStart: start, receivedAt: start.addingTimeInterval(received * 60))
+  }
+
+  /// The records, as `[start, end)` in minutes after the interval's start.
+  func minutes(_ records: [UsageRecord]) -> [ClosedRange<Double>] {
+    records.map {
+      ($0.start.timeIntervalSince(start) / 60)...($0.end.timeIntervalSince(start) / 60)
+    }
+  }
+
+  @Test("each step ends at the earliest report of it or of any higher threshold")
+  func stepsEndAtTheirDeadlines() throws {
+    var accountant = ThresholdAccountant(timeZone: zone)
+    for (threshold, at) in [(5, 600.0), (10, 610.0), (15, 700.0)] {
+      _ = accountant.record(try event("com.a", threshold, at: at))
+    }
+    #expect(minutes(accountant.usageRecords()) == [695...700, 605...610, 595...600])
+  }
+
+  @Test("a report of a higher threshold pulls the lower steps earlier, never later")
+  func higherReportsBoundLowerSteps() throws {
+    var accountant = ThresholdAccountant(timeZone: zone)
+    // The 10-minute report came first, the 5-minute one late.
+    _ = accountant.record(try event("com.a", 10, at: 610))
+    _ = accountant.record(try event("com.a", 5, at: 630))
+    #expect(minutes(accountant.usageRecords()) == [605...610, 600...605])
+  }
+
+  @Test("no step starts before the interval, even with past activity counted")
+  func stepsAreClampedToTheInterval() throws {
+    var accountant = ThresholdAccountant(timeZone: zone)
+    // An interval that began at 00:20 may count use since 00:00 with past activity included.
+    let late = start.addingTimeInterval(20 * 60)
+    _ = accountant.record(
+      try ThresholdEvent(
+        name: try ThresholdEventName(app: try AppID("com.a"), threshold: .seconds(300)),
+        intervalStart: late, receivedAt: late.addingTimeInterval(180),
+        includesPastActivity: true))
+    #expect(minutes(accountant.usageRecords()) == [20...23])
+  }
+
+  @Test("the same events recorded in any order, with duplicates, give the same records")
+  func orderDoesNotMatter() throws {
+    let events =
+      try [(5, 600.0), (10, 610.0), (10, 611.0), (15, 700.0), (5, 640.0)].map {
+        try event("com.a", $0.0, at: $0.1)
+      } + [try event("com.b", 5, at: 800)]
+    var reference = ThresholdAccountant(timeZone: zone)
+    for event in events { _ = reference.record(event) }
+    var generator = SplitMix64(seed: 7)
+    for _ in 0..<50 {
+      var shuffled = events
+      shuffled.shuffle(using: &generator)
+      var accountant = ThresholdAccountant(timeZone: zone)
+      for event in shuffled + shuffled.prefix(2) { _ = accountant.record(event) }
+      #expect(accountant.usageRecords() == reference.usageRecords())
+      #expect(accountant == reference)
+    }
+  }
+
+  @Test("each app's steps are kept with their earliest report, and round-trip through JSON")
+  func stepsRoundTrip() throws {
+    var accountant = ThresholdAccountant(timeZone: zone)
+    _ = accountant.record(try event("com.a", 10, at: 610))
+    _ = accountant.record(try event("com.a", 5, at: 630))
+    _ = accountant.record(try event("com.a", 5, at: 620))
+    let app = try #require(accountant.intervals.first?.apps.first)
+    #expect(app.steps.map(\.threshold) == [.seconds(300), .seconds(600)])
+    #expect(app.steps.map(\.reportedAt) == [start + 620 * 60, start + 610 * 60])
+    #expect(app.highest == .seconds(600))
+    #expect(try decode(ThresholdAccountant.self, json(accountant)) == accountant)
+  }
+
+  @Test(
+    "stored steps out of order, or not ending at the highest threshold, do not decode",
+    arguments: [
+      #"[{"thresholdMs":600000,"at":"2026-04-15T10:10:00Z"},{"thresholdMs":300000,"at":"2026-04-15T10:05:00Z"}]"#,
+      #"[{"thresholdMs":300000,"at":"2026-04-15T10:05:00Z"}]"#,
+      #"[{"thresholdMs":1,"at":"2026-04-15T10:05:00Z"},{"thresholdMs":600000,"at":"2026-04-15T10:10:00Z"}]"#,
+    ])
+  func invalidStepsDoNotDecode(steps: String) throws {
+    let text =
+      #"{"app":"com.a","highestMs":600000,"reachedAt":"2026-04-15T10:10:00Z","steps":"#
+      + steps + "}"
+    #expect(throws: DecodingError.self) {
+      try decode(MonitoringIntervalUsage.AppThreshold.self, text)
+    }
+  }
+}
+
+/// Which monitoring interval a threshold event was counted in.
+@Suite("Attributing events to intervals")
+struct IntervalAttributionTests {
+  let zone: TimeZone
+  let plan: MonitoringPlan
+
+  init() throws {
+    zone = try TestSupport.zone("America/New_York")
+    plan = try MonitoringPlan([
+      MonitoredActivity(
+        name: "daily",
+        schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
+    ])
+  }
+
+  @Test("a planned activity's event belongs to the occurrence that contains it")
+  func plannedEventsBelongToTheirOccurrence() throws {
+    let attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    let start = attribution.intervalStart(
+      of: "daily", containing: try instant("2026-04-15T10:00:00-04:00"))
+    #expect(start == (try instant("2026-04-15T00:00:00-04:00")))
+  }
+
+  @Test("a restart inside the occurrence begins a new interval there")
+  func restartBeginsANewInterval() throws {
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    let restart = try instant("2026-04-15T12:00:00-04:00")
+    attribution.recordStart(of: "daily", at: restart)
+    #expect(
+      attribution.intervalStart(of: "daily", containing: try instant("2026-04-15T13:00:00-04:00"))
+        == restart)
+    #expect(
+      attribution.intervalStart(of: "daily", containing: try instant("2026-04-15T11:00:00-04:00"))
+        == (try instant("2026-04-15T00:00:00-04:00")))
+  }
+
+  @Test("an unplanned activity's event belongs to its latest start, at most a week before")
+  func unplannedEventsBelongToTheLatestStart() throws {
+    var attribution = IntervalAttribution(plan: nil, timeZone: zone)
+    let start = try instant("2026-04-15T09:00:00Z")
+    attribution.recordStart(of: "focus", at: start)
+    attribution.recordStart(of: "focus", at: start)  // a duplicate start is one start
+    #expect(attribution.intervalStart(of: "focus", containing: start + 3_600) == start)
+    #expect(attribution.intervalStart(of: "focus", containing: start + 7 * 86_400) == start)
+    #expect(attribution.intervalStart(of: "focus", containing: start + 7 * 86_400 + 1) == nil)
+    #expect(attribution.intervalStart(of: "focus", containing: start - 1) == nil)
+    #expect(attribution.intervalStart(of: "other", containing: start + 60) == nil)
+  }
+}
