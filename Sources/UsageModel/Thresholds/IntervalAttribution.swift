@@ -21,7 +21,10 @@ import Foundation
 /// The schedules' wall clock is read in ``timeZone``.
 public struct IntervalAttribution: Sendable, Hashable {
   /// The longest monitoring interval the platform allows: 7 days.
-  public static let longestInterval: Duration = .seconds(7 * 86_400)
+  public static let longestInterval: Duration = .milliseconds(longestIntervalMilliseconds)
+
+  /// ``longestInterval`` in milliseconds.
+  package static let longestIntervalMilliseconds: Int64 = 7 * 86_400_000
 
   /// The activities and their schedules, if known.
   public let plan: MonitoringPlan?
@@ -89,8 +92,7 @@ public struct IntervalAttribution: Sendable, Hashable {
       guard let latest, latest >= occurrence else { return occurrence }
       return latest
     }
-    let longest = Milliseconds.amount(Self.longestInterval) ?? .max
-    guard let latest, instant - latest <= longest else { return nil }
+    guard let latest, instant - latest <= Self.longestIntervalMilliseconds else { return nil }
     return latest
   }
 

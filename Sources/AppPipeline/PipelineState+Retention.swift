@@ -1,0 +1,42 @@
+import BudgetMath
+import GapDetection
+import TrackerSignals
+import UsageModel
+
+extension PipelineState {
+  /// Whether ``prune(before:day:)`` would drop anything.
+  func hasExpired(before cutoff: Int64, day: LocalDay) -> Bool {
+    var pruned = self
+    pruned.prune(before: cutoff, day: day)
+    return pruned != self
+  }
+
+  /// Drops what is older than `cutoff`, and the alerts of windows that ended before `day` (see
+  /// the type's discussion).
+  mutating func prune(before cutoff: Int64, day: LocalDay) {
+    facts.removeAll { Self.expires($0, before: cutoff) }
+    losses.removeAll { Self.expires($0, before: cutoff) }
+    earned = earned.filter { !Self.expires(earningKey: $0.key, before: cutoff) }
+    acknowledgedTrackerDownInstants.removeAll { $0 < cutoff }
+    alerts.forgetWindows(endingBefore: day)
+  }
+
+  /// An `intervalDidStart` is kept the longest monitoring interval longer than other facts,
+  /// while events of its interval may remain.
+  private static func expires(_ fact: MonitorFact, before cutoff: Int64) -> Bool {
+    fact.instant < (fact.callback == .intervalDidStart ? cutoff - longestInterval : cutoff)
+  }
+
+  private static func expires(_ loss: MissedSequence, before cutoff: Int64) -> Bool {
+    (Milliseconds.instant(loss.before) ?? .min) < cutoff
+  }
+
+  /// An earning's key starts with its interval's start in milliseconds.
+  private static func expires(earningKey key: String, before cutoff: Int64) -> Bool {
+    (Int64(key.prefix { $0 != "|" }) ?? .min) < cutoff - longestInterval
+  }
+
+  /// The longest monitoring interval, in milliseconds.
+  static let longestInterval = IntervalAttribution.longestIntervalMilliseconds
+}
+
