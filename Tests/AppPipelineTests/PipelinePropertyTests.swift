@@ -117,19 +117,30 @@ extension PipelinePropertyTests {
 }
 
 /// A deliberately simple model of the pipeline's usage rules, second by second: attribute each
-/// plausible threshold event to its interval, keep each threshold's earliest report, let the
-/// usage of each interval and app rise as late as those reports allow, and count the seconds
-/// of use of each app, once however many intervals cover them.
+/// plausible threshold event to its interval, keep each threshold's earliest report, and fill
+/// each interval's seconds backwards from its last report, each second going to the pending
+/// step with the latest deadline (a step: the use between one threshold of an app and the next
+/// lower; its deadline: the earliest report of it or of a higher threshold of the same app),
+/// one app a second; then count the seconds of use of each app, once however many intervals
+/// cover them.
 struct ReferenceUsage {
   /// The seconds since 1970 in which each app was in use.
   var usedSeconds: [String: Set<Int>] = [:]
+
+  /// One step of one app, with the seconds of it not yet placed.
+  struct Step {
+    var app: String
+    var threshold: Int
+    var deadline: Int
+    var remaining: Int
+  }
 
   init(_ callbacks: [FactScenario.Callback], zone: TimeZone) throws {
     let starts = callbacks.filter { $0.kind == .intervalDidStart }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
-    // (interval start, app) -> threshold seconds -> earliest report.
-    var steps: [String: [Int: Int]] = [:]
+    // interval start -> app -> threshold seconds -> earliest report.
+    var reports: [Int: [String: [Int: Int]]] = [:]
     for callback in callbacks where callback.kind == .eventDidReachThreshold {
       guard let name = try? ThresholdEventName(parsing: callback.event ?? "") else { continue }
       let at = Int(callback.at.timeIntervalSince1970)
@@ -144,38 +155,46 @@ struct ReferenceUsage {
       guard let start = intervalStart else { continue }
       let threshold = Int(name.threshold.components.seconds)
       guard threshold <= at - start else { continue }  // implausible
-      let key = "\(start)|\(name.app.rawValue)"
-      steps[key, default: [:]][threshold] = min(steps[key]?[threshold] ?? .max, at)
+      let app = name.app.rawValue
+      reports[start, default: [:]][app, default: [:]][threshold] = min(
+        reports[start]?[app]?[threshold] ?? .max, at)
     }
-    for (key, reports) in steps {
-      let parts = key.split(separator: "|")
-      let start = Int(parts[0]) ?? 0
-      let app = String(parts[1])
-      // The latest cumulative usage consistent with every report: at t, every threshold
-      // reported by t is reached, and a threshold h reported at r > t is reached but for the
-      // r - t seconds left, U(t) = max(max{h : r <= t}, t + max{h - r : r > t}).
-      let byTime = reports.map { (threshold: $0.key, reported: $0.value) }
-        .sorted { $0.reported < $1.reported }
-      var suffix = [Int](repeating: .min, count: byTime.count + 1)
-      for index in byTime.indices.reversed() {
-        suffix[index] = max(suffix[index + 1], byTime[index].threshold - byTime[index].reported)
-      }
-      var reached = 0
-      var next = 0
-      func usage(at t: Int) -> Int {
-        while next < byTime.count, byTime[next].reported <= t {
-          reached = max(reached, byTime[next].threshold)
-          next += 1
+    for (start, apps) in reports {
+      var steps: [Step] = []
+      for (app, byThreshold) in apps {
+        var deadline = Int.max
+        var higher: Int?
+        for threshold in byThreshold.keys.sorted(by: >) {
+          deadline = min(deadline, byThreshold[threshold] ?? .max)
+          if let higher, let index = steps.lastIndex(where: { $0.app == app }) {
+            steps[index].remaining = higher - threshold
+          }
+          steps.append(
+            Step(app: app, threshold: threshold, deadline: deadline, remaining: threshold))
+          higher = threshold
         }
-        let pending = suffix[next] == .min ? 0 : t + suffix[next]
-        return max(0, reached, pending)
       }
-      let last = byTime.last?.reported ?? start
-      var previous = usage(at: start)
-      for second in start..<last {
-        let following = usage(at: second + 1)
-        if following > previous { usedSeconds[app, default: []].insert(second) }
-        previous = following
+      let last = steps.map(\.deadline).max() ?? start
+      var second = last - 1
+      while second >= start {
+        // The pending step with the latest deadline, then the higher threshold, then the app.
+        let candidates = steps.indices.filter {
+          steps[$0].remaining > 0 && steps[$0].deadline > second
+        }
+        guard
+          let chosen = candidates.max(by: {
+            (steps[$0].deadline, steps[$0].threshold, steps[$0].app)
+              < (steps[$1].deadline, steps[$1].threshold, steps[$1].app)
+          })
+        else {
+          // Nothing is pending before the next deadline back: jump to it.
+          let next = steps.filter { $0.remaining > 0 }.map(\.deadline).filter { $0 <= second }.max()
+          second = (next ?? start) - 1
+          continue
+        }
+        usedSeconds[steps[chosen].app, default: []].insert(second)
+        steps[chosen].remaining -= 1
+        second -= 1
       }
     }
   }

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 import UsageModel
 
-/// Where an interval's usage goes on the timeline: each app's thresholds, as late as their
-/// reports allow, never overlapping, never before the interval.
+/// Where an interval's usage goes on the timeline: every app's thresholds, as late as their
+/// reports allow, one app at a time, never before the interval.
 @Suite("Placing threshold usage on the timeline")
 struct ThresholdPlacementTests {
   let zone: TimeZone
@@ -45,6 +45,29 @@ struct ThresholdPlacementTests {
     _ = accountant.record(try event("com.a", 10, at: 610))
     _ = accountant.record(try event("com.a", 5, at: 630))
     #expect(minutes(accountant.usageRecords()) == [605...610, 600...605])
+  }
+
+  @Test("two apps' steps do not overlap: a day's total is the sum of its apps")
+  func appsDoNotOverlap() throws {
+    // The interval began at 10:00; com.a reached 5 minutes by 10:08, com.b by 10:10.
+    var accountant = ThresholdAccountant(timeZone: zone)
+    _ = accountant.record(try event("com.a", 5, at: 608))
+    _ = accountant.record(try event("com.b", 5, at: 610))
+    let records = accountant.usageRecords()
+    #expect(minutes(records) == [605...610, 600...605])
+    #expect(records.map(\.app.rawValue) == ["com.b", "com.a"])
+    let boundary = DayBoundary(timeZone: zone)
+    let day = try #require(try UsageAggregator(boundary: boundary).aggregate(records).days.first)
+    #expect(day.total == .seconds(600))
+    #expect(day.total == day.apps.reduce(.zero) { $0 + $1.total })
+  }
+
+  @Test("steps that claim more than the time before their deadlines are not placed in full")
+  func crowdedStepsAreCutAtTheIntervalStart() throws {
+    var accountant = ThresholdAccountant(timeZone: zone)
+    _ = accountant.record(try event("com.a", 5, at: 6))
+    _ = accountant.record(try event("com.b", 5, at: 6))
+    #expect(minutes(accountant.usageRecords()) == [1...6, 0...1])
   }
 
   @Test("no step starts before the interval, even with past activity counted")

@@ -1,55 +1,83 @@
 import Foundation
 
 extension MonitoringIntervalUsage {
-  /// The interval's usage laid out on the timeline: each app's thresholds as usage records, as
-  /// late as their reports allow.
+  /// The interval's usage laid out on the timeline: every app's thresholds as usage records, as
+  /// late as their reports allow, with no two apps at the same time.
   ///
-  /// The rule, for one app: a threshold reported at instant *r* was reached by *r*, and so was
-  /// every lower threshold, so the use between two consecutive thresholds ends no later than the
-  /// earliest report of the higher one or of any threshold above it. Each step — the use between
-  /// one threshold and the next lower — is placed to end at that deadline, or at the start of
-  /// the step above it if that is earlier, so that an app's steps never overlap; no step starts
-  /// before the interval (use the platform counted from before it, with past activity
-  /// included, is not placed on the timeline, where the interval before may already hold it).
+  /// The rules:
+  /// - **A report bounds the use before it.** A threshold reported at instant *r* was reached by
+  ///   *r*, and so was every lower threshold of the same app, so the use between two consecutive
+  ///   thresholds — a *step* — ends no later than the earliest report of the higher one or of
+  ///   any threshold above it: the step's deadline.
+  /// - **One foreground app.** On one device, apps are not used at the same time. The steps of
+  ///   all apps are placed together, latest deadline first, each ending at its deadline or at
+  ///   the start of the step placed after it, whichever is earlier, so that no two steps overlap
+  ///   and an app's steps stay in the order of its thresholds. Ties go to the higher threshold,
+  ///   then to the app that sorts last.
+  /// - **Nothing before the interval.** No step starts before the interval: use the platform
+  ///   counted from before it, with past activity included, is not placed on the timeline,
+  ///   where the interval before may already hold it; and where the steps claim more use than
+  ///   the time between the interval's start and their deadlines, what does not fit is not
+  ///   placed.
+  ///
   /// A duplicate or late report changes no deadline but an earlier one, so recording the same
   /// events in any order gives the same records.
   ///
-  /// Records of different apps are placed independently and can overlap in time.
-  ///
   /// ```swift
   /// var accountant = ThresholdAccountant(timeZone: zone)
-  /// for event in events { accountant.record(event) }
+  /// for event in events { _ = accountant.record(event) }
   /// let report = try UsageAggregator(boundary: boundary).aggregate(accountant.usageRecords())
   /// ```
   ///
-  /// - Returns: The records, with source ``UsageSource/thresholdEvent`` and no category, in
-  ///   order of app and, for each app, latest first; empty steps omitted.
-  /// - Complexity: O(*s*) for *s* steps in the interval.
+  /// - Returns: The records, with source ``UsageSource/thresholdEvent`` and no category, latest
+  ///   first; empty steps omitted.
+  /// - Complexity: O(*s* log *s*) for *s* steps in the interval.
   public func usageRecords() -> [UsageRecord] {
-    apps.flatMap { usage in
-      Self.place(usage.steps, intervalStart: startInstant).map { start, end in
-        UsageRecord(
-          app: usage.app, category: nil, startInstant: start, endInstant: end,
-          source: .thresholdEvent)
+    var placed: [UsageRecord] = []
+    var cursor = Int64.max
+    for step in Self.steps(of: apps).sorted(by: Self.placesFirst) {
+      let end = max(startInstant, min(step.deadline, cursor))
+      let start = max(startInstant, end - step.amount)
+      if end > start {
+        placed.append(
+          UsageRecord(
+            app: step.app, category: nil, startInstant: start, endInstant: end,
+            source: .thresholdEvent))
       }
+      cursor = start
+    }
+    return placed
+  }
+
+  /// The use between one threshold of an app and the next lower one, and its deadline.
+  private struct Step {
+    var app: AppID
+    var threshold: Int64
+    var amount: Int64
+    var deadline: Int64
+  }
+
+  /// Every app's steps, each with the earliest report of its threshold or of any higher one.
+  private static func steps(of apps: [AppThreshold]) -> [Step] {
+    apps.flatMap { usage in
+      var deadline = Int64.max
+      var steps: [Step] = []
+      for index in usage.steps.indices.reversed() {
+        deadline = min(deadline, usage.steps[index].instant)
+        let lower = index == usage.steps.startIndex ? 0 : usage.steps[index - 1].thresholdAmount
+        steps.append(
+          Step(
+            app: usage.app, threshold: usage.steps[index].thresholdAmount,
+            amount: usage.steps[index].thresholdAmount - lower, deadline: deadline))
+      }
+      return steps
     }
   }
 
-  /// The `[start, end)` pieces, in milliseconds and latest first, of one app's `steps`.
-  private static func place(_ steps: [ThresholdStep], intervalStart: Int64) -> [(Int64, Int64)] {
-    var pieces: [(Int64, Int64)] = []
-    var deadline = Int64.max
-    var cursor = Int64.max
-    for index in steps.indices.reversed() {
-      deadline = min(deadline, steps[index].instant)
-      let lower = index == steps.startIndex ? 0 : steps[index - 1].thresholdAmount
-      let amount = steps[index].thresholdAmount - lower
-      let end = max(intervalStart, min(deadline, cursor))
-      let start = max(intervalStart, end - amount)
-      if end > start { pieces.append((start, end)) }
-      cursor = start
-    }
-    return pieces
+  /// The order of placement: latest deadline first, then the higher threshold, then the app
+  /// that sorts last.
+  private static func placesFirst(_ left: Step, _ right: Step) -> Bool {
+    (left.deadline, left.threshold, left.app) > (right.deadline, right.threshold, right.app)
   }
 }
 
@@ -57,8 +85,8 @@ extension ThresholdAccountant {
   /// Every interval's usage laid out on the timeline, by the rule of
   /// ``MonitoringIntervalUsage/usageRecords()``.
   ///
-  /// - Returns: The records, in order of interval, then app, then latest first.
-  /// - Complexity: O(*s*) for *s* steps in all intervals.
+  /// - Returns: The records, in order of interval, then latest first.
+  /// - Complexity: O(*s* log *s*) for *s* steps in all intervals.
   public func usageRecords() -> [UsageRecord] {
     intervals.flatMap { $0.usageRecords() }
   }
