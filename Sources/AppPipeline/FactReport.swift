@@ -1,5 +1,6 @@
 import GapDetection
 import SequenceTracking
+import SignalValues
 import TrackerSignals
 import UsageModel
 
@@ -71,7 +72,7 @@ public struct ThresholdCounts: Sendable, Hashable, Codable {
 /// It depends only on the set of facts the app holds, not on how often they were delivered: the
 /// numbering statistics of the deliveries are ``PipelineState/sequence``'s.
 ///
-/// JSON form: `{"facts": 412, "losses": [MissedSequence, …],
+/// JSON form: `{"facts": 412, "losses": [SequenceLoss, …],
 /// "skipped": [SequenceNumber, …], "thresholds": ThresholdCounts, "rejected": [RejectedFact,
 /// …], "implausible": [ImplausibleThresholdEvent, …]}`.
 public struct FactReport: Sendable, Hashable, Codable {
@@ -79,7 +80,7 @@ public struct FactReport: Sendable, Hashable, Codable {
   public let facts: Int
   /// The facts never delivered, with their epochs; also the gap report's notification-loss
   /// evidence.
-  public let losses: [MissedSequence]
+  public let losses: [SequenceLoss]
   /// The entries passed over because they do not decode.
   public let skipped: [SequenceNumber]
   /// What recording the threshold events did.
@@ -94,7 +95,7 @@ public struct FactReport: Sendable, Hashable, Codable {
   }
 
   init(
-    facts: Int, losses: [MissedSequence], skipped: [SequenceNumber], thresholds: ThresholdCounts,
+    facts: Int, losses: [SequenceLoss], skipped: [SequenceNumber], thresholds: ThresholdCounts,
     rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
   ) {
     self.facts = facts
@@ -112,7 +113,7 @@ public struct FactReport: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     facts = try container.decodeCount(forKey: .facts)
-    losses = try container.decode([MissedSequence].self, forKey: .losses)
+    losses = try container.decode([SequenceLoss].self, forKey: .losses)
     skipped = try container.decode([SequenceNumber].self, forKey: .skipped)
     thresholds = try container.decode(ThresholdCounts.self, forKey: .thresholds)
     rejected = try container.decode([RejectedFact].self, forKey: .rejected)

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Seed 000's manual "Test 4", both ways.

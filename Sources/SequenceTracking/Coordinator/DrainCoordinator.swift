@@ -1,3 +1,5 @@
+import SignalValues
+
 /// The notification-plus-polling hybrid of seed 004 §1.2 as a pure decision: given what woke the
 /// consumer and where the outbox's head and the consumer's cursor are, drain or not.
 ///

@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 /// A producer's counter on a `SharedStore` key: each call to ``next()`` hands out the next
 /// number, and no two callers — threads or processes — ever receive the same one.

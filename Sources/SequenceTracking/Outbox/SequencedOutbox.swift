@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 
 /// A bounded, numbered outbox on one `SharedStore` key: producers publish entries, then notify;
 /// consumers drain everything after their persisted cursor, so a dropped or coalesced

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 
 /// Keeps the latest heartbeat and a bounded history of one source in a `SharedStore`.
 ///
@@ -177,7 +178,9 @@ public struct HeartbeatRecorder: Sendable {
   public func record(
     at: Date, sequence: UInt64? = nil, memoryBytes: UInt64? = nil
   ) throws(TrackerSignalsError) -> HeartbeatRecordOutcome {
-    try record(Heartbeat(at: at, source: source, sequence: sequence, memoryBytes: memoryBytes))
+    try record(
+      TrackerSignalsError.checking(
+        Heartbeat(at: at, source: source, sequence: sequence, memoryBytes: memoryBytes)))
   }
 
   /// The most recently recorded heartbeat, or `nil` when none was ever recorded.

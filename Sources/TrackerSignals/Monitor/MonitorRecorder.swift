@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import UsageModel
 
 /// What a `DeviceActivityMonitor` subclass calls from each callback: it records the callback as a
@@ -225,7 +226,8 @@ public struct MonitorRecorder: Sendable {
     var failures: [MonitorFailure] = []
     var fact: MonitorFact?
     do {
-      fact = try MonitorFact(callback, activity: activity, event: event, at: now)
+      fact = try TrackerSignalsError.checking(
+        MonitorFact(callback, activity: activity, event: event, at: now))
     } catch {
       failures.append(.invalidFact(error))
     }
@@ -273,8 +275,8 @@ public struct MonitorRecorder: Sendable {
     now: Date, sequence: UInt64?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
   ) -> Heartbeat? {
     do {
-      let heartbeat = try Heartbeat(
-        at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes)
+      let heartbeat = try TrackerSignalsError.checking(
+        Heartbeat(at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes))
       return try heartbeats.recordReturningPrevious(heartbeat).previous
     } catch {
       failures.append(.heartbeat(error))
@@ -314,12 +316,13 @@ public struct MonitorRecorder: Sendable {
       // The same failure of the same callback logged twice (a retried callback) is one entry.
       // The entry keeps at most `MonitorFact.maximumNameLength` bytes of the name: a name that
       // was refused for its length must not fill the log (and the extension's memory) instead.
-      let entry = try DiagnosticEntry(
-        id: DiagnosticEntry.identifier(
-          of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
-        at: now, eventName: Self.truncated(name, toBytes: MonitorFact.maximumNameLength),
-        action: action, success: false, errorDescription: text,
-        memoryBytes: memoryBytes)
+      let entry = try TrackerSignalsError.checking(
+        DiagnosticEntry(
+          id: DiagnosticEntry.identifier(
+            of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
+          at: now, eventName: Self.truncated(name, toBytes: MonitorFact.maximumNameLength),
+          action: action, success: false, errorDescription: text,
+          memoryBytes: memoryBytes))
       try diagnostics.append(entry)
     } catch {
       failures.append(.diagnostic(error))

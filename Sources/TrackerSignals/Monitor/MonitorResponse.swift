@@ -1,4 +1,5 @@
 import SequenceTracking
+import SignalValues
 import UsageModel
 
 /// What a monitor extension should do after a callback, and what went wrong while recording it.
