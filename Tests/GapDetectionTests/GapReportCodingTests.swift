@@ -25,7 +25,10 @@ struct GapReportCodingTests {
       ])
     let text = try json(report)
     #expect(text.contains(#""class":"tracker_down""#))
-    #expect(text.contains(#""kind":"missed_sequence","missedFirst":1,"missedLast":2"#))
+    #expect(
+      text.contains(
+        #""kind":"missed_sequence","missedEpoch":"00000000000000a1","missedFirst":1,"missedLast":2"#
+      ))
     #expect(try decode(GapReport.self, text) == report)
   }
 
