@@ -26,7 +26,7 @@ import UsageModel
 /// 2. **Usage silence**: between consecutive usage records (their union, over all apps), a pause
 ///    longer than ``HealthPolicy/usageGapAfter``.
 /// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
-///    (``SequenceLoss``).
+///    (`SequenceLoss`).
 ///
 /// Only the heartbeats of the detector's ``source`` count — by default the monitor extension's,
 /// whose silence means usage may be lost — so that an app that keeps beating cannot hide a

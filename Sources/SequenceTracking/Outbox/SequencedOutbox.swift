@@ -13,6 +13,10 @@ import SignalValues
 /// receives the notification, or a later one, or only its 30-second poll, drains with
 /// ``drain(after:)`` and finds the entry.
 ///
+/// Use an outbox when every payload must reach the consumer; to number notifications whose
+/// payload lives elsewhere, or that have none, a ``SequenceCounter`` is enough (its
+/// documentation says when to use which).
+///
 /// ```swift
 /// // Extension (producer):
 /// let outbox = try SequencedOutbox<UsageEvent>(store: store, key: "usage-outbox", capacity: 512)
@@ -29,7 +33,7 @@ import SignalValues
 /// numbers it lost (``OutboxBatch/lost``). Every producer of one key should use the same
 /// capacity; a publish with a smaller one trims to it.
 ///
-/// **Epochs.** The first publish on an absent key draws a fresh ``SequenceEpoch`` and numbers from
+/// **Epochs.** The first publish on an absent key draws a fresh `SequenceEpoch` and numbers from
 /// 1, so a reinstall or a wiped container is reported to consumers as a reset, never mistaken
 /// for old entries.
 ///

@@ -1,7 +1,7 @@
 /// A non-empty run of consecutive numbers of one epoch, such as the numbers a consumer missed.
 ///
-/// Missed and lost numbers are always reported as exact ranges: `first` and `last` are both
-/// included.
+/// Missed and lost numbers are always reported as exact ranges of this one type, with their
+/// epoch: `first` and `last` are both included. A ``SequenceLoss`` adds when a range was lost.
 ///
 /// ```swift
 /// if case .gap(_, let missing) = tracker.observe(number) {

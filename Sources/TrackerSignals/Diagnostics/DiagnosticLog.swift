@@ -7,7 +7,7 @@ import UsageModel
 ///
 /// Appends are atomic across processes. A log that does not decode throws instead of starting
 /// afresh (seed 000's `try?` silently replaced a damaged log with an empty one). Appending an
-/// entry whose ``DiagnosticEntry/id`` is already in the log changes nothing, so a retried append
+/// entry whose `DiagnosticEntry.id` is already in the log changes nothing, so a retried append
 /// is counted once. The stored value is a `BoundedLog`'s, so a `BoundedLog<DiagnosticEntry>`
 /// on the same key reads it too.
 ///

@@ -172,7 +172,7 @@ public struct HeartbeatRecorder: Sendable {
   ///   - sequence: The producer's notification counter, if any.
   ///   - memoryBytes: The writer's resident memory in bytes, if measured.
   /// - Returns: Whether it was stored, or was equal to the latest and changed nothing.
-  /// - Throws: The errors of ``Heartbeat/init(at:source:sequence:memoryBytes:)`` and
+  /// - Throws: The errors of `Heartbeat.init(at:source:sequence:memoryBytes:)` and
   ///   ``record(_:)``.
   @discardableResult
   public func record(

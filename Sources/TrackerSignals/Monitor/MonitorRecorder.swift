@@ -30,12 +30,12 @@ import UsageModel
 /// ```
 ///
 /// **Writes.** Each callback makes, in this order:
-/// 1. one durable write: the ``MonitorFact`` appended to the sequenced outbox, which also assigns
+/// 1. one durable write: the `MonitorFact` appended to the sequenced outbox, which also assigns
 ///    the number to notify (the only write that matters for usage);
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
-/// 3. only when 1 or 2 failed: one durable append of a ``DiagnosticEntry`` that says what failed.
+/// 3. only when 1 or 2 failed: one durable append of a `DiagnosticEntry` that says what failed.
 ///
 /// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in
@@ -46,8 +46,8 @@ import UsageModel
 /// heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
 /// append-only logs: a callback appends its records and reads the end of each log, except once
 /// every *capacity* appends, when the store compacts a log and holds its kept records in memory.
-/// An activity or event name longer than ``MonitorFact/maximumNameLength`` bytes is refused as a
-/// fact, and its diagnostic entry keeps only the first ``MonitorFact/maximumNameLength`` bytes of
+/// An activity or event name longer than `MonitorFact.maximumNameLength` bytes is refused as a
+/// fact, and its diagnostic entry keeps only the first `MonitorFact.maximumNameLength` bytes of
 /// it, so a 1 MB name costs no more than a short one.
 public struct MonitorRecorder: Sendable {
   /// The outbox's default store key: `stk.monitor.facts`.
