@@ -129,6 +129,9 @@ let package = Package(
       name: "BudgetMathTests",
       dependencies: ["BudgetMath", "UsageModel", "TestSupport"]
     ),
+    // The values' own tests; the suites of the types that moved here stay with the modules that
+    // record them, where they also check the recorders.
+    .testTarget(name: "SignalValuesTests", dependencies: ["SignalValues", "TestSupport"]),
     .testTarget(
       name: "SequenceTrackingTests",
       dependencies: [
