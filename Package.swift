@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "SharedStore", targets: ["SharedStore"]),
     .library(name: "UsageModel", targets: ["UsageModel"]),
     .library(name: "BudgetMath", targets: ["BudgetMath"]),
+    .library(name: "SignalValues", targets: ["SignalValues"]),
     .library(name: "SequenceTracking", targets: ["SequenceTracking"]),
     .library(name: "TrackerSignals", targets: ["TrackerSignals"]),
     .library(name: "GapDetection", targets: ["GapDetection"]),
@@ -25,28 +26,29 @@ let package = Package(
     .target(name: "SharedStore"),
     .target(name: "UsageModel"),
     .target(name: "BudgetMath", dependencies: ["UsageModel"]),
-    .target(name: "SequenceTracking", dependencies: ["SharedStore"]),
+    // The values the extension records and the app analyses, without any I/O.
+    .target(name: "SignalValues", dependencies: ["UsageModel"]),
+    .target(name: "SequenceTracking", dependencies: ["SharedStore", "SignalValues"]),
     .target(
-      name: "TrackerSignals", dependencies: ["SharedStore", "UsageModel", "SequenceTracking"]),
+      name: "TrackerSignals",
+      dependencies: ["SharedStore", "UsageModel", "SignalValues", "SequenceTracking"]),
+    .target(name: "GapDetection", dependencies: ["UsageModel", "SignalValues"]),
     .target(
-      name: "GapDetection", dependencies: ["UsageModel", "SequenceTracking", "TrackerSignals"]
-    ),
-    .target(
-      name: "ActivityWatchInterop", dependencies: ["GapDetection", "SharedStore", "UsageModel"]),
+      name: "ActivityWatchInterop", dependencies: ["GapDetection", "SignalValues", "UsageModel"]),
     // The app side of the pipeline: drains the extension's facts and derives the dashboard.
     .target(
       name: "AppPipeline",
       dependencies: [
-        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
-        "GapDetection",
+        "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
+        "TrackerSignals", "GapDetection",
       ]
     ),
     // The umbrella: re-exports every module and holds nothing but documentation.
     .target(
       name: "ScreenTimeKit",
       dependencies: [
-        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
-        "GapDetection", "ActivityWatchInterop", "AppPipeline",
+        "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
+        "TrackerSignals", "GapDetection", "ActivityWatchInterop", "AppPipeline",
       ]
     ),
 
@@ -65,7 +67,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "gap-check",
-      dependencies: ["GapDetection", "TrackerSignals", "UsageModel", "ActivityWatchInterop"],
+      dependencies: ["GapDetection", "SignalValues", "UsageModel", "ActivityWatchInterop"],
       path: "Examples/gap-check",
       exclude: ["README.md", "Samples"]
     ),
@@ -74,8 +76,8 @@ let package = Package(
     .executableTarget(
       name: "store-tool",
       dependencies: [
-        "SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals", "GapDetection",
-        "BudgetMath", "AppPipeline",
+        "SharedStore", "UsageModel", "SignalValues", "SequenceTracking", "TrackerSignals",
+        "GapDetection", "BudgetMath", "AppPipeline",
       ],
       path: "Examples/store-tool",
       exclude: ["README.md"]
@@ -83,8 +85,8 @@ let package = Package(
     .executableTarget(
       name: "Benchmarks",
       dependencies: [
-        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
-        "GapDetection", "ActivityWatchInterop", "TestSupport",
+        "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
+        "TrackerSignals", "GapDetection", "ActivityWatchInterop", "TestSupport",
       ],
       path: "Benchmarks"
     ),
@@ -94,14 +96,14 @@ let package = Package(
     .executableTarget(
       name: "stk-test-helper",
       dependencies: [
-        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
-        "GapDetection", "AppPipeline", "TestSupport",
+        "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
+        "TrackerSignals", "GapDetection", "AppPipeline", "TestSupport",
       ],
       path: "Tests/Helpers/stk-test-helper"
     ),
     .target(
       name: "TestSupport",
-      dependencies: ["SharedStore", "UsageModel", "TrackerSignals"],
+      dependencies: ["SharedStore", "UsageModel", "SignalValues", "TrackerSignals"],
       path: "Tests/TestSupport"
     ),
     // The stored formats' fuzzing harness: each format planted as a hostile file and driven
@@ -110,8 +112,8 @@ let package = Package(
     .target(
       name: "StoredFormatFuzzing",
       dependencies: [
-        "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking", "TrackerSignals",
-        "GapDetection", "AppPipeline", "TestSupport",
+        "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
+        "TrackerSignals", "GapDetection", "AppPipeline", "TestSupport",
       ],
       path: "Fuzz/StoredFormatFuzzing"
     ),
@@ -127,32 +129,44 @@ let package = Package(
       name: "BudgetMathTests",
       dependencies: ["BudgetMath", "UsageModel", "TestSupport"]
     ),
+    // The values' own tests; the suites of the types that moved here stay with the modules that
+    // record them, where they also check the recorders.
+    .testTarget(name: "SignalValuesTests", dependencies: ["SignalValues", "TestSupport"]),
     .testTarget(
       name: "SequenceTrackingTests",
-      dependencies: ["SequenceTracking", "SharedStore", "TestSupport", "stk-test-helper"]
+      dependencies: [
+        "SequenceTracking", "SignalValues", "SharedStore", "TestSupport", "stk-test-helper",
+      ]
     ),
     .testTarget(
       name: "TrackerSignalsTests",
       dependencies: [
-        "TrackerSignals", "GapDetection", "UsageModel", "SharedStore", "SequenceTracking",
+        "TrackerSignals", "SignalValues", "GapDetection", "UsageModel", "SharedStore",
+        "SequenceTracking",
         "TestSupport",
       ]
     ),
     .testTarget(
       name: "GapDetectionTests",
-      dependencies: ["GapDetection", "TrackerSignals", "UsageModel", "TestSupport"]
+      dependencies: [
+        "GapDetection", "SignalValues", "UsageModel", "TestSupport",
+        // A few suites check the report against what the extension's recorders stored.
+        "SharedStore", "TrackerSignals",
+      ]
     ),
     .testTarget(
       name: "ActivityWatchInteropTests",
-      dependencies: ["ActivityWatchInterop", "GapDetection", "UsageModel", "TestSupport"],
+      dependencies: [
+        "ActivityWatchInterop", "GapDetection", "SignalValues", "UsageModel", "TestSupport",
+      ],
       // ActivityWatch's own output on fixed inputs, so that the comparison needs no Python.
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "AppPipelineTests",
       dependencies: [
-        "AppPipeline", "SharedStore", "UsageModel", "BudgetMath", "SequenceTracking",
-        "TrackerSignals", "GapDetection", "TestSupport",
+        "AppPipeline", "SharedStore", "UsageModel", "BudgetMath", "SignalValues",
+        "SequenceTracking", "TrackerSignals", "GapDetection", "TestSupport",
       ]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),
@@ -162,15 +176,16 @@ let package = Package(
       name: "ExamplesTests",
       dependencies: [
         "usage-report", "gap-check", "store-tool", "SharedStore", "UsageModel", "BudgetMath",
-        "SequenceTracking", "TrackerSignals", "GapDetection", "AppPipeline", "TestSupport",
+        "SignalValues", "SequenceTracking", "TrackerSignals", "GapDetection", "AppPipeline",
+        "TestSupport",
       ]
     ),
     // The whole pipeline, extension and app in their own processes, killed at random.
     .testTarget(
       name: "PipelineKillTests",
       dependencies: [
-        "AppPipeline", "SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals",
-        "BudgetMath", "GapDetection", "TestSupport", "stk-test-helper",
+        "AppPipeline", "SharedStore", "UsageModel", "SignalValues", "SequenceTracking",
+        "TrackerSignals", "BudgetMath", "GapDetection", "TestSupport", "stk-test-helper",
       ]
     ),
     // Every stored format fuzzed, and every input that ever failed replayed.
@@ -183,7 +198,9 @@ let package = Package(
     // that work needs anything more.
     .testTarget(
       name: "ExtensionSideTests",
-      dependencies: ["SharedStore", "UsageModel", "SequenceTracking", "TrackerSignals"]
+      dependencies: [
+        "SharedStore", "UsageModel", "SignalValues", "SequenceTracking", "TrackerSignals",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TrackerSignals
 
 /// Bytes written per simulated day by what an extension records all day long — heartbeats, a

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TrackerSignals
 
 /// The monitor extension's hot path: a `MonitorRecorder` callback on a real `FileStore`

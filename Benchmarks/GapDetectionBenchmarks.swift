@@ -1,6 +1,7 @@
 import Foundation
 import GapDetection
 import SharedStore
+import SignalValues
 import TrackerSignals
 import UsageModel
 
@@ -36,7 +37,9 @@ enum GapDetectionBenchmarks {
       }
       time = time.addingTimeInterval(420)
     }
-    let hole = try MissedSequence(numbers: 2...900, after: start, before: end)
+    let hole = try SequenceLoss(
+      range: SequenceRange(epoch: SequenceEpoch(rawValue: 1), values: 2...900), after: start,
+      before: end)
     guard let utc = TimeZone(identifier: "UTC") else {
       throw UsageModelError.unknownTimeZone(identifier: "UTC")
     }

@@ -1,6 +1,6 @@
 import Foundation
 import GapDetection
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// The gap report of one local day, from the command line's files.
@@ -89,7 +89,7 @@ struct DayReport {
       title: "Gap check", day: day, now: instant,
       detector: GapDetector(boundary: boundary, expectation: expectation),
       heartbeats: heartbeats, usage: usage ?? [],
-      missedSequences: MissedSequence.find(in: sightings ?? []))
+      missedSequences: SequenceSighting.losses(in: sightings ?? []))
     if let svgFile {
       do {
         try Data(report.svg.utf8).write(to: URL(fileURLWithPath: svgFile), options: .atomic)
@@ -133,7 +133,7 @@ struct DayReport {
     lines += ["", gaps.gaps.isEmpty ? "no gaps" : "gaps:"]
     for gap in gaps.gaps {
       let kinds = Set(gap.evidence.map(\.kind))
-      let missed = gap.evidence.compactMap(\.missedNumbers).map {
+      let missed = gap.evidence.compactMap(\.missed?.values).map {
         "\($0.lowerBound)...\($0.upperBound)"
       }
       let evidence = GapEvidence.Kind.allCases.filter(kinds.contains).map { kind in

@@ -29,8 +29,9 @@ let help = """
     --usage FILE       usage records: {"app": "com.instagram.instagram", "category":
                        "social_media", "start": "2026-03-29T05:45:00Z", "end":
                        "2026-03-29T06:10:00Z", "source": "heartbeat"} (category optional)
-    --sightings FILE   the notification numbers the app received, and when: {"value": 7, "at":
-                       "2026-03-29T14:00:00Z"}; a number skipped is notification loss
+    --sightings FILE   the notification numbers the app received, and when: {"epoch":
+                       "00000000000000a1", "value": 7, "at": "2026-03-29T14:00:00Z"}; a number
+                       missing is notification loss
   Instants are ISO 8601 with Z or an offset.
 
   options:

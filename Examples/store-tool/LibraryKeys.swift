@@ -4,6 +4,7 @@ import Foundation
 import GapDetection
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TrackerSignals
 import UsageModel
 
@@ -257,8 +258,8 @@ struct LibraryKey {
     for loss in state.losses {
       lines.append([
         "",
-        "\(loss.numbers.lowerBound)...\(loss.numbers.upperBound)"
-          + (loss.epoch.map { " of epoch \($0)" } ?? "")
+        "\(loss.range.values.lowerBound)...\(loss.range.values.upperBound)"
+          + " of epoch \(loss.range.epoch)"
           + ", between \(instant(loss.after)) and \(instant(loss.before))",
       ])
     }

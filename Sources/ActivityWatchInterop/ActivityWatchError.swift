@@ -1,4 +1,10 @@
-import SharedStore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
 
 /// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
 ///
@@ -12,8 +18,9 @@ public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConverti
 
   /// A file-system call failed with `errno` while reading or writing an ActivityWatch file.
   ///
-  /// Match the error number by name: `catch ActivityWatchError.io(_, _, .noSpace)`.
-  case io(operation: String, path: String, errno: Errno)
+  /// Compare the error number with the C library's constants:
+  /// `catch ActivityWatchError.io(_, _, let errno) where errno.rawValue == ENOSPC`.
+  case io(operation: String, path: String, errno: ErrorNumber)
 
   /// One ActivityWatch event's text is not valid; `reason` says what is wrong.
   case malformedEvent(reason: String)
@@ -27,6 +34,31 @@ public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConverti
       return "\(operation) failed for '\(path)': \(code) (errno \(code.rawValue))."
     case .malformedEvent(let reason):
       return "Not an ActivityWatch event: \(reason)."
+    }
+  }
+}
+
+extension ActivityWatchError {
+  /// The error number a failed file-system call set, as `errno` held it.
+  ///
+  /// The module's own small value, so that reading and writing ActivityWatch files needs no
+  /// store: SharedStore's `Errno` names the numbers worth handling, and this one carries the
+  /// same platform value (``rawValue``) for the few I/O failures of a merge.
+  public struct ErrorNumber: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The platform's error number.
+    public let rawValue: Int32
+
+    /// Wraps a platform error number.
+    ///
+    /// - Parameter rawValue: The value of `errno` after the failed call.
+    public init(rawValue: Int32) {
+      self.rawValue = rawValue
+    }
+
+    /// The C library's message for this error number (`strerror`), or "unknown error".
+    public var description: String {
+      guard let message = strerror(rawValue) else { return "unknown error" }
+      return String(cString: message)
     }
   }
 }

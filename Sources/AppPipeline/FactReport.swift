@@ -1,5 +1,6 @@
 import GapDetection
 import SequenceTracking
+import SignalValues
 import TrackerSignals
 import UsageModel
 
@@ -76,7 +77,7 @@ public struct ThresholdCounts: Sendable, Hashable, Codable {
 /// holds, not on how often they were delivered: the numbering statistics of the deliveries are
 /// ``PipelineState/sequence``'s.
 ///
-/// JSON form: `{"dayFacts": 41, "retainedFacts": 412, "losses": [MissedSequence, …],
+/// JSON form: `{"dayFacts": 41, "retainedFacts": 412, "losses": [SequenceLoss, …],
 /// "undecodable": [SequenceNumber, …], "thresholds": ThresholdCounts, "rejected":
 /// [RejectedFact, …], "implausible": [ImplausibleThresholdEvent, …]}`.
 public struct FactReport: Sendable, Hashable, Codable {
@@ -86,7 +87,7 @@ public struct FactReport: Sendable, Hashable, Codable {
   public let retainedFacts: Int
   /// The facts never delivered, with their epochs, within the retention; also the gap report's
   /// notification-loss evidence.
-  public let losses: [MissedSequence]
+  public let losses: [SequenceLoss]
   /// The outbox entries passed over because they do not decode, within the retention.
   public let undecodable: [SequenceNumber]
   /// How the day's threshold events were counted.
@@ -101,7 +102,7 @@ public struct FactReport: Sendable, Hashable, Codable {
   }
 
   init(
-    dayFacts: Int, retainedFacts: Int, losses: [MissedSequence], undecodable: [SequenceNumber],
+    dayFacts: Int, retainedFacts: Int, losses: [SequenceLoss], undecodable: [SequenceNumber],
     thresholds: ThresholdCounts, rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
   ) {
     self.dayFacts = dayFacts
@@ -121,7 +122,7 @@ public struct FactReport: Sendable, Hashable, Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     dayFacts = try container.decodeCount(forKey: .dayFacts)
     retainedFacts = try container.decodeCount(forKey: .retainedFacts)
-    losses = try container.decode([MissedSequence].self, forKey: .losses)
+    losses = try container.decode([SequenceLoss].self, forKey: .losses)
     undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
     thresholds = try container.decode(ThresholdCounts.self, forKey: .thresholds)
     rejected = try container.decode([RejectedFact].self, forKey: .rejected)

@@ -1,5 +1,6 @@
 import BudgetMath
 import GapDetection
+import SignalValues
 import TrackerSignals
 import UsageModel
 
@@ -27,7 +28,7 @@ extension PipelineState {
     fact.instant < (fact.callback == .intervalDidStart ? cutoff - longestInterval : cutoff)
   }
 
-  private static func expires(_ loss: MissedSequence, before cutoff: Int64) -> Bool {
+  private static func expires(_ loss: SequenceLoss, before cutoff: Int64) -> Bool {
     (Milliseconds.instant(loss.before) ?? .min) < cutoff
   }
 

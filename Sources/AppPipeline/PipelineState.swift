@@ -2,6 +2,7 @@ import BudgetMath
 import Foundation
 import GapDetection
 import SequenceTracking
+import SignalValues
 import TrackerSignals
 import UsageModel
 
@@ -29,7 +30,7 @@ import UsageModel
 /// every transaction, as a ledger must (one earning per minute of rewarded use, at most).
 ///
 /// JSON form: `{"facts": [MonitorFact, …], "sequence": SequenceTracker, "lastApplied":
-/// {"number": SequenceNumber, "at": "…"}, "losses": [MissedSequence, …], "undecodable":
+/// {"number": SequenceNumber, "at": "…"}, "losses": [SequenceLoss, …], "undecodable":
 /// [SequenceNumber, …], "ledger": RewardLedger, "earned": {"<interval ms>|<app>": xp},
 /// "alerts": BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`;
 /// `lastApplied` is omitted before the first fact.
@@ -88,7 +89,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// Facts that were published but never delivered (evicted from the outbox before the app
   /// drained them, or lost with a reset outbox), with their epoch and the stretch of time
   /// between the facts around them: the gap report's notification-loss evidence.
-  public internal(set) var losses: [MissedSequence]
+  public internal(set) var losses: [SequenceLoss]
   /// Outbox entries that could not be decoded and were passed over (written by a newer version
   /// of the extension, for example).
   public internal(set) var undecodable: [SequenceNumber]
@@ -146,7 +147,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     }
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
-    losses = try container.decode([MissedSequence].self, forKey: .losses)
+    losses = try container.decode([SequenceLoss].self, forKey: .losses)
     undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
     for (key, count) in [(CodingKeys.losses, losses.count), (.undecodable, undecodable.count)]
     where count > Self.maximumListLength {
@@ -204,7 +205,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     let observation = sequence.observe(entry.number)
     let missing: SequenceRange?
     switch observation {
-    case .skipped(_, let range): missing = range
+    case .gap(_, let range): missing = range
     case .reset(_, _, let range): missing = range
     case .first(let number):
       missing =
@@ -214,8 +215,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
     if let missing {
       appendBounded(
         &losses,
-        MissedSequence(
-          numbers: missing.values, epoch: missing.epoch,
+        SequenceLoss(
+          range: missing,
           after: min(lastApplied?.instant ?? fact.instant, fact.instant), before: fact.instant))
     }
     lastApplied = AppliedFact(number: entry.number, instant: fact.instant)

@@ -1,6 +1,7 @@
 import BudgetMath
 import Foundation
 import GapDetection
+import SignalValues
 import TrackerSignals
 import UsageModel
 

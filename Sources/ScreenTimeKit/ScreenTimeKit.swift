@@ -5,5 +5,6 @@
 @_exported import GapDetection
 @_exported import SequenceTracking
 @_exported import SharedStore
+@_exported import SignalValues
 @_exported import TrackerSignals
 @_exported import UsageModel

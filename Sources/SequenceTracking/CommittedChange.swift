@@ -1,3 +1,5 @@
+import SignalValues
+
 /// What an operation had already done when it threw
 /// ``SequenceTrackingError/notDurable(committed:key:path:errno:)``: the change is in place and
 /// visible to every reader; only flushing it to disk failed.

@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 /// Everything that can go wrong while numbering, publishing or draining, with the context needed
 /// to act on it.

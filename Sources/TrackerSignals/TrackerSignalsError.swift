@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 /// Everything TrackerSignals rejects or fails at, with the context needed to act on it.
 ///
@@ -10,9 +11,6 @@ public enum TrackerSignalsError: Error, Sendable, Equatable, CustomStringConvert
   /// `field` names it (`"at"`, `"capacity"`, `"foreground"`, ...), `value` shows what was given
   /// and `requirement` what is allowed.
   case invalidValue(field: String, value: String, requirement: String)
-
-  /// A heartbeat source name is empty, too long or uses a character outside `A-Z a-z 0-9 _ -`.
-  case invalidHeartbeatSource(value: String, reason: String)
 
   /// A heartbeat was given to the recorder of another source.
   case sourceMismatch(recorder: String, heartbeat: String)
@@ -33,8 +31,6 @@ public enum TrackerSignalsError: Error, Sendable, Equatable, CustomStringConvert
     switch self {
     case .invalidValue(let field, let value, let requirement):
       return "Invalid \(field) \(value): \(requirement)."
-    case .invalidHeartbeatSource(let value, let reason):
-      return "Invalid heartbeat source \(value.debugDescription): \(reason)."
     case .sourceMismatch(let recorder, let heartbeat):
       return
         "A heartbeat from source '\(heartbeat)' was given to the recorder of '\(recorder)'; "
@@ -70,7 +66,7 @@ public enum TrackerSignalsError: Error, Sendable, Equatable, CustomStringConvert
     switch self {
     case .store(let error):
       return error
-    case .invalidValue, .invalidHeartbeatSource, .sourceMismatch, .corruptedHeartbeatHistory:
+    case .invalidValue, .sourceMismatch, .corruptedHeartbeatHistory:
       return nil
     }
   }
@@ -85,5 +81,37 @@ extension TrackerSignalsError {
   func codingKey<Key: CodingKey>(_ type: Key.Type) -> Key? {
     guard case .invalidValue(let field, _, _) = self else { return nil }
     return Key(stringValue: field) ?? Key(stringValue: field + "Ms")
+  }
+}
+
+extension TrackerSignalsError {
+  /// The error for a value that SignalValues rejected while a recorder made it.
+  ///
+  /// An invalid value keeps its field, value and requirement; an invalid heartbeat source
+  /// becomes an invalid value of the field `source`.
+  ///
+  /// - Parameter error: What SignalValues rejected.
+  package init(_ error: SignalValuesError) {
+    switch error {
+    case .invalidValue(let field, let value, let requirement):
+      self = .invalidValue(field: field, value: value, requirement: requirement)
+    case .invalidHeartbeatSource(let value, let reason):
+      self = .invalidValue(field: "source", value: value.debugDescription, requirement: reason)
+    }
+  }
+
+  /// The value `make` returns, with what it throws turned into this module's error.
+  ///
+  /// - Parameter make: Makes a value of SignalValues.
+  /// - Returns: The value.
+  /// - Throws: ``invalidValue(field:value:requirement:)`` for what `make` rejects.
+  package static func checking<Value>(
+    _ make: @autoclosure () throws(SignalValuesError) -> Value
+  ) throws(TrackerSignalsError) -> Value {
+    do {
+      return try make()
+    } catch {
+      throw TrackerSignalsError(error)
+    }
   }
 }

@@ -4,6 +4,7 @@ import Foundation
 import GapDetection
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -93,15 +94,15 @@ struct PipelineTests {
     let epoch = try #require(try outbox.head()?.number.epoch)
     #expect(drain.lost == SequenceRange(epoch: epoch, values: 2...7))
     let losses = try harness.pipeline.state().losses
-    #expect(losses.map(\.numbers) == [2...7])
-    #expect(losses.map(\.epoch) == [epoch])
+    #expect(losses.map(\.range.values) == [2...7])
+    #expect(losses.map(\.range.epoch) == [epoch])
     #expect(losses.first?.after == (try harness.at("\(day) 09:00")))
     #expect(losses.first?.before == (try harness.at("\(day) 10:07")))
     let dashboard = try harness.pipeline.dashboard(
       for: try LocalDay(parsing: day), now: try harness.at("\(day) 12:00"))
     let evidence = dashboard.gaps.gaps.flatMap(\.evidence).filter { $0.kind == .missedSequence }
-    #expect(evidence.map(\.missedNumbers) == [2...7])
-    #expect(evidence.map(\.missedEpoch) == [epoch])
+    #expect(evidence.map(\.missed?.values) == [2...7])
+    #expect(evidence.map(\.missed?.epoch) == [epoch])
     #expect(dashboard.facts.losses == losses)
   }
 

@@ -3,6 +3,7 @@ import Foundation
 import GapDetection
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals

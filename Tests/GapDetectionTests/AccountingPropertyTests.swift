@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// The detector against a reference that classifies every second one by one.
@@ -164,7 +164,7 @@ struct AccountingPropertyTests {
           app: app, start: date($0.lowerBound), end: date($0.upperBound), source: .heartbeat)
       },
       missedSequences: try scenario.missed.map {
-        try MissedSequence(numbers: 1...1, after: date($0.lowerBound), before: date($0.upperBound))
+        try loss(1...1, after: date($0.lowerBound), before: date($0.upperBound))
       })
   }
 

@@ -1,9 +1,8 @@
 import Foundation
 import GapDetection
-import SequenceTracking
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Every number GapDetection decodes and later computes with, at the ends of its type.
@@ -77,14 +76,14 @@ struct DecodedExtremesTests {
   func missedEverything() throws {
     let fixture = try Day()
     let missed = try decode(
-      MissedSequence.self,
-      #"{"first":0,"last":18446744073709551615,"after":"2026-03-08T13:15:00Z","#
+      SequenceLoss.self,
+      #"{"epoch":"00000000000000a1","first":0,"last":18446744073709551615,"after":"2026-03-08T13:15:00Z","#
         + #""before":"2026-03-08T13:50:00Z"}"#)
     #expect(missed.count == .max)
     let report = GapDetector(boundary: fixture.boundary, expectation: .always).report(
       for: fixture.day, now: fixture.now, heartbeats: fixture.beats, usage: fixture.usage,
       missedSequences: [missed])
-    #expect(report.gaps.contains { $0.evidence.contains { $0.missedNumbers == 0...UInt64.max } })
+    #expect(report.gaps.contains { $0.evidence.contains { $0.missed?.values == 0...UInt64.max } })
   }
 
   @Test("a fixed pulse time decodes to the milliseconds the merge uses, and round-trips")

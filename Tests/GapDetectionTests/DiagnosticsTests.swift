@@ -1,6 +1,7 @@
 import Foundation
 import GapDetection
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals

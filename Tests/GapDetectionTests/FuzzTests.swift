@@ -1,9 +1,8 @@
 import Foundation
 import GapDetection
-import SequenceTracking
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Hostile JSON for every `Codable` type of GapDetection: decoding throws or gives a value that
@@ -83,8 +82,8 @@ struct FuzzTests {
         app: try AppID("com.a"), category: .gaming, start: t0.addingTimeInterval(60),
         duration: .seconds(600), source: .thresholdEvent)
     ]
-    let missed = try MissedSequence(
-      missing: SequenceRange(epoch: SequenceEpoch(rawValue: 7), values: 4...9),
+    let missed = try SequenceLoss(
+      range: SequenceRange(epoch: SequenceEpoch(rawValue: 7), values: 4...9),
       after: t0.addingTimeInterval(900), before: t0.addingTimeInterval(3_000))
     let window = try DailyWindow(start: try TimeOfDay(hour: 8), end: try TimeOfDay(hour: 20))
     let expectations: [TrackingExpectation] = [
@@ -111,7 +110,7 @@ struct FuzzTests {
       sessions: [DateInterval(start: t0, duration: 600)], alerts: [t0])
     let pulse = try AdaptivePulseTime(initial: .seconds(30), sampleCount: 5)
     let interval = try #require(HeartbeatMerger.merge(beats).first)
-    let sighting = try SequenceSighting(value: 3, at: t0)
+    let sighting = try sighting(3, at: t0)
 
     func target<Value: Codable & Equatable & Sendable>(
       _ seeds: [Value], roundTrip: Fuzz.RoundTrip = .equal,
@@ -144,7 +143,7 @@ struct FuzzTests {
         _ = detector.report(
           for: day, now: now, heartbeats: beats, usage: usage, missedSequences: [missed])
       },
-      target([sighting]) { _ = MissedSequence.find(in: [$0, sighting]) },
+      target([sighting]) { _ = SequenceSighting.losses(in: [$0, sighting]) },
       target(expectations) { expectation in
         _ = expectation.windows(in: boundary.interval(of: day))
         _ = expectation.duration(in: boundary.interval(of: day))

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Gaps from heartbeat silence, usage silence and missed sequence numbers, clipped to the
@@ -185,8 +185,8 @@ struct GapDetectorTests {
       try heartbeats(from: at(0), to: at(60), every: 30)
       + heartbeats(from: at(80), to: at(120), every: 30)
     let missed = [
-      try MissedSequence(numbers: 6...8, after: at(70), before: at(90)),
-      try MissedSequence(numbers: 9...9, after: at(85), before: at(92)),
+      try loss(6...8, after: at(70), before: at(90)),
+      try loss(9...9, after: at(85), before: at(92)),
     ]
     let report = GapDetector(boundary: DayBoundary(timeZone: try zone("UTC"))).report(
       period: DateInterval(start: at(0), end: at(120)), now: at(120), heartbeats: beats,
@@ -198,7 +198,7 @@ struct GapDetectorTests {
       Set(report.gaps[1].evidence.map(\.kind)) == [
         .heartbeatSilence, .usageSilence, .missedSequence,
       ])
-    #expect(report.gaps[2].evidence.compactMap(\.missedNumbers) == [6...8, 9...9])
+    #expect(report.gaps[2].evidence.compactMap(\.missed?.values) == [6...8, 9...9])
     #expect(report.unknown == minutes(32))
     #expect(report.idle == minutes(18))
     #expect(report.tracked == minutes(70))
@@ -226,17 +226,25 @@ struct GapDetectorTests {
     #expect(report.unknown == .seconds(3600))
   }
 
-  @Test("missed sequence numbers are found between consecutive sightings")
+  @Test("missed sequence numbers are found between sightings, per epoch")
   func missedSequences() throws {
     let t0 = try instant("2026-03-08T09:00:00Z")
-    let sightings = try [(5, 0), (9, 20), (9, 21), (10, 22), (2, 30), (4, 40)].map {
-      try SequenceSighting(value: UInt64($0.0), at: t0.addingTimeInterval(Double($0.1) * 60))
-    }
-    let missed = MissedSequence.find(in: sightings.reversed())
-    #expect(missed.map(\.numbers) == [6...8, 3...3])
-    #expect(missed.map(\.count) == [3, 1])
+    let other = SequenceEpoch(rawValue: 0xB2)
+    // Within an epoch, numbers at or below the highest seen lose nothing; a new epoch started
+    // from 1, so its numbers below the first sighting were lost since the previous sighting.
+    let sightings =
+      try [(5, 0), (9, 20), (9, 21), (10, 22), (2, 30), (4, 40)].map {
+        try sighting(UInt64($0.0), at: t0.addingTimeInterval(Double($0.1) * 60))
+      } + [try sighting(3, of: other, at: t0.addingTimeInterval(50 * 60))]
+    let missed = SequenceSighting.losses(in: sightings.reversed())
+    #expect(
+      missed.map(\.range) == [
+        SequenceRange(epoch: testEpoch, values: 6...8), SequenceRange(epoch: other, values: 1...2),
+      ])
+    #expect(missed.map(\.count) == [3, 2])
     #expect(missed.first?.after == t0)
     #expect(missed.first?.before == t0.addingTimeInterval(1200))
+    #expect(missed.last?.after == t0.addingTimeInterval(2400))
   }
 
   @Test("a period entirely before now ends where it ends; one after now is empty")

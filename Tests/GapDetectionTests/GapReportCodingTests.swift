@@ -1,5 +1,6 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
 import UsageModel
@@ -20,11 +21,14 @@ struct GapReportCodingTests {
           source: .thresholdEvent)
       ],
       missedSequences: [
-        try MissedSequence(numbers: 1...2, after: t0, before: t0.addingTimeInterval(90))
+        try loss(1...2, after: t0, before: t0.addingTimeInterval(90))
       ])
     let text = try json(report)
     #expect(text.contains(#""class":"tracker_down""#))
-    #expect(text.contains(#""kind":"missed_sequence","missedFirst":1,"missedLast":2"#))
+    #expect(
+      text.contains(
+        #""kind":"missed_sequence","missedEpoch":"00000000000000a1","missedFirst":1,"missedLast":2"#
+      ))
     #expect(try decode(GapReport.self, text) == report)
   }
 

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 
 /// Health from the latest heartbeat and `now`, under documented thresholds.
 @Suite("Health")

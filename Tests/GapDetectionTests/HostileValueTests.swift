@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Values no sane caller passes, through GapDetection's public API: each gives a defined result
@@ -34,9 +34,9 @@ struct HostileValueTests {
       // A period with an unusable bound is clamped, not refused.
       _ = detector.report(
         period: DateInterval(start: date, duration: 3_600), now: t0, heartbeats: beats, usage: [])
-      #expect(throws: GapDetectionError.self) { try SequenceSighting(value: 1, at: date) }
-      #expect(throws: GapDetectionError.self) {
-        try MissedSequence(numbers: 1...2, after: date, before: t0)
+      #expect(throws: SignalValuesError.self) { try sighting(1, at: date) }
+      #expect(throws: SignalValuesError.self) {
+        try loss(1...2, after: date, before: t0)
       }
     }
   }

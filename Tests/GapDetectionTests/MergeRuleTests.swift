@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 
 /// ActivityWatch's merge rule at each boundary, and the adaptive pulse time.
 @Suite("Heartbeat merging")

@@ -2,7 +2,6 @@ import Foundation
 import GapDetection
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Heartbeat silence at the edges of the analysed period: before its start, across midnight

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// The alert threshold and the tracker's success metrics.

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Every span of the public API is a `DateInterval` with its exact length beside it as a
@@ -30,8 +30,7 @@ struct SpanLengthTests {
         source: .thresholdEvent)
     ]
     let missed = [
-      try MissedSequence(
-        numbers: 3...4, after: t0.addingTimeInterval(100.25), before: t0.addingTimeInterval(700))
+      try loss(3...4, after: t0.addingTimeInterval(100.25), before: t0.addingTimeInterval(700))
     ]
     let detector = GapDetector(
       boundary: DayBoundary(timeZone: try zone("Europe/Paris")),
@@ -92,8 +91,8 @@ struct SpanLengthTests {
   @Test("missed numbers, usage blocks and activity intervals come with their exact lengths")
   func valueSpans() throws {
     let t0 = try instant("2026-03-08T09:00:00Z")
-    let missed = try MissedSequence(
-      numbers: 6...8, after: t0.addingTimeInterval(0.0006), before: t0.addingTimeInterval(1200))
+    let missed = try loss(
+      6...8, after: t0.addingTimeInterval(0.0006), before: t0.addingTimeInterval(1200))
     #expect(missed.duration == .milliseconds(1_199_999))
     #expect(missed.interval == DateInterval(start: missed.after, end: missed.before))
     let report = DiagnosticsReport(

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 #if canImport(FoundationXML)
@@ -209,7 +209,7 @@ struct TimelineSVGTests {
     return DiagnosticsReport(
       day: day, now: try at("21:30:00"), detector: detector, heartbeats: beats, usage: usage,
       missedSequences: [
-        try MissedSequence(numbers: 41...43, after: at("17:20:00"), before: at("17:58:00"))
+        try loss(41...43, after: at("17:20:00"), before: at("17:58:00"))
       ],
       diagnostics: [
         try DiagnosticEntry(

@@ -1,4 +1,5 @@
 import Foundation
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals

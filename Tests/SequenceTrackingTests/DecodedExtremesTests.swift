@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import Testing
 
 /// Every number SequenceTracking decodes and later computes with, at the ends of `UInt64`.

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import Testing
 
 /// Values no sane caller passes, through SequenceTracking's public API: each gives a defined
@@ -52,7 +53,7 @@ struct HostileValueTests {
     var tracker = SequenceTracker()
     #expect(tracker.observe(number(0)) == .first(number(0)))
     #expect(
-      tracker.observe(number(.max)) == .skipped(number(.max), missing: range(1...(.max - 1))))
+      tracker.observe(number(.max)) == .gap(number(.max), missing: range(1...(.max - 1))))
     #expect(tracker.observe(number(.max - 1)) == .lateArrival(number(.max - 1)))
     #expect(tracker.observe(number(0)) == .duplicate(number(0)))
     if case .reset(_, _, let missing) = tracker.observe(number(.max, .b)) {

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import Testing
 
 /// The consumer state of these tests: every payload applied, in order.

@@ -1,5 +1,6 @@
 import Foundation
 import SequenceTracking
+import SignalValues
 import TestSupport
 import Testing
 

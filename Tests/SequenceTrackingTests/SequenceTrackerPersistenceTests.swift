@@ -108,7 +108,7 @@ struct SequenceTrackerPersistenceTests {
     let relaunched = try store.update(Self.trackerKey) { tracker in
       tracker.observeHead(number(7))
     }
-    #expect(relaunched == .skipped(number(7), missing: range(4...6)))
+    #expect(relaunched == .gap(number(7), missing: range(4...6)))
     #expect(try store.value(for: Self.trackerKey).statistics.missed == 3)
   }
 

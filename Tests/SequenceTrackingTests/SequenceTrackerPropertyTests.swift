@@ -1,5 +1,6 @@
 import Foundation
 import SequenceTracking
+import SignalValues
 import TestSupport
 import Testing
 
@@ -44,7 +45,7 @@ struct SequenceTrackerPropertyTests {
     switch observation {
     case .first: return "first"
     case .inOrder: return "in order"
-    case .skipped: return "skipped"
+    case .gap: return "gap"
     case .duplicate: return "duplicate"
     case .lateArrival: return "late arrival"
     case .stale: return "stale"
@@ -80,12 +81,12 @@ struct SequenceTrackerPropertyTests {
     }
     #expect(
       observed.isSuperset(of: [
-        "first", "in order", "skipped", "duplicate", "late arrival", "stale", "reset by epoch",
+        "first", "in order", "gap", "duplicate", "late arrival", "stale", "reset by epoch",
       ]), "\(observed)")
     #expect(staleEpochs > 0, "late messages of retired epochs are stale")
     #expect(forgottenEpochResets > 0, "an epoch retired too long ago is a reset again")
     #expect(
-      heads.isSuperset(of: ["first", "in order", "skipped", "duplicate", "reset by going back"]),
+      heads.isSuperset(of: ["first", "in order", "gap", "duplicate", "reset by going back"]),
       "\(heads)")
   }
 

@@ -1,4 +1,5 @@
 import SequenceTracking
+import SignalValues
 import Testing
 
 @Suite("Sequence tracker transitions")
@@ -28,8 +29,8 @@ struct SequenceTrackerTests {
   func jumpReportsExactMissingRange() {
     var tracker = SequenceTracker()
     tracker.observe(number(3))
-    #expect(tracker.observe(number(8)) == .skipped(number(8), missing: range(4...7)))
-    #expect(tracker.observe(number(10)) == .skipped(number(10), missing: range(9...9)))
+    #expect(tracker.observe(number(8)) == .gap(number(8), missing: range(4...7)))
+    #expect(tracker.observe(number(10)) == .gap(number(10), missing: range(9...9)))
     #expect(tracker.outstanding == [range(4...7), range(9...9)])
     #expect(tracker.statistics == SequenceStatistics(received: 3, missed: 5))
     #expect(tracker.statistics.deliveryRate == 3.0 / 8.0)
@@ -175,7 +176,7 @@ struct SequenceTrackerTests {
     #expect(tracker.observeHead(number(3)) == .first(number(3)))
     #expect(tracker.observeHead(number(3)) == .duplicate(number(3)))
     #expect(tracker.observeHead(number(4)) == .inOrder(number(4)))
-    #expect(tracker.observeHead(number(9)) == .skipped(number(9), missing: range(5...8)))
+    #expect(tracker.observeHead(number(9)) == .gap(number(9), missing: range(5...8)))
     #expect(tracker.statistics == SequenceStatistics(received: 3, missed: 4, duplicates: 1))
   }
 
@@ -253,7 +254,7 @@ struct SequenceTrackerTests {
     var tracker = SequenceTracker()
     tracker.observe(number(0))
     #expect(
-      tracker.observe(number(.max)) == .skipped(number(.max), missing: range(1...(UInt64.max - 1))))
+      tracker.observe(number(.max)) == .gap(number(.max), missing: range(1...(UInt64.max - 1))))
     #expect(tracker.observe(number(.max)) == .duplicate(number(.max)))
     #expect(tracker.observeHead(number(.max)) == .duplicate(number(.max)))
     #expect(

@@ -1,5 +1,6 @@
 import SequenceTracking
 import SharedStore
+import SignalValues
 import Testing
 
 /// The documented way to observe a head through a store compiles as written — no unused-result
@@ -29,7 +30,7 @@ struct TrackerUpdateTests {
     let store = InMemoryStore()
     try Self.observe(number(3), in: store)
     let observation = try Self.observation(of: number(6), in: store)
-    #expect(observation == .skipped(number(6), missing: range(4...5)))
+    #expect(observation == .gap(number(6), missing: range(4...5)))
     #expect(try store.value(for: Self.trackerKey).statistics.missed == 2)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals

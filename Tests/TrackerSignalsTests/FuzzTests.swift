@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -63,7 +64,7 @@ struct FuzzTests {
     return [
       target([DiagnosticAction.memoryWarning]),
       target([entry]) { entry in
-        _ = DiagnosticLog.failures(in: [entry], on: today, boundary: boundary)
+        _ = DiagnosticEntry.failures(in: [entry], on: today, boundary: boundary)
       },
       target([heartbeat]),
       target([history]) { _ = $0.latest },

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -237,7 +238,7 @@ struct HeartbeatRecorderTests {
     "source names use a safe alphabet",
     arguments: ["", "a b", "../x", "é", String(repeating: "a", count: 41)])
   func invalidSourceNames(name: String) {
-    #expect(throws: TrackerSignalsError.self) { try HeartbeatSource(name) }
+    #expect(throws: SignalValuesError.self) { try HeartbeatSource(name) }
     #expect(HeartbeatSource(rawValue: name) == nil)
   }
 

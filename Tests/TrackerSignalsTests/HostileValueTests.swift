@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -48,10 +49,10 @@ struct HostileValueTests {
       #expect(response.notification == nil)
       #expect(!response.restart.isDue)
       #expect(!recorder.heartbeat(now: date).succeeded)
-      #expect(throws: TrackerSignalsError.self) {
+      #expect(throws: SignalValuesError.self) {
         try MonitorFact(.intervalDidStart, activity: "daily", at: date)
       }
-      #expect(throws: TrackerSignalsError.self) {
+      #expect(throws: SignalValuesError.self) {
         try Heartbeat(at: date, source: .monitorExtension)
       }
       let boundary = DayBoundary(timeZone: try zone("UTC"))

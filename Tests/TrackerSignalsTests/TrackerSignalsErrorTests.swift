@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -9,7 +10,6 @@ import TrackerSignals
 struct TrackerSignalsErrorTests {
   static let ownErrors: [TrackerSignalsError] = [
     .invalidValue(field: "capacity", value: "0", requirement: "1...20160"),
-    .invalidHeartbeatSource(value: "", reason: "a source name must not be empty"),
     .sourceMismatch(recorder: "monitor", heartbeat: "app"),
     .corruptedHeartbeatHistory(key: "stk.heartbeats.monitor", reason: "bad magic"),
   ]

@@ -4,6 +4,7 @@ import Foundation
 import GapDetection
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TrackerSignals
 import UsageModel
 

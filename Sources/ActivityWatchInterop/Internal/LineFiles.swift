@@ -1,5 +1,4 @@
 import Foundation
-import SharedStore
 
 #if canImport(Darwin)
 import Darwin
@@ -39,7 +38,7 @@ final class LineReader {
   init(path: String, bufferSize: Int = 1 << 20, limit: Int) throws(ActivityWatchError) {
     let descriptor = Self.retrying { open(path, O_RDONLY | O_CLOEXEC) }
     guard descriptor >= 0 else {
-      throw .io(operation: "open", path: path, errno: Errno(rawValue: errno))
+      throw .io(operation: "open", path: path, errno: .init(rawValue: errno))
     }
     self.descriptor = descriptor
     self.path = path
@@ -114,7 +113,7 @@ final class LineReader {
     guard let base = buffer.baseAddress else { return }
     let count = Self.retrying { read(descriptor, base + end, buffer.count - end) }
     guard count >= 0 else {
-      throw .io(operation: "read", path: path, errno: Errno(rawValue: errno))
+      throw .io(operation: "read", path: path, errno: .init(rawValue: errno))
     }
     if count == 0 { reachedEnd = true }
     end += count
@@ -149,7 +148,7 @@ final class LineFileWriter {
       open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     }
     guard descriptor >= 0 else {
-      throw .io(operation: "open", path: temporaryPath, errno: Errno(rawValue: errno))
+      throw .io(operation: "open", path: temporaryPath, errno: .init(rawValue: errno))
     }
     self.path = path
     self.temporaryPath = temporaryPath
@@ -172,7 +171,7 @@ final class LineFileWriter {
   func commit() throws(ActivityWatchError) {
     try flush()
     guard rename(temporaryPath, path) == 0 else {
-      throw .io(operation: "rename", path: path, errno: Errno(rawValue: errno))
+      throw .io(operation: "rename", path: path, errno: .init(rawValue: errno))
     }
     committed = true
   }
@@ -187,7 +186,7 @@ final class LineFileWriter {
       }
       guard count > 0 else {
         throw .io(
-          operation: "write", path: temporaryPath, errno: Errno(rawValue: count < 0 ? errno : EIO))
+          operation: "write", path: temporaryPath, errno: .init(rawValue: count < 0 ? errno : EIO))
       }
       written += count
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SignalValues
 import TrackerSignals
 import UsageModel
 

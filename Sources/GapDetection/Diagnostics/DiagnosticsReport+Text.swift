@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 extension DiagnosticsReport {

@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// Everything a person needs to judge a day's tracking: health, gaps, accounting and errors,
@@ -62,7 +62,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   public init(
     title: String = "Tracking Diagnostics", day: LocalDay, now: Date, detector: GapDetector,
     heartbeats: [Heartbeat], usage: [UsageRecord], rules: CategoryRules = CategoryRules(),
-    missedSequences: [MissedSequence] = [], diagnostics: [DiagnosticEntry] = []
+    missedSequences: [SequenceLoss] = [], diagnostics: [DiagnosticEntry] = []
   ) {
     self.title = title
     self.day = day
@@ -82,7 +82,7 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
     errors = Array(
       unique.filter { !$0.success }.sorted { $0.instant > $1.instant }.prefix(
         Self.maximumErrorsListed))
-    todaysFailureCount = DiagnosticLog.failures(in: unique, on: day, boundary: boundary).count
+    todaysFailureCount = DiagnosticEntry.failures(in: unique, on: day, boundary: boundary).count
   }
 
   /// When the report was made.

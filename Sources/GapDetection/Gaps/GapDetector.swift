@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// Finds the gaps in tracking and tells a dead tracker from a person who put the phone down.
@@ -26,7 +26,7 @@ import UsageModel
 /// 2. **Usage silence**: between consecutive usage records (their union, over all apps), a pause
 ///    longer than ``HealthPolicy/usageGapAfter``.
 /// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
-///    (``MissedSequence``).
+///    (`SequenceLoss`).
 ///
 /// Only the heartbeats of the detector's ``source`` count — by default the monitor extension's,
 /// whose silence means usage may be lost — so that an app that keeps beating cannot hide a
@@ -105,7 +105,7 @@ public struct GapDetector: Sendable {
   ///   O(*n*) when the heartbeats are already sorted.
   public func report(
     for day: LocalDay, now: Date, heartbeats: [Heartbeat], usage: [UsageRecord],
-    missedSequences: [MissedSequence] = []
+    missedSequences: [SequenceLoss] = []
   ) -> GapReport {
     report(
       period: boundary.interval(of: day), now: now, heartbeats: heartbeats, usage: usage,
@@ -138,7 +138,7 @@ public struct GapDetector: Sendable {
   /// > ``report(for:now:heartbeats:usage:missedSequences:)`` does.
   public func report(
     period: DateInterval, now: Date, heartbeats: [Heartbeat], usage: [UsageRecord],
-    missedSequences: [MissedSequence] = []
+    missedSequences: [SequenceLoss] = []
   ) -> GapReport {
     let (start, requestedEnd) = TimeValues.bounds(of: period)
     let nowInstant = TimeValues.clampedInstant(now)

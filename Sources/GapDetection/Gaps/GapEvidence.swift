@@ -1,12 +1,12 @@
 import Foundation
-import SequenceTracking
+import SignalValues
 import UsageModel
 
 /// One observation that points to a gap, within the time tracking was expected.
 ///
 /// JSON form: `{"kind": "heartbeat_silence", "start": "2026-03-08T10:03:00Z", "end":
-/// "2026-03-08T10:18:00Z"}`; a missed sequence adds `"missedFirst": 6, "missedLast": 8` and, when known, `"missedEpoch":
-/// "5f1c0a3be29d4471"`.
+/// "2026-03-08T10:18:00Z"}`; a missed sequence adds `"missedFirst": 6, "missedLast": 8,
+/// "missedEpoch": "5f1c0a3be29d4471"`.
 public struct GapEvidence: Sendable, Hashable, Codable {
   /// The kinds of evidence.
   public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -30,22 +30,18 @@ public struct GapEvidence: Sendable, Hashable, Codable {
 
   /// What was observed.
   public let kind: Kind
-  /// For ``Kind/missedSequence``, the numbers that never arrived.
-  public let missedNumbers: ClosedRange<UInt64>?
-  /// For ``Kind/missedSequence``, the numbering run of ``missedNumbers``, when known.
-  public let missedEpoch: SequenceEpoch?
+  /// For ``Kind/missedSequence``, the numbers that never arrived, in their epoch.
+  public let missed: SequenceRange?
   let startInstant: Int64
   let endInstant: Int64
 
   init(
-    kind: Kind, start: Int64, end: Int64, missedNumbers: ClosedRange<UInt64>? = nil,
-    missedEpoch: SequenceEpoch? = nil
+    kind: Kind, start: Int64, end: Int64, missed: SequenceRange? = nil
   ) {
     self.kind = kind
     startInstant = start
     endInstant = end
-    self.missedNumbers = missedNumbers
-    self.missedEpoch = missedEpoch
+    self.missed = missed
   }
 
   /// Where the observation starts (clipped to the window in which tracking was expected).
@@ -81,19 +77,18 @@ public struct GapEvidence: Sendable, Hashable, Codable {
       throw DecodingError.dataCorruptedError(
         forKey: .end, in: container, debugDescription: "end is before start")
     }
-    var numbers: ClosedRange<UInt64>?
+    var missed: SequenceRange?
     switch (kind, first, last) {
-    case (.missedSequence, let first?, let last?) where first <= last: numbers = first...last
+    case (.missedSequence, let first?, let last?) where first <= last:
+      missed = SequenceRange(
+        epoch: try container.decode(SequenceEpoch.self, forKey: .missedEpoch), values: first...last)
     case (.missedSequence, _, _):
       throw DecodingError.dataCorruptedError(
         forKey: .missedFirst, in: container,
         debugDescription: "missed_sequence evidence needs missedFirst <= missedLast")
-    default: numbers = nil
+    default: missed = nil
     }
-    self.init(
-      kind: kind, start: start, end: end, missedNumbers: numbers,
-      missedEpoch: numbers == nil
-        ? nil : try container.decodeIfPresent(SequenceEpoch.self, forKey: .missedEpoch))
+    self.init(kind: kind, start: start, end: end, missed: missed)
   }
 
   /// Encodes the documented JSON form.
@@ -105,8 +100,8 @@ public struct GapEvidence: Sendable, Hashable, Codable {
     try container.encode(kind, forKey: .kind)
     try container.encodeInstant(startInstant, forKey: .start)
     try container.encodeInstant(endInstant, forKey: .end)
-    try container.encodeIfPresent(missedNumbers?.lowerBound, forKey: .missedFirst)
-    try container.encodeIfPresent(missedNumbers?.upperBound, forKey: .missedLast)
-    try container.encodeIfPresent(missedEpoch, forKey: .missedEpoch)
+    try container.encodeIfPresent(missed?.values.lowerBound, forKey: .missedFirst)
+    try container.encodeIfPresent(missed?.values.upperBound, forKey: .missedLast)
+    try container.encodeIfPresent(missed?.epoch, forKey: .missedEpoch)
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// The thresholds that turn heartbeats and usage into health, gaps and alerts.

@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// The health of a tracker at one instant: its status, its latest heartbeat and its memory level.

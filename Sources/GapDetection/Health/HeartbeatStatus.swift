@@ -1,4 +1,3 @@
-import TrackerSignals
 import UsageModel
 
 /// The state of a tracker judged from its latest heartbeat.

@@ -1,5 +1,4 @@
 import Foundation
-import TrackerSignals
 import UsageModel
 
 /// A stretch of time covered by merged heartbeats that carried the same data.

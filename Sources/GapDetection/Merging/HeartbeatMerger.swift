@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// Merges heartbeats into activity intervals by ActivityWatch's rule, with a fixed or an

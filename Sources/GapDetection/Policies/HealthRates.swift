@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 import UsageModel
 
 /// The tracker's success metrics over a window: how often health checks found the tracker stale,

@@ -1,3 +1,5 @@
+import SignalValues
+
 /// A notification-plus-polling hybrid as a pure decision: given what woke the consumer and where
 /// the outbox's head and the consumer's cursor are, drain or not.
 ///

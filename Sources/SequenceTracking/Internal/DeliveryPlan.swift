@@ -1,4 +1,5 @@
 import Foundation
+import SignalValues
 
 /// Which entries of an outbox a drain delivers to a cursor, and what it reports: the rules of
 /// ``SequencedOutbox/drain(after:)`` as a pure function of the cursor and the outbox.

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 
 /// A ``SequencedOutbox`` as stored, layout version 1: an append-only log of the key whose
 /// records are the entries.

@@ -1,3 +1,5 @@
+import SignalValues
+
 /// The result of one drain: the entries after the cursor in sequence order, what was lost or
 /// reset on the way, and where the cursor goes once the entries are applied.
 ///

@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 extension OutboxConsumer {
   /// How often a drain reads again after losing a race with another drain.

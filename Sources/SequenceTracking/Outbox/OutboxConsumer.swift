@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 /// A consumer of a ``SequencedOutbox`` that applies every entry to its state exactly once, even
 /// if it is killed at any moment.

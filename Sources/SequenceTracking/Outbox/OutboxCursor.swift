@@ -1,3 +1,5 @@
+import SignalValues
+
 /// How far a consumer has got through a ``SequencedOutbox``: the number of the last entry it
 /// applied (or deliberately passed over), with a checksum of that entry.
 ///

@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 /// What a poller needs to know about a ``SequencedOutbox`` without reading its entries: the
 /// newest number, the oldest still kept, and the store's change token they were read under.

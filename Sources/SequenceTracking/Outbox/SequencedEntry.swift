@@ -1,3 +1,5 @@
+import SignalValues
+
 /// An entry of a ``SequencedOutbox`` together with the number it was published under.
 ///
 /// JSON form (when `Payload` is `Codable`):

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 
 /// A bounded, numbered outbox on one `SharedStore` key: producers publish entries, then notify;
 /// consumers drain everything after their persisted cursor, so a dropped or coalesced
@@ -11,6 +12,10 @@ import SharedStore
 /// then notify: a notification posted before the write lets the app read stale data). A consumer
 /// that receives the notification, or a later one, or only its 30-second poll, drains with
 /// ``drain(after:)`` and finds the entry.
+///
+/// Use an outbox when every payload must reach the consumer; to number notifications whose
+/// payload lives elsewhere, or that have none, a ``SequenceCounter`` is enough (its
+/// documentation says when to use which).
 ///
 /// ```swift
 /// // Extension (producer):
@@ -28,7 +33,7 @@ import SharedStore
 /// numbers it lost (``OutboxBatch/lost``). Every producer of one key should use the same
 /// capacity; a publish with a smaller one trims to it.
 ///
-/// **Epochs.** The first publish on an absent key draws a fresh ``SequenceEpoch`` and numbers from
+/// **Epochs.** The first publish on an absent key draws a fresh `SequenceEpoch` and numbers from
 /// 1, so a reinstall or a wiped container is reported to consumers as a reset, never mistaken
 /// for old entries.
 ///

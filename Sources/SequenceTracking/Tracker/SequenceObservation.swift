@@ -1,3 +1,5 @@
+import SignalValues
+
 /// What one observed number means to a ``SequenceTracker``.
 ///
 /// Every case carries the observed number; ``number`` reads it whatever the case.
@@ -5,7 +7,7 @@
 /// ```swift
 /// switch tracker.observe(number) {
 /// case .first, .inOrder, .lateArrival: break
-/// case .skipped(_, let missing): log("missed \(missing.count): \(missing)")
+/// case .gap(_, let missing): log("missed \(missing.count): \(missing)")
 /// case .duplicate, .stale: break                  // nothing new: never count it twice
 /// case .reset(_, let reason, _): log("producer restarted: \(reason)")
 /// }
@@ -20,7 +22,7 @@ public enum SequenceObservation: Sendable, Hashable {
   case inOrder(SequenceNumber)
   /// A number beyond the next one: every number in `missing` was not seen and is now
   /// outstanding.
-  case skipped(SequenceNumber, missing: SequenceRange)
+  case gap(SequenceNumber, missing: SequenceRange)
   /// A number seen before; it adds nothing.
   case duplicate(SequenceNumber)
   /// A number that was outstanding, arriving late: the hole it leaves is filled.
@@ -47,8 +49,28 @@ public enum SequenceObservation: Sendable, Hashable {
     case .first(let number), .inOrder(let number), .duplicate(let number),
       .lateArrival(let number), .stale(let number):
       return number
-    case .skipped(let number, _), .reset(let number, _, _):
+    case .gap(let number, _), .reset(let number, _, _):
       return number
+    }
+  }
+
+  /// The numbers this observation says were missed, or `nil` when it says none were.
+  ///
+  /// A ``gap(_:missing:)`` and a ``reset(_:reason:missing:)`` that names the numbers of the new
+  /// run below the one observed report missed numbers; every other observation does not. With
+  /// the instants around them, they make a `SequenceLoss` for gap detection:
+  ///
+  /// ```swift
+  /// if let missing = tracker.observe(number).missing {
+  ///   losses.append(try SequenceLoss(range: missing, after: lastReceivedAt, before: now))
+  /// }
+  /// ```
+  public var missing: SequenceRange? {
+    switch self {
+    case .gap(_, let missing), .reset(_, _, let missing?):
+      return missing
+    case .first, .inOrder, .duplicate, .lateArrival, .stale, .reset(_, _, nil):
+      return nil
     }
   }
 }

@@ -1,3 +1,5 @@
+import SignalValues
+
 /// Why a consumer's view of a producer's numbering had to start again.
 public enum SequenceResetReason: Sendable, Hashable, CustomStringConvertible {
   /// The producer's store was created afresh (reinstall, wiped container, removed key): its

@@ -1,3 +1,5 @@
+import SignalValues
+
 extension SequenceTracker: Codable {
   private enum CodingKeys: String, CodingKey {
     case counts

@@ -1,3 +1,5 @@
+import SignalValues
+
 extension SequenceTracker {
   /// One run of a producer's numbering as the tracker knows it.
   ///

@@ -1,8 +1,10 @@
+import SignalValues
+
 /// A consumer's persistable record of which numbers of a producer it has seen, which it missed,
 /// and what each new number means.
 ///
 /// Observing a number returns a ``SequenceObservation``: the first number, the next one in order,
-/// a skip with the exact missing range, a duplicate, a late arrival that fills a hole, a stale
+/// a gap with the exact missing range, a duplicate, a late arrival that fills a hole, a stale
 /// number from before the current run, or a reset (the epoch changed, or the producer's head went
 /// back). ``statistics`` keeps running counts.
 ///
@@ -85,7 +87,7 @@ public struct SequenceTracker: Hashable, Sendable {
   /// Records a number that identifies one message, and says what it means.
   ///
   /// Use it for numbers that travel with their message and may be delivered late, twice or out
-  /// of order. In the current epoch: above the highest value, in order or skipped; in a hole, a
+  /// of order. In the current epoch: above the highest value, in order or past a gap; in a hole, a
   /// late arrival; otherwise from the run's lowest value up, a duplicate; below it, stale. Of a
   /// retired epoch: stale. Of any other epoch: a reset, and the new run began at 1.
   ///
@@ -118,7 +120,7 @@ public struct SequenceTracker: Hashable, Sendable {
   ///
   /// Use it for a head such as ``SequenceCounter/current()`` or ``OutboxHead/number`` read when a
   /// notification arrives. A head equal to the highest seen is a duplicate (nothing new since the
-  /// last look); a head above it is in order or a skip; a head below it means the producer went
+  /// last look); a head above it is in order or a gap; a head below it means the producer went
   /// back, a reset. Note that a head counts publications, not notifications: a notification
   /// handled after the next publication sees both, and the next one is then a duplicate.
   ///
@@ -162,7 +164,7 @@ public struct SequenceTracker: Hashable, Sendable {
     current.outstanding.append(missing)
     keepWithinLimit(&current)
     run = current
-    return .skipped(number, missing: SequenceRange(epoch: number.epoch, values: missing))
+    return .gap(number, missing: SequenceRange(epoch: number.epoch, values: missing))
   }
 
   private mutating func stale(_ number: SequenceNumber) -> SequenceObservation {

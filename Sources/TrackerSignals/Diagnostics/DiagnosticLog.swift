@@ -1,12 +1,13 @@
 import Foundation
 import SharedStore
+import SignalValues
 import UsageModel
 
 /// The extension's diagnostic entries in a `BoundedLog`: the last 100, shared by the app.
 ///
 /// Appends are atomic across processes. A log that does not decode throws instead of starting
 /// afresh (a `try?` there would silently replace a damaged log with an empty one). Appending an
-/// entry whose ``DiagnosticEntry/id`` is already in the log changes nothing, so a retried append
+/// entry whose `DiagnosticEntry.id` is already in the log changes nothing, so a retried append
 /// is counted once. The stored value is a `BoundedLog`'s, so a `BoundedLog<DiagnosticEntry>`
 /// on the same key reads it too.
 ///
@@ -90,7 +91,7 @@ public struct DiagnosticLog: Sendable {
   public func failures(on day: LocalDay, boundary: DayBoundary) throws(TrackerSignalsError)
     -> [DiagnosticEntry]
   {
-    Self.failures(in: try entries(), on: day, boundary: boundary)
+    DiagnosticEntry.failures(in: try entries(), on: day, boundary: boundary)
   }
 
   /// The failed entries of the local day that contains `now`.
@@ -113,20 +114,6 @@ public struct DiagnosticLog: Sendable {
         field: "now", value: Milliseconds.describe(now), requirement: error.description)
     }
     return try failures(on: day, boundary: boundary)
-  }
-
-  /// The failed entries among `entries` that fall on `day`.
-  ///
-  /// - Parameters:
-  ///   - entries: Diagnostic entries.
-  ///   - day: The local day.
-  ///   - boundary: Where local days begin.
-  /// - Returns: The failures of that day, in the order given.
-  public static func failures(
-    in entries: [DiagnosticEntry], on day: LocalDay, boundary: DayBoundary
-  ) -> [DiagnosticEntry] {
-    let (start, end) = Milliseconds.bounds(of: boundary.interval(of: day))
-    return entries.filter { !$0.success && $0.instant >= start && $0.instant < end }
   }
 
   /// Removes every entry.

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 
 /// The folder an app and its extensions share, opened with one ``SharedFolderLayout``: what the
 /// monitor extension records and the app reads, each under the layout's key, capacity and

@@ -1,4 +1,5 @@
 import SharedStore
+import SignalValues
 
 /// Where everything the library keeps in the shared folder lives: the keys, the capacities, the
 /// durabilities and the format versions, in one value.

@@ -1,3 +1,5 @@
+import SignalValues
+
 /// What a ``HeartbeatRecorder`` holds: the recent heartbeats of one source and how many it let go.
 ///
 /// JSON form: `{"source": "monitor", "capacity": 2880, "evictedCount": 12, "heartbeats":

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import SignalValues
 
 /// Keeps the latest heartbeat and a bounded history of one source in a `SharedStore`.
 ///
@@ -183,13 +184,15 @@ public struct HeartbeatRecorder: Sendable {
   ///   - sequence: The producer's notification counter, if any.
   ///   - memoryBytes: The writer's resident memory in bytes, if measured.
   /// - Returns: Whether it was stored, or was equal to the latest and changed nothing.
-  /// - Throws: The errors of ``Heartbeat/init(at:source:sequence:memoryBytes:)`` and
+  /// - Throws: The errors of `Heartbeat.init(at:source:sequence:memoryBytes:)` and
   ///   ``record(_:)``.
   @discardableResult
   public func record(
     at: Date, sequence: UInt64? = nil, memoryBytes: UInt64? = nil
   ) throws(TrackerSignalsError) -> HeartbeatRecordOutcome {
-    try record(Heartbeat(at: at, source: source, sequence: sequence, memoryBytes: memoryBytes))
+    try record(
+      TrackerSignalsError.checking(
+        Heartbeat(at: at, source: source, sequence: sequence, memoryBytes: memoryBytes)))
   }
 
   /// The most recently recorded heartbeat, or `nil` when none was ever recorded.

@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import UsageModel
 
 /// What a `DeviceActivityMonitor` subclass calls from each callback: it records the callback as a
@@ -29,12 +30,12 @@ import UsageModel
 /// ```
 ///
 /// **Writes.** Each callback makes, in this order:
-/// 1. one durable write: the ``MonitorFact`` appended to the sequenced outbox, which also assigns
+/// 1. one durable write: the `MonitorFact` appended to the sequenced outbox, which also assigns
 ///    the number to notify (the only write that matters for usage);
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
-/// 3. only when 1 or 2 failed: one durable append of a ``DiagnosticEntry`` that says what failed.
+/// 3. only when 1 or 2 failed: one durable append of a `DiagnosticEntry` that says what failed.
 ///
 /// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in
@@ -45,8 +46,8 @@ import UsageModel
 /// bytes), the heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
 /// append-only logs: a callback appends its records and reads the end of each log, except once
 /// every *capacity* appends, when the store compacts a log and holds its kept records in memory.
-/// An activity or event name longer than ``MonitorFact/maximumNameLength`` bytes is refused as a
-/// fact, and its diagnostic entry keeps only the first ``MonitorFact/maximumNameLength`` bytes of
+/// An activity or event name longer than `MonitorFact.maximumNameLength` bytes is refused as a
+/// fact, and its diagnostic entry keeps only the first `MonitorFact.maximumNameLength` bytes of
 /// it, so a 1 MB name costs no more than a short one.
 public struct MonitorRecorder: Sendable {
   /// The outbox the facts are published to.
@@ -194,7 +195,8 @@ public struct MonitorRecorder: Sendable {
     var failures: [MonitorFailure] = []
     var fact: MonitorFact?
     do {
-      fact = try MonitorFact(callback, activity: activity, event: event, at: now)
+      fact = try TrackerSignalsError.checking(
+        MonitorFact(callback, activity: activity, event: event, at: now))
     } catch {
       failures.append(.invalidFact(error))
     }
@@ -242,8 +244,8 @@ public struct MonitorRecorder: Sendable {
     now: Date, sequence: UInt64?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
   ) -> Heartbeat? {
     do {
-      let heartbeat = try Heartbeat(
-        at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes)
+      let heartbeat = try TrackerSignalsError.checking(
+        Heartbeat(at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes))
       return try heartbeats.recordReturningPrevious(heartbeat).previous
     } catch {
       failures.append(.heartbeat(error))
@@ -283,12 +285,13 @@ public struct MonitorRecorder: Sendable {
       // The same failure of the same callback logged twice (a retried callback) is one entry.
       // The entry keeps at most `MonitorFact.maximumNameLength` bytes of the name: a name that
       // was refused for its length must not fill the log (and the extension's memory) instead.
-      let entry = try DiagnosticEntry(
-        id: DiagnosticEntry.identifier(
-          of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
-        at: now, eventName: Self.truncated(name, toBytes: MonitorFact.maximumNameLength),
-        action: action, success: false, errorDescription: text,
-        memoryBytes: memoryBytes)
+      let entry = try TrackerSignalsError.checking(
+        DiagnosticEntry(
+          id: DiagnosticEntry.identifier(
+            of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
+          at: now, eventName: Self.truncated(name, toBytes: MonitorFact.maximumNameLength),
+          action: action, success: false, errorDescription: text,
+          memoryBytes: memoryBytes))
       try diagnostics.append(entry)
     } catch {
       failures.append(.diagnostic(error))

@@ -1,8 +1,8 @@
 import Foundation
 import GapDetection
+import SignalValues
 import TestSupport
 import Testing
-import TrackerSignals
 import UsageModel
 
 /// Heartbeats of `source` every `step` seconds from `start` (inclusive) to `end` (inclusive).
@@ -21,3 +21,19 @@ func heartbeats(
 
 /// The seeded generator of the property tests.
 typealias SeededGenerator = SplitMix64
+
+/// The epoch of the test losses and sightings.
+let testEpoch = SequenceEpoch(rawValue: 0xA1)
+
+/// Numbers `values` of ``testEpoch`` lost between `after` and `before`.
+func loss(_ values: ClosedRange<UInt64>, after: Date, before: Date) throws -> SequenceLoss {
+  try SequenceLoss(
+    range: SequenceRange(epoch: testEpoch, values: values), after: after, before: before)
+}
+
+/// Number `value` of `epoch` received at `at`.
+func sighting(_ value: UInt64, of epoch: SequenceEpoch = testEpoch, at: Date) throws
+  -> SequenceSighting
+{
+  try SequenceSighting(SequenceNumber(epoch: epoch, value: value), at: at)
+}

@@ -1,4 +1,5 @@
 import SequenceTracking
+import SignalValues
 
 /// The tracker's rules stated from the facts, for the property tests to compare against.
 ///
@@ -82,7 +83,7 @@ struct ReferenceTracker {
       add(received: 1)
       limitHoles()
       guard value > highest + 1 else { return .inOrder(number) }
-      return .skipped(
+      return .gap(
         number, missing: SequenceRange(epoch: current, values: (highest + 1)...(value - 1)))
     }
     if asHead {

@@ -1,5 +1,4 @@
 import Foundation
-import TrackerSignals
 import UsageModel
 
 extension TimelineRenderer {

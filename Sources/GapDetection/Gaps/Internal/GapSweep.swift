@@ -1,4 +1,5 @@
 import Foundation
+import SignalValues
 import UsageModel
 
 /// The sweep behind ``GapDetector``: evidence is gathered as intervals inside the windows, then
@@ -89,13 +90,12 @@ struct GapSweep {
     }
   }
 
-  mutating func addMissedSequences(_ missed: [MissedSequence]) {
+  mutating func addMissedSequences(_ missed: [SequenceLoss]) {
     for hole in missed {
       Self.clip(hole.afterInstant, hole.beforeInstant, to: windows) { low, high in
         evidence.append(
           GapEvidence(
-            kind: .missedSequence, start: low, end: high, missedNumbers: hole.numbers,
-            missedEpoch: hole.epoch))
+            kind: .missedSequence, start: low, end: high, missed: hole.range))
       }
     }
   }

@@ -46,18 +46,18 @@ public struct MonitorFact: Sendable, Hashable, Codable {
   ///   - event: The event's name, 1 to 256 UTF-8 bytes, for the callbacks that concern an
   ///     event; `nil` for the others.
   ///   - at: When the callback ran; rounded to the millisecond.
-  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an empty or
+  /// - Throws: ``SignalValuesError/invalidValue(field:value:requirement:)`` for an empty or
   ///   over-long name, an event given to a callback that concerns none (or missing from one that
   ///   does), or an instant that is not finite or lies outside 0001-01-03...9999-12-29.
   public init(_ callback: MonitorCallback, activity: String, event: String? = nil, at: Date)
-    throws(TrackerSignalsError)
+    throws(SignalValuesError)
   {
     try self.init(
       callback, activity: activity, event: event, instant: TimeValues.instant(at, field: "at"))
   }
 
   init(_ callback: MonitorCallback, activity: String, event: String?, instant: Int64)
-    throws(TrackerSignalsError)
+    throws(SignalValuesError)
   {
     try Self.checkName(activity, field: "activity")
     if callback.concernsEvent {
@@ -80,7 +80,7 @@ public struct MonitorFact: Sendable, Hashable, Codable {
   /// When the callback ran.
   public var at: Date { Milliseconds.date(instant) }
 
-  private static func checkName(_ name: String, field: String) throws(TrackerSignalsError) {
+  private static func checkName(_ name: String, field: String) throws(SignalValuesError) {
     guard (1...maximumNameLength).contains(name.utf8.count) else {
       throw .invalidValue(
         field: field, value: "\(name.utf8.count) bytes",

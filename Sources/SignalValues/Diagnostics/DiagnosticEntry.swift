@@ -5,7 +5,7 @@ import UsageModel
 ///
 /// An extension error-log entry, with the usual pitfalls removed: the instant is a parameter (no
 /// `Date()` inside), memory is an exact byte count, and the identifier is given by the caller
-/// so that the same entry appended twice is counted once by ``DiagnosticLog``.
+/// so that the same entry appended twice is counted once by `DiagnosticLog`.
 ///
 /// ```swift
 /// try log.append(
@@ -37,7 +37,7 @@ public struct DiagnosticEntry: Sendable, Hashable, Codable, Identifiable {
   ///
   /// - Parameters:
   ///   - id: The entry's identifier, chosen by the caller and kept when an append is retried —
-  ///     for example made once, before the first attempt — so that ``DiagnosticLog`` counts the
+  ///     for example made once, before the first attempt — so that `DiagnosticLog` counts the
   ///     entry once. (A fresh `UUID()` at every attempt would defeat that.)
   ///   - at: When it happened; rounded to the millisecond.
   ///   - eventName: The event or trigger handled.
@@ -45,12 +45,12 @@ public struct DiagnosticEntry: Sendable, Hashable, Codable, Identifiable {
   ///   - success: Whether it worked.
   ///   - errorDescription: What went wrong, if anything.
   ///   - memoryBytes: Resident memory in bytes, if measured.
-  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an instant out of
+  /// - Throws: ``SignalValuesError/invalidValue(field:value:requirement:)`` for an instant out of
   ///   range.
   public init(
     id: UUID, at: Date, eventName: String, action: DiagnosticAction, success: Bool,
     errorDescription: String? = nil, memoryBytes: UInt64? = nil
-  ) throws(TrackerSignalsError) {
+  ) throws(SignalValuesError) {
     self.id = id
     instant = try TimeValues.instant(at, field: "at")
     self.eventName = eventName

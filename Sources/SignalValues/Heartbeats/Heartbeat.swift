@@ -4,7 +4,7 @@ import UsageModel
 /// One sign of life from a tracker: when, from whom, and optionally its counter and memory use.
 ///
 /// A DeviceActivity monitor extension writes one every ~30 seconds while it runs (see
-/// ``HeartbeatRecorder``); the app reads the latest to judge health (`HealthPolicy`) and the
+/// `HeartbeatRecorder`); the app reads the latest to judge health (`HealthPolicy`) and the
 /// history to find where the tracker went silent (`GapDetector`).
 ///
 /// - ``sequence`` is the producer's notification counter when the heartbeat was written, so
@@ -40,11 +40,11 @@ public struct Heartbeat: Sendable, Hashable, Codable {
   ///   - source: Who wrote it.
   ///   - sequence: The producer's notification counter, if any.
   ///   - memoryBytes: The writer's resident memory in bytes, if measured.
-  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)`` for an instant that
+  /// - Throws: ``SignalValuesError/invalidValue(field:value:requirement:)`` for an instant that
   ///   is not finite or lies outside 0001-01-03...9999-12-29.
   public init(
     at: Date, source: HeartbeatSource, sequence: UInt64? = nil, memoryBytes: UInt64? = nil
-  ) throws(TrackerSignalsError) {
+  ) throws(SignalValuesError) {
     self.init(
       instant: try TimeValues.instant(at, field: "at"), source: source, sequence: sequence,
       memoryBytes: memoryBytes)

@@ -1,7 +1,7 @@
 /// The identity of one run of a producer's numbering, drawn at random when its store key is
 /// created.
 ///
-/// A ``SequenceCounter`` or ``SequencedOutbox`` draws a fresh epoch whenever it finds its key
+/// A `SequenceCounter` or `SequencedOutbox` draws a fresh epoch whenever it finds its key
 /// absent: on first use, after the app was reinstalled, after the app-group container was wiped,
 /// or after someone removed the key. Numbering then starts again at 1. Comparing epochs is how a
 /// consumer tells "the producer restarted from 1" (a different epoch) from "I received an old

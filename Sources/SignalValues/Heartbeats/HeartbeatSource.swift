@@ -2,7 +2,7 @@ import UsageModel
 
 /// Who wrote a heartbeat: the DeviceActivity monitor extension, the app, or a name of your own.
 ///
-/// Each source keeps its own heartbeat history (see ``HeartbeatRecorder``), so the name is part
+/// Each source keeps its own heartbeat history (see `HeartbeatRecorder`), so the name is part
 /// of a store key: 1 to 40 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`.
 ///
 /// ```swift
@@ -30,8 +30,8 @@ public struct HeartbeatSource: Sendable, Hashable, Comparable, Codable, CustomSt
   /// Creates a source from its name.
   ///
   /// - Parameter rawValue: 1 to 40 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`.
-  /// - Throws: ``TrackerSignalsError/invalidHeartbeatSource(value:reason:)``.
-  public init(_ rawValue: String) throws(TrackerSignalsError) {
+  /// - Throws: ``SignalValuesError/invalidHeartbeatSource(value:reason:)``.
+  public init(_ rawValue: String) throws(SignalValuesError) {
     if let reason = Self.problem(with: rawValue) {
       throw .invalidHeartbeatSource(value: rawValue, reason: reason)
     }

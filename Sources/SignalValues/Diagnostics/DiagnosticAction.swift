@@ -26,8 +26,8 @@ public struct DiagnosticAction: Sendable, Hashable, Comparable, Codable, CustomS
   /// Creates an action from its name.
   ///
   /// - Parameter rawValue: 1 to 64 characters `a`-`z`, `0`-`9` and `_`.
-  /// - Throws: ``TrackerSignalsError/invalidValue(field:value:requirement:)``.
-  public init(_ rawValue: String) throws(TrackerSignalsError) {
+  /// - Throws: ``SignalValuesError/invalidValue(field:value:requirement:)``.
+  public init(_ rawValue: String) throws(SignalValuesError) {
     guard Self.isValid(rawValue) else {
       throw .invalidValue(
         field: "action", value: rawValue.debugDescription,

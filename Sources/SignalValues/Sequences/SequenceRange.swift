@@ -1,10 +1,10 @@
 /// A non-empty run of consecutive numbers of one epoch, such as the numbers a consumer missed.
 ///
-/// Missed and lost numbers are always reported as exact ranges: `first` and `last` are both
-/// included.
+/// Missed and lost numbers are always reported as exact ranges of this one type, with their
+/// epoch: `first` and `last` are both included. A ``SequenceLoss`` adds when a range was lost.
 ///
 /// ```swift
-/// if case .skipped(_, let missing) = tracker.observe(number) {
+/// if case .gap(_, let missing) = tracker.observe(number) {
 ///   log("missed \(missing.count) notifications: \(missing)")   // "missed 3 …: 5...7@…"
 /// }
 /// ```
@@ -38,7 +38,8 @@ public struct SequenceRange: Hashable, Sendable, Codable, CustomStringConvertibl
   /// A range spanning every 64-bit value would hold 2⁶⁴ numbers; its count saturates at
   /// `UInt64.max`.
   public var count: UInt64 {
-    (values.upperBound - values.lowerBound).addingSaturating(1)
+    let (count, overflow) = (values.upperBound - values.lowerBound).addingReportingOverflow(1)
+    return overflow ? .max : count
   }
 
   /// Whether `number` lies in the range.
