@@ -40,4 +40,3 @@ extension PipelineState {
   /// The longest monitoring interval, in milliseconds.
   static let longestInterval = IntervalAttribution.longestIntervalMilliseconds
 }
-
