@@ -1,45 +1,13 @@
 import Foundation
 import SharedStore
-
-/// A store that forwards everything to an `InMemoryStore`; each broken store overrides one thing.
-class ForwardingStore: SharedStore, @unchecked Sendable {
-  let base = InMemoryStore()
-
-  func read(_ key: String) throws(SharedStoreError) -> Data? { try base.read(key) }
-  func write(_ data: Data, for key: String) throws(SharedStoreError) {
-    try base.write(data, for: key)
-  }
-  func remove(_ key: String) throws(SharedStoreError) { try base.remove(key) }
-  func keys() throws(SharedStoreError) -> [String] { base.keys() }
-  func update<Result>(
-    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
-  ) throws(SharedStoreError) -> Result {
-    try base.update(key, body)
-  }
-  func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
-    try base.changeToken(for: key)
-  }
-  func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
-  func appendToLog(
-    _ key: String, capacity: Int, examiningNewest: Int,
-    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
-  ) throws(SharedStoreError) -> LogAppend? {
-    try base.appendToLog(key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
-  }
-  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
-    try base.readLog(key, newest: newest)
-  }
-  func compactLog(
-    _ key: String, keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
-  ) throws(SharedStoreError) -> Int {
-    try base.compactLog(key, keeping: isKept)
-  }
-}
+import TestSupport
 
 /// Reads, runs the body, then writes, with nothing held in between: two threads can read the
 /// same value, and one of their increments is lost.
-final class NonAtomicUpdateStore: ForwardingStore, @unchecked Sendable {
-  override func update<Result>(
+final class NonAtomicUpdateStore: ForwardingStore {
+  let base: any SharedStore = InMemoryStore()
+
+  func update<Result>(
     _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
   ) throws(SharedStoreError) -> Result {
     let original = try base.read(key)
@@ -53,10 +21,12 @@ final class NonAtomicUpdateStore: ForwardingStore, @unchecked Sendable {
 }
 
 /// Hands out the first token it saw for a key for ever after, as a cache never invalidated would.
-final class StaleChangeTokenStore: ForwardingStore, @unchecked Sendable {
+final class StaleChangeTokenStore: ForwardingStore {
+  let base: any SharedStore = InMemoryStore()
+
   private let first = LockedValue<[String: ChangeToken]>([:])
 
-  override func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
+  func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
     guard let token = try base.changeToken(for: key) else { return nil }
     return first.withLock { first in
       if let stale = first[key] { return stale }
@@ -67,16 +37,20 @@ final class StaleChangeTokenStore: ForwardingStore, @unchecked Sendable {
 }
 
 /// Writes a key it should refuse under a "cleaned" name, as a backend that escapes keys might.
-final class LaxKeyStore: ForwardingStore, @unchecked Sendable {
-  override func write(_ data: Data, for key: String) throws(SharedStoreError) {
+final class LaxKeyStore: ForwardingStore {
+  let base: any SharedStore = InMemoryStore()
+
+  func write(_ data: Data, for key: String) throws(SharedStoreError) {
     let cleaned = String(key.unicodeScalars.filter { StoreKeyRules.violation(in: "\($0)") == nil })
     try base.write(data, for: cleaned.isEmpty ? "empty" : cleaned)
   }
 }
 
 /// Writes the value again after every update, changed or not, advancing the token for nothing.
-final class AlwaysWritingUpdateStore: ForwardingStore, @unchecked Sendable {
-  override func update<Result>(
+final class AlwaysWritingUpdateStore: ForwardingStore {
+  let base: any SharedStore = InMemoryStore()
+
+  func update<Result>(
     _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
   ) throws(SharedStoreError) -> Result {
     let result = try base.update(key, body)
@@ -86,6 +60,8 @@ final class AlwaysWritingUpdateStore: ForwardingStore, @unchecked Sendable {
 }
 
 /// Lists keys in the order they were first written, as a dictionary-backed store might.
-final class UnsortedKeysStore: ForwardingStore, @unchecked Sendable {
-  override func keys() throws(SharedStoreError) -> [String] { base.keys().reversed() }
+final class UnsortedKeysStore: ForwardingStore {
+  let base: any SharedStore = InMemoryStore()
+
+  func keys() throws(SharedStoreError) -> [String] { try base.keys().reversed() }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import SharedStoreTesting
+import TestSupport
 import Testing
 
 /// The contract of `SharedStore`, checked against every backend with the public conformance kit
