@@ -1,4 +1,5 @@
 import SharedStore
+import UsageModel
 
 /// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
 ///
@@ -30,3 +31,10 @@ public enum ActivityWatchError: Error, Sendable, Equatable, CustomStringConverti
     }
   }
 }
+
+// MARK: - Milliseconds
+
+extension ActivityWatchError: InvalidValueError {}
+
+/// UsageModel's conversions of `Date` and `Duration` values, throwing `ActivityWatchError`.
+typealias TimeValues = UsageModel.TimeValues<ActivityWatchError>

@@ -1,4 +1,5 @@
 import SharedStore
+import UsageModel
 
 /// Everything TrackerSignals rejects or fails at, with the context needed to act on it.
 ///
@@ -87,3 +88,10 @@ extension TrackerSignalsError {
     return Key(stringValue: field) ?? Key(stringValue: field + "Ms")
   }
 }
+
+// MARK: - Milliseconds
+
+extension TrackerSignalsError: InvalidValueError {}
+
+/// UsageModel's conversions of `Date` and `Duration` values, throwing `TrackerSignalsError`.
+typealias TimeValues = UsageModel.TimeValues<TrackerSignalsError>
