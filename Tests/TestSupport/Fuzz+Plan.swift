@@ -7,8 +7,8 @@ extension Fuzz {
   /// scaffold every `FuzzTests` shares, so that a test file holds only its module's targets.
   ///
   /// Building the targets can throw (their fixtures are built with the module's own API), and a
-  /// parameterised test's arguments cannot: the plan keeps the error, and ``checkBuilt()`` fails
-  /// with it, so that a plan whose targets did not build is never silently empty.
+  /// parameterised test's arguments cannot. A plan whose targets did not build, or built none,
+  /// is therefore never silently empty: its one target fails with what went wrong.
   ///
   /// ```swift
   /// @Suite("Decoding hostile JSON never traps")
@@ -19,23 +19,17 @@ extension Fuzz {
   ///     arguments: plan.targets)
   ///   func fuzz(_ target: Fuzz.Target) throws { try Self.plan.run(target) }
   ///
-  ///   @Test("every fuzz target is built")
-  ///   func targetsAreBuilt() throws { try Self.plan.checkBuilt() }
-  ///
   ///   static func makeTargets() throws -> [Fuzz.Target] { [.decoding([LocalDay.epoch])] }
   /// }
   /// ```
   package struct Plan: Sendable {
-    /// The targets, or none when building them threw.
+    /// The targets; when building them threw or built none, one target that fails saying so.
     package let targets: [Target]
     /// How many inputs each target gets.
     package let inputsPerTarget: Int
     /// The generator's seed, the same for every target: one per module.
     package let seed: UInt64
-    /// What building the targets threw, if it did.
-    private let buildError: String?
-
-    /// Builds the targets with `makeTargets`, keeping what it throws for ``checkBuilt()``.
+    /// Builds the targets with `makeTargets`; what it throws becomes a target that fails.
     ///
     /// - Parameters:
     ///   - seed: The generator's seed.
@@ -46,13 +40,18 @@ extension Fuzz {
     ) {
       self.seed = seed
       self.inputsPerTarget = inputsPerTarget
+      let failure: String
       do {
-        targets = try makeTargets()
-        buildError = nil
+        let built = try makeTargets()
+        guard built.isEmpty else {
+          targets = built
+          return
+        }
+        failure = "the plan has no fuzz target"
       } catch {
-        targets = []
-        buildError = "\(error)"
+        failure = "the fuzz targets did not build: \(error)"
       }
+      targets = [Target(description: "no target") { _, _ in throw PlanError(failure) }]
     }
 
     /// Runs `target` on ``inputsPerTarget`` inputs from ``seed``.
@@ -68,14 +67,6 @@ extension Fuzz {
         throw PlanError("\(target) tried \(tally.inputs) inputs, not \(inputsPerTarget)")
       }
       return tally
-    }
-
-    /// Fails when building the targets threw or built none.
-    ///
-    /// - Throws: ``PlanError`` with what building threw.
-    package func checkBuilt() throws {
-      if let buildError { throw PlanError("the fuzz targets did not build: \(buildError)") }
-      if targets.isEmpty { throw PlanError("the plan has no fuzz target") }
     }
   }
 

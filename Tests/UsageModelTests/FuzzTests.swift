@@ -7,7 +7,6 @@ import UsageModel
 /// round-trips and survives its main operations; it never traps or hangs.
 @Suite("Decoding hostile JSON never traps")
 struct FuzzTests {
-  /// The module's targets, each given 850 inputs from one seed.
   static let plan = Fuzz.Plan(seed: 0x5EED_0001, makeTargets)
 
   @Test("every input decodes to a usable value or throws a DecodingError", arguments: plan.targets)
@@ -15,11 +14,14 @@ struct FuzzTests {
     try Self.plan.run(target)
   }
 
-  /// `plan` keeps a failure to build the targets, which would leave the test above with no
-  /// argument and nothing to check: this fails with it instead.
-  @Test("every fuzz target is built")
-  func targetsAreBuilt() throws {
-    try Self.plan.checkBuilt()
+  @Test("control: a plan whose targets do not build, or are none, fails instead of passing empty")
+  func planThatDoesNotBuildFails() throws {
+    struct Unbuildable: Error {}
+    for plan in [Fuzz.Plan(seed: 1) { throw Unbuildable() }, Fuzz.Plan(seed: 1) { [] }] {
+      let target = try #require(plan.targets.first)
+      #expect(plan.targets.count == 1)
+      #expect(throws: Fuzz.PlanError.self) { try plan.run(target) }
+    }
   }
 
   // MARK: - Inputs that once failed
