@@ -112,8 +112,8 @@ extension SharedStoreConformance.Check {
         handedOut.sorted() == Array(1...total), key: key.name,
         "\(threads) threads incrementing \(each) times each",
         expected: "the values 1...\(total), each handed out once",
-        actual: "\(distinct.count) distinct values, \(handedOut.count - distinct.count) handed "
-          + "out twice, largest \(handedOut.max() ?? 0)")
+        actual: "\(distinct.count) distinct values among \(handedOut.count), the largest "
+          + "\(handedOut.max() ?? 0): \(handedOut.count - distinct.count) increments were lost")
       try context.expect(try store.value(for: key), total, key: key.name, "the final count")
     },
     Self(

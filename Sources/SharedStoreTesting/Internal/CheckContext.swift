@@ -69,7 +69,7 @@ struct CheckContext: Sendable {
     let actual: String
     do {
       let value = try operation()
-      actual = "no error, and \(describe(value))"
+      actual = value is Void ? "no error" : "no error, and \(describe(value))"
     } catch let error as SharedStoreError {
       if matches(error) { return }
       actual = "\(error)"
