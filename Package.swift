@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "ScreenTimeKit", targets: ["ScreenTimeKit"]),
     .library(name: "SharedStore", targets: ["SharedStore"]),
+    .library(name: "SharedStoreTesting", targets: ["SharedStoreTesting"]),
     .library(name: "UsageModel", targets: ["UsageModel"]),
     .library(name: "BudgetMath", targets: ["BudgetMath"]),
     .library(name: "SignalValues", targets: ["SignalValues"]),
@@ -24,6 +25,8 @@ let package = Package(
   targets: [
     // MARK: Library modules (each depends only on modules declared above it, and nothing else)
     .target(name: "SharedStore"),
+    // The SharedStore contract as checks a backend of an integrator's own runs; no test framework.
+    .target(name: "SharedStoreTesting", dependencies: ["SharedStore"]),
     .target(name: "UsageModel"),
     .target(name: "BudgetMath", dependencies: ["UsageModel"]),
     // The values the extension records and the app analyses, without any I/O.
@@ -122,7 +125,13 @@ let package = Package(
     .target(name: "NameClash", path: "Tests/NameClash"),
     .testTarget(
       name: "SharedStoreTests",
-      dependencies: ["SharedStore", "TestSupport", "stk-test-helper", "NameClash"]
+      dependencies: [
+        "SharedStore", "SharedStoreTesting", "TestSupport", "stk-test-helper", "NameClash",
+      ]
+    ),
+    .testTarget(
+      name: "SharedStoreTestingTests",
+      dependencies: ["SharedStoreTesting", "SharedStore", "TestSupport"]
     ),
     .testTarget(name: "UsageModelTests", dependencies: ["UsageModel", "TestSupport"]),
     .testTarget(

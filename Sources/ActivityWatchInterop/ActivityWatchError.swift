@@ -5,6 +5,7 @@ import Darwin
 #elseif canImport(Musl)
 @preconcurrency import Musl
 #endif
+import UsageModel
 
 /// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
 ///
@@ -62,3 +63,10 @@ extension ActivityWatchError {
     }
   }
 }
+
+// MARK: - Milliseconds
+
+extension ActivityWatchError: InvalidValueError {}
+
+/// UsageModel's conversions of `Date` and `Duration` values, throwing `ActivityWatchError`.
+typealias TimeValues = UsageModel.TimeValues<ActivityWatchError>

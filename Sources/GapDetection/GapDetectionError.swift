@@ -1,3 +1,5 @@
+import UsageModel
+
 /// Everything GapDetection rejects, with the context needed to act on it.
 ///
 /// A call that throws changes nothing: a policy or a value is not created.
@@ -28,3 +30,10 @@ extension GapDetectionError {
     return Key(stringValue: field) ?? Key(stringValue: field + "Ms")
   }
 }
+
+// MARK: - Milliseconds
+
+extension GapDetectionError: InvalidValueError {}
+
+/// UsageModel's conversions of `Date` and `Duration` values, throwing `GapDetectionError`.
+typealias TimeValues = UsageModel.TimeValues<GapDetectionError>

@@ -1,5 +1,6 @@
 import SharedStore
 import SignalValues
+import UsageModel
 
 /// Everything TrackerSignals rejects or fails at, with the context needed to act on it.
 ///
@@ -115,3 +116,10 @@ extension TrackerSignalsError {
     }
   }
 }
+
+// MARK: - Milliseconds
+
+extension TrackerSignalsError: InvalidValueError {}
+
+/// UsageModel's conversions of `Date` and `Duration` values, throwing `TrackerSignalsError`.
+typealias TimeValues = UsageModel.TimeValues<TrackerSignalsError>

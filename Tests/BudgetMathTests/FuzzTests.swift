@@ -8,26 +8,11 @@ import UsageModel
 /// round-trips and survives its main operations; it never traps or hangs.
 @Suite("Decoding hostile JSON never traps")
 struct FuzzTests {
-  /// Inputs per type; 25 types.
-  static let inputsPerType = 850
+  static let plan = Fuzz.Plan(seed: 0x5EED_0002, makeTargets)
 
-  typealias Target = Fuzz.Target
-
-  @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
-  func fuzz(_ target: Target) throws {
-    let tally = try target.run(Self.inputsPerType, 0x5EED_0002)
-    #expect(tally.inputs == Self.inputsPerType)
-  }
-
-  static let targets: [Target] = (try? makeTargets()) ?? []
-
-  /// `targets` swallows a failure to build them, which would leave the test above with no
-  /// argument and nothing to check: this fails instead.
-  @Test("every fuzz target is built")
-  func targetsAreBuilt() throws {
-    let built = try Self.makeTargets()
-    #expect(!built.isEmpty)
-    #expect(built.count == Self.targets.count)
+  @Test("every input decodes to a usable value or throws a DecodingError", arguments: plan.targets)
+  func fuzz(_ target: Fuzz.Target) throws {
+    try Self.plan.run(target)
   }
 
   // MARK: - Inputs that once failed
@@ -46,13 +31,8 @@ struct FuzzTests {
     }
   }
 
-  @Test("the fuzz fixtures build")
-  func fixturesBuild() throws {
-    #expect(try Self.makeTargets().count == Self.targets.count)
-  }
-
   // swift-format-ignore: FunctionBodyLength
-  static func makeTargets() throws -> [Target] {
+  static func makeTargets() throws -> [Fuzz.Target] {
     let now = try instant("2026-03-08T12:00:00Z")
     let today = try day("2026-03-08")
     let boundary = DayBoundary(timeZone: try #require(TimeZone(identifier: "Europe/Paris")))
@@ -90,18 +70,9 @@ struct FuzzTests {
     let builtLedger = ledger
     let builtSession = session
 
-    func target<Value: Codable & Equatable & Sendable>(
-      _ seeds: [Value], _ operations: @escaping @Sendable (Value) -> Void = { _ in }
-    ) -> Target {
-      Target(description: "\(Value.self)") { inputs, seed in
-        try Fuzz.run(
-          Value.self, seeds: seeds, inputs: inputs, seed: seed, operations: operations)
-      }
-    }
-
     return [
-      target(raised),
-      target([alerts]) { state in
+      .decoding(raised),
+      .decoding([alerts]) { state in
         var copy = state
         _ = copy.evaluate(
           category: .gaming, window: today...today, used: .seconds(Int64.max),
@@ -109,60 +80,60 @@ struct FuzzTests {
         _ = copy.evaluate(report, period: .month, scope: .period)
         copy.forgetWindows(endingBefore: today)
       },
-      target([AlertScope.period]),
-      target([AllowanceGranularity.minutes]),
-      target([report.allowance]) { _ = $0.total },
-      target([budget] + plan.budgets) { budget in
+      .decoding([AlertScope.period]),
+      .decoding([AllowanceGranularity.minutes]),
+      .decoding([report.allowance]) { _ = $0.total },
+      .decoding([budget] + plan.budgets) { budget in
         _ = budget.baseAllowances(forPeriodContaining: today)
         _ = budget.proratedAmount(forPeriodContaining: today, planStart: today)
         _ = budget.allowances(forPeriodContaining: today, usage: usage)
         _ = try? budget.report(on: today, usage: usage)
       },
-      target([rollover]),
-      target([BudgetPeriod.day, .isoWeek, .month]) { period in
+      .decoding([rollover]),
+      .decoding([BudgetPeriod.day, .isoWeek, .month]) { period in
         _ = period.days(containing: today)
         _ = period.length(containing: today, boundary: boundary)
       },
-      target([plan]) { plan in
+      .decoding([plan]) { plan in
         for day in plan.month.days { _ = try? plan.reports(on: day, usage: [.gaming: usage]) }
         _ = plan.baseAllowance(for: .socialMedia, on: today)
       },
-      target([Countdown(start: now, duration: minutes(25))]) { _ = $0.remaining(at: now) },
-      target(events),
-      target([FocusPhase.onBreak]),
-      target([FocusEventKind.endBreak]),
-      target([builtSession]) { session in
+      .decoding([Countdown(start: now, duration: minutes(25))]) { _ = $0.remaining(at: now) },
+      .decoding(events),
+      .decoding([FocusPhase.onBreak]),
+      .decoding([FocusEventKind.endBreak]),
+      .decoding([builtSession]) { session in
         var copy = session
         _ = copy.state(at: now + 1_000)
         _ = copy.state(at: .distantFuture)
         _ = try? copy.apply(.beginBreak(at: now + 3_000, length: minutes(1)))
         _ = copy.state(at: now + 4_000)
       },
-      target([builtSession.state(at: now + 650)]),
-      target([ExchangeRate.tenXPPerMinute]) { rate in
+      .decoding([builtSession.state(at: now + 650)]),
+      .decoding([ExchangeRate.tenXPPerMinute]) { rate in
         _ = rate.convert(Int.max)
         _ = rate.convert(95)
       },
-      target([cap]) { cap in
+      .decoding([cap]) { cap in
         var ledger = RewardLedger(rate: .tenXPPerMinute, dailyEarningCap: cap)
         _ = try? ledger.apply(LedgerTransaction(id: "e", at: now, kind: .earn(xp: Int.max)))
       },
-      target(transactions) { transaction in
+      .decoding(transactions) { transaction in
         var copy = builtLedger
         _ = try? copy.apply(transaction)
       },
-      target([builtLedger.balance]),
-      target([builtLedger]) { ledger in
+      .decoding([builtLedger.balance]),
+      .decoding([builtLedger]) { ledger in
         var copy = ledger
         _ = try? copy.apply(LedgerTransaction(id: "e9", at: now, kind: .earn(xp: Int.max)))
         _ = try? copy.redeemAll(id: "all", at: now)
         _ = copy.expiryOfEverything(id: "exp", at: now)
       },
-      target([pace]),
-      target([PaceOutlook.willRunOut]),
-      target([BudgetLevel.warning]),
-      target(reports),
-      target([report.today, report.period]) { status in
+      .decoding([pace]),
+      .decoding([PaceOutlook.willRunOut]),
+      .decoding([BudgetLevel.warning]),
+      .decoding(reports),
+      .decoding([report.today, report.period]) { status in
         _ = status.remaining
         _ = status.overage
         _ = status.fraction

@@ -10,26 +10,11 @@ import UsageModel
 /// or hangs.
 @Suite("Decoding hostile JSON never traps")
 struct FuzzTests {
-  /// Inputs per type; 23 types.
-  static let inputsPerType = 850
+  static let plan = Fuzz.Plan(seed: 0x5EED_0005, makeTargets)
 
-  typealias Target = Fuzz.Target
-
-  @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
-  func fuzz(_ target: Target) throws {
-    let tally = try target.run(Self.inputsPerType, 0x5EED_0005)
-    #expect(tally.inputs == Self.inputsPerType)
-  }
-
-  static let targets: [Target] = (try? makeTargets()) ?? []
-
-  /// `targets` swallows a failure to build them, which would leave the test above with no
-  /// argument and nothing to check: this fails instead.
-  @Test("every fuzz target is built")
-  func targetsAreBuilt() throws {
-    let built = try Self.makeTargets()
-    #expect(!built.isEmpty)
-    #expect(built.count == Self.targets.count)
+  @Test("every input decodes to a usable value or throws a DecodingError", arguments: plan.targets)
+  func fuzz(_ target: Fuzz.Target) throws {
+    try Self.plan.run(target)
   }
 
   // MARK: - Inputs that once failed
@@ -62,13 +47,8 @@ struct FuzzTests {
     #expect(pulse == .fixed(.milliseconds(315_537_551_999_999)))
   }
 
-  @Test("the fuzz fixtures build")
-  func fixturesBuild() throws {
-    #expect(try Self.makeTargets().count == Self.targets.count)
-  }
-
   // swift-format-ignore: FunctionBodyLength
-  static func makeTargets() throws -> [Target] {
+  static func makeTargets() throws -> [Fuzz.Target] {
     let zone = try #require(TimeZone(identifier: "America/New_York"))
     let boundary = DayBoundary(timeZone: zone)
     let day = try LocalDay(parsing: "2026-03-08")
@@ -112,70 +92,59 @@ struct FuzzTests {
     let interval = try #require(HeartbeatMerger.merge(beats).first)
     let sighting = try sighting(3, at: t0)
 
-    func target<Value: Codable & Equatable & Sendable>(
-      _ seeds: [Value], roundTrip: Fuzz.RoundTrip = .equal,
-      _ operations: @escaping @Sendable (Value) -> Void = { _ in }
-    ) -> Target {
-      Target(description: "\(Value.self)") { inputs, seed in
-        try Fuzz.run(
-          Value.self, seeds: seeds, inputs: inputs, seed: seed, roundTrip: roundTrip,
-          operations: operations)
-      }
-    }
-
     return [
-      target([report]) { report in
+      .decoding([report]) { report in
         _ = report.text
         _ = report.svg
         _ = report.json()
       },
-      target(report.usage) { _ = $0.duration },
-      target([gap]) { _ = $0.duration },
-      target([GapClass.notificationLoss]),
-      target(gap.evidence) { _ = $0.duration },
-      target([gapReport]) { report in
+      .decoding(report.usage) { _ = $0.duration },
+      .decoding([gap]) { _ = $0.duration },
+      .decoding([GapClass.notificationLoss]),
+      .decoding(gap.evidence) { _ = $0.duration },
+      .decoding([gapReport]) { report in
         _ = (report.expected, report.tracked, report.idle, report.unknown, report.windowDurations)
         _ = report.time(of: .trackerDown, in: DateInterval(start: .distantPast, end: now))
         _ = TrackerDownAlert.evaluate(report, policy: policy)
       },
-      target([missed]) { missed in
+      .decoding([missed]) { missed in
         _ = (missed.count, missed.duration)
         _ = detector.report(
           for: day, now: now, heartbeats: beats, usage: usage, missedSequences: [missed])
       },
-      target([sighting]) { _ = SequenceSighting.losses(in: [$0, sighting]) },
-      target(expectations) { expectation in
+      .decoding([sighting]) { _ = SequenceSighting.losses(in: [$0, sighting]) },
+      .decoding(expectations) { expectation in
         _ = expectation.windows(in: boundary.interval(of: day))
         _ = expectation.duration(in: boundary.interval(of: day))
         _ = GapDetector(boundary: boundary, expectation: expectation).report(
           for: day, now: now, heartbeats: beats, usage: usage)
       },
-      target(accounting.windows) { _ = ($0.duration, $0.tracked) },
-      target([accounting]) { _ = ($0.expected, $0.tracked, $0.idle, $0.unknown) },
-      target([policy, .standard]) { policy in
+      .decoding(accounting.windows) { _ = ($0.duration, $0.tracked) },
+      .decoding([accounting]) { _ = ($0.expected, $0.tracked, $0.idle, $0.unknown) },
+      .decoding([policy, .standard]) { policy in
         _ = policy.health(of: beats.last, at: .distantFuture)
         _ = GapDetector(boundary: boundary, expectation: .daily(window, in: zone), policy: policy)
           .report(for: day, now: now, heartbeats: beats, usage: usage)
       },
-      target([health, policy.health(of: nil, at: now)]),
-      target([health.status, .clockSkew(ahead: .seconds(5))]) { status in
+      .decoding([health, policy.health(of: nil, at: now)]),
+      .decoding([health.status, .clockSkew(ahead: .seconds(5))]) { status in
         if case .clockSkew(let ahead) = status { _ = DiagnosticsReport.relativeTime(ahead) }
       },
-      target([MemoryLevel.critical]),
-      target([MemoryPolicy.monitorExtension]) { _ = $0.level(forBytes: .max) },
-      target([interval]) { _ = $0.duration },
-      target([pulse]) { pulse in _ = HeartbeatMerger.merge(beats, pulseTime: .adaptive(pulse)) },
-      target([PulseTime.fixed(.seconds(31)), .adaptive(.standard)]) { pulse in
+      .decoding([MemoryLevel.critical]),
+      .decoding([MemoryPolicy.monitorExtension]) { _ = $0.level(forBytes: .max) },
+      .decoding([interval]) { _ = $0.duration },
+      .decoding([pulse]) { pulse in _ = HeartbeatMerger.merge(beats, pulseTime: .adaptive(pulse)) },
+      .decoding([PulseTime.fixed(.seconds(31)), .adaptive(.standard)]) { pulse in
         _ = HeartbeatMerger.merge(beats, pulseTime: pulse)
       },
-      target([rates]) { _ = $0.meets(.standard) },
-      target([HealthTargets.standard]) { _ = rates.meets($0) },
-      target([rates.failures]) { rate in
+      .decoding([rates]) { _ = $0.meets(.standard) },
+      .decoding([HealthTargets.standard]) { _ = rates.meets($0) },
+      .decoding([rates.failures]) { rate in
         _ = rate.description
         _ = rate.fraction
         _ = rate.isBelow(percent: Int.max)
       },
-      target(alerts) { _ = ($0.trackerDown, $0.windowDuration) },
+      .decoding(alerts) { _ = ($0.trackerDown, $0.windowDuration) },
     ]
   }
 }

@@ -10,31 +10,11 @@ import Testing
 /// survives its main operations; it never traps or hangs.
 @Suite("Decoding hostile JSON never traps")
 struct FuzzTests {
-  /// Inputs per target; 15 targets.
-  static let inputsPerType = 850
+  static let plan = Fuzz.Plan(seed: 0x5EED_0003, makeTargets)
 
-  typealias Target = Fuzz.Target
-
-  @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
-  func fuzz(_ target: Target) throws {
-    let tally = try target.run(Self.inputsPerType, 0x5EED_0003)
-    #expect(tally.inputs == Self.inputsPerType)
-  }
-
-  static let targets: [Target] = (try? makeTargets()) ?? []
-
-  /// `targets` swallows a failure to build them, which would leave the test above with no
-  /// argument and nothing to check: this fails instead.
-  @Test("every fuzz target is built")
-  func targetsAreBuilt() throws {
-    let built = try Self.makeTargets()
-    #expect(!built.isEmpty)
-    #expect(built.count == Self.targets.count)
-  }
-
-  @Test("the fuzz fixtures build")
-  func fixturesBuild() throws {
-    #expect(try Self.makeTargets().count == Self.targets.count)
+  @Test("every input decodes to a usable value or throws a DecodingError", arguments: plan.targets)
+  func fuzz(_ target: Fuzz.Target) throws {
+    try Self.plan.run(target)
   }
 
   /// Numbers that a tracker, cursor or coordinator is asked about after decoding.
@@ -44,7 +24,7 @@ struct FuzzTests {
   ]
 
   // swift-format-ignore: FunctionBodyLength
-  static func makeTargets() throws -> [Target] {
+  static func makeTargets() throws -> [Fuzz.Target] {
     var tracker = SequenceTracker()
     for value: UInt64 in [1, 2, 5, 9, 4, 30] { tracker.observe(number(value)) }
     tracker.observe(number(3, .b))
@@ -56,23 +36,15 @@ struct FuzzTests {
     let record = OutboxConsumerRecord(cursor: cursor, state: [Event(app: "a", seconds: 60)])
     let head = OutboxHead(number: number(9), oldest: 3, token: ChangeToken(generation: 7))
 
-    func target<Value: Codable & Equatable & Sendable>(
-      _ seeds: [Value], _ operations: @escaping @Sendable (Value) -> Void = { _ in }
-    ) -> Target {
-      Target(description: "\(Value.self)") { inputs, seed in
-        try Fuzz.run(Value.self, seeds: seeds, inputs: inputs, seed: seed, operations: operations)
-      }
-    }
-
     return [
-      target([SequenceEpoch.a]),
-      target([number(3)]) { number in _ = probes.map(number.precedes) },
-      target([range(2...9), range(0...UInt64.max, .b)]) { range in
+      .decoding([SequenceEpoch.a]),
+      .decoding([number(3)]) { number in _ = probes.map(number.precedes) },
+      .decoding([range(2...9), range(0...UInt64.max, .b)]) { range in
         _ = range.count
         _ = probes.map(range.contains)
       },
-      target([built.statistics]) { _ = $0.deliveryRate },
-      target([built, SequenceTracker()]) { tracker in
+      .decoding([built.statistics]) { _ = $0.deliveryRate },
+      .decoding([built, SequenceTracker()]) { tracker in
         for probe in probes {
           var copy = tracker
           copy.observe(probe)
@@ -82,24 +54,24 @@ struct FuzzTests {
           _ = head.outstanding.map(\.count)
         }
       },
-      target([coordinator]) { coordinator in
+      .decoding([coordinator]) { coordinator in
         var copy = coordinator
         for probe in probes {
           _ = copy.decide(.notification, head: probe, cursor: OutboxCursor(after: number(.max)))
           _ = copy.decide(.poll, head: probe, cursor: .start)
         }
       },
-      target([coordinator.statistics]),
-      target([DrainTrigger.foreground]),
-      target([cursor, .start]),
-      target([head]),
-      target([record]),
-      target([SequencedEntry(number: number(4), payload: Event(app: "b", seconds: 1))]),
-      target([ChangeToken(generation: 42)]),
-      Target(description: "stored counter") { inputs, seed in
+      .decoding([coordinator.statistics]),
+      .decoding([DrainTrigger.foreground]),
+      .decoding([cursor, .start]),
+      .decoding([head]),
+      .decoding([record]),
+      .decoding([SequencedEntry(number: number(4), payload: Event(app: "b", seconds: 1))]),
+      .decoding([ChangeToken(generation: 42)]),
+      Fuzz.Target(description: "stored counter") { inputs, seed in
         try storedCounter(inputs: inputs, seed: seed)
       },
-      Target(description: "stored consumer record") { inputs, seed in
+      Fuzz.Target(description: "stored consumer record") { inputs, seed in
         try storedConsumerRecord(record, inputs: inputs, seed: seed)
       },
     ]

@@ -1,5 +1,6 @@
 import SequenceTracking
 import SharedStore
+import TestSupport
 import Testing
 
 @Suite("SequenceTracking errors")

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 /// A key's default given as a closure is built once, when first needed, and its failure is an

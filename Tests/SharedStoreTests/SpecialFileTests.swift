@@ -344,58 +344,17 @@ private func bindSocket(at path: String) throws {
 
 /// The real file system, except that a read can be made to see a file that grew: it returns
 /// every byte asked for, past the end, as if another process were appending in place.
-final class GrowingFileSystem: FileSystem {
-  private let real = POSIXFileSystem()
+final class GrowingFileSystem: ForwardingFileSystem {
+  let base: any FileSystem = POSIXFileSystem()
   private let grow = LockedValue(false)
 
   /// Makes the next positioned read return as many bytes as asked for.
   func growOnNextRead() { grow.withLock { $0 = true } }
 
   func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data {
-    let data = try real.read(descriptor, count: count, at: offset)
+    let data = try base.read(descriptor, count: count, at: offset)
     guard grow.withLock({ $0 }) else { return data }
     grow.withLock { $0 = false }
     return data + Data(repeating: 0x2A, count: count - data.count)
-  }
-  func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
-    try real.open(path, mode: mode)
-  }
-  func close(_ descriptor: Int32) throws(SystemCallError) { try real.close(descriptor) }
-  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
-    try real.readPrefix(descriptor, count: count)
-  }
-  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
-    try real.writeAll(descriptor, bytes)
-  }
-  func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
-    throws(SystemCallError)
-  {
-    try real.writeAll(descriptor, bytes, at: offset)
-  }
-  func size(of descriptor: Int32) throws(SystemCallError) -> Int { try real.size(of: descriptor) }
-  func synchronize(_ descriptor: Int32) throws(SystemCallError) { try real.synchronize(descriptor) }
-  func rename(_ source: String, to destination: String) throws(SystemCallError) {
-    try real.rename(source, to: destination)
-  }
-  func unlink(_ path: String) throws(SystemCallError) { try real.unlink(path) }
-  func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
-    try real.lockExclusively(descriptor)
-  }
-  func unlock(_ descriptor: Int32) throws(SystemCallError) { try real.unlock(descriptor) }
-  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
-    try real.contentsOfDirectory(path)
-  }
-  func createDirectory(_ path: String) throws(SystemCallError) { try real.createDirectory(path) }
-  func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity {
-    try real.identity(of: descriptor)
-  }
-  func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
-    try real.identity(atPath: path)
-  }
-  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
-    try real.status(of: descriptor)
-  }
-  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
-    try real.status(atPath: path)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SharedStore
+import TestSupport
 import Testing
 
 /// `update` with a body that cannot fail throws only the store's typed error and its result may

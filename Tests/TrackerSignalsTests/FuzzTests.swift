@@ -11,35 +11,15 @@ import UsageModel
 /// main operations; it never traps or hangs.
 @Suite("Decoding hostile JSON never traps")
 struct FuzzTests {
-  /// Inputs per target; 12 targets.
-  static let inputsPerType = 850
+  static let plan = Fuzz.Plan(seed: 0x5EED_0004, makeTargets)
 
-  typealias Target = Fuzz.Target
-
-  @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
-  func fuzz(_ target: Target) throws {
-    let tally = try target.run(Self.inputsPerType, 0x5EED_0004)
-    #expect(tally.inputs == Self.inputsPerType)
-  }
-
-  static let targets: [Target] = (try? makeTargets()) ?? []
-
-  /// `targets` swallows a failure to build them, which would leave the test above with no
-  /// argument and nothing to check: this fails instead.
-  @Test("every fuzz target is built")
-  func targetsAreBuilt() throws {
-    let built = try Self.makeTargets()
-    #expect(!built.isEmpty)
-    #expect(built.count == Self.targets.count)
-  }
-
-  @Test("the fuzz fixtures build")
-  func fixturesBuild() throws {
-    #expect(try Self.makeTargets().count == Self.targets.count)
+  @Test("every input decodes to a usable value or throws a DecodingError", arguments: plan.targets)
+  func fuzz(_ target: Fuzz.Target) throws {
+    try Self.plan.run(target)
   }
 
   // swift-format-ignore: FunctionBodyLength
-  static func makeTargets() throws -> [Target] {
+  static func makeTargets() throws -> [Fuzz.Target] {
     let now = try instant("2026-03-08T12:00:00Z")
     let heartbeat = try Heartbeat(
       at: now, source: .monitorExtension, sequence: 7, memoryBytes: 3_000_000)
@@ -53,27 +33,19 @@ struct FuzzTests {
     let boundary = DayBoundary(timeZone: try #require(TimeZone(identifier: "Asia/Tokyo")))
     let today = try boundary.day(containing: now)
 
-    func target<Value: Codable & Equatable & Sendable>(
-      _ seeds: [Value], _ operations: @escaping @Sendable (Value) -> Void = { _ in }
-    ) -> Target {
-      Target(description: "\(Value.self)") { inputs, seed in
-        try Fuzz.run(Value.self, seeds: seeds, inputs: inputs, seed: seed, operations: operations)
-      }
-    }
-
     return [
-      target([DiagnosticAction.memoryWarning]),
-      target([entry]) { entry in
+      .decoding([DiagnosticAction.memoryWarning]),
+      .decoding([entry]) { entry in
         _ = DiagnosticEntry.failures(in: [entry], on: today, boundary: boundary)
       },
-      target([heartbeat]),
-      target([history]) { _ = $0.latest },
-      target([HeartbeatSource.reportExtension]),
-      target([HeartbeatRecordOutcome.duplicate]),
-      target([MonitorCallback.intervalWillEndWarning]),
-      target([fact]),
-      target([RestartAdvice(isDue: true, interval: .seconds(60))]),
-      target([RestartPolicy.standard]) { policy in
+      .decoding([heartbeat]),
+      .decoding([history]) { _ = $0.latest },
+      .decoding([HeartbeatSource.reportExtension]),
+      .decoding([HeartbeatRecordOutcome.duplicate]),
+      .decoding([MonitorCallback.intervalWillEndWarning]),
+      .decoding([fact]),
+      .decoding([RestartAdvice(isDue: true, interval: .seconds(60))]),
+      .decoding([RestartPolicy.standard]) { policy in
         for (last, at) in [(now, now), (Date.distantPast, Date.distantFuture), (now, .distantPast)]
         {
           for state in AppState.allCases {
@@ -81,8 +53,8 @@ struct FuzzTests {
           }
         }
       },
-      target([AppState.background]),
-      Target(description: "stored diagnostic log") { inputs, seed in
+      .decoding([AppState.background]),
+      Fuzz.Target(description: "stored diagnostic log") { inputs, seed in
         try storedLog(entry, now: now, boundary: boundary, inputs: inputs, seed: seed)
       },
     ]

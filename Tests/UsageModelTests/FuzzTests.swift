@@ -7,28 +7,21 @@ import UsageModel
 /// round-trips and survives its main operations; it never traps or hangs.
 @Suite("Decoding hostile JSON never traps")
 struct FuzzTests {
-  /// Inputs per type; 36 types.
-  static let inputsPerType = 850
+  static let plan = Fuzz.Plan(seed: 0x5EED_0001, makeTargets)
 
-  typealias Target = Fuzz.Target
-
-  @Test("every input decodes to a usable value or throws a DecodingError", arguments: targets)
-  func fuzz(_ target: Target) throws {
-    let clock = ContinuousClock.now
-    let tally = try target.run(Self.inputsPerType, 0x5EED_0001)
-    print("FUZZTIME \(ContinuousClock.now - clock) \(target) \(tally)")
-    #expect(tally.inputs == Self.inputsPerType)
+  @Test("every input decodes to a usable value or throws a DecodingError", arguments: plan.targets)
+  func fuzz(_ target: Fuzz.Target) throws {
+    try Self.plan.run(target)
   }
 
-  static let targets: [Target] = (try? makeTargets()) ?? []
-
-  /// `targets` swallows a failure to build them, which would leave the test above with no
-  /// argument and nothing to check: this fails instead.
-  @Test("every fuzz target is built")
-  func targetsAreBuilt() throws {
-    let built = try Self.makeTargets()
-    #expect(!built.isEmpty)
-    #expect(built.count == Self.targets.count)
+  @Test("control: a plan whose targets do not build, or are none, fails instead of passing empty")
+  func planThatDoesNotBuildFails() throws {
+    struct Unbuildable: Error {}
+    for plan in [Fuzz.Plan(seed: 1) { throw Unbuildable() }, Fuzz.Plan(seed: 1) { [] }] {
+      let target = try #require(plan.targets.first)
+      #expect(plan.targets.count == 1)
+      #expect(throws: Fuzz.PlanError.self) { try plan.run(target) }
+    }
   }
 
   // MARK: - Inputs that once failed
@@ -46,13 +39,8 @@ struct FuzzTests {
     #expect(accountant.record(week).added == .seconds(604_800))
   }
 
-  @Test("the fuzz fixtures build")
-  func fixturesBuild() throws {
-    #expect(try Self.makeTargets().count == Self.targets.count)
-  }
-
   // swift-format-ignore: FunctionBodyLength
-  static func makeTargets() throws -> [Target] {
+  static func makeTargets() throws -> [Fuzz.Target] {
     let newYork = try zone("America/New_York")
     let boundary = DayBoundary(timeZone: newYork, dayStart: try time("04:00"))
     let now = try instant("2026-03-08T12:00:00-04:00")
@@ -102,56 +90,45 @@ struct FuzzTests {
           apps: [try .init(appName: "Example", totalMinutes: 42)])
       ])
 
-    func target<Value: Codable & Equatable & Sendable>(
-      _ seeds: [Value], roundTrip: Fuzz.RoundTrip = .equal,
-      _ operations: @escaping @Sendable (Value) -> Void = { _ in }
-    ) -> Target {
-      Target(description: "\(Value.self)") { inputs, seed in
-        try Fuzz.run(
-          Value.self, seeds: seeds, inputs: inputs, seed: seed, roundTrip: roundTrip,
-          operations: operations)
-      }
-    }
-
     let week = day...day.advanced(by: 6)
     return [
-      target([app]),
-      target([AppCategory.socialMedia, try AppCategory("my_custom")]),
-      target(rules.rules),
-      target([rules]) { _ = $0.category(for: app) },
-      target([boundary]) { boundary in
+      .decoding([app]),
+      .decoding([AppCategory.socialMedia, try AppCategory("my_custom")]),
+      .decoding(rules.rules),
+      .decoding([rules]) { _ = $0.category(for: app) },
+      .decoding([boundary]) { boundary in
         _ = boundary.interval(of: day)
         _ = boundary.length(of: day)
         _ = try? boundary.day(containing: now)
       },
-      target([record, record2]) { record in
+      .decoding([record, record2]) { record in
         _ = record.duration
         _ = aggregator.aggregate([record], over: week)
       },
-      target([UsageSource.heartbeat]),
-      target([window]) { window in
+      .decoding([UsageSource.heartbeat]),
+      .decoding([window]) { window in
         _ = window.nominalLength
         _ = window.occurrence(startingOn: day, in: newYork)
         _ = window.nextOccurrence(after: now, in: newYork)
         _ = window.length(ofOccurrenceContaining: now, in: newYork)
       },
-      target([timer]) { timer in
+      .decoding([timer]) { timer in
         _ = timer.duration
         _ = timer.contains(now)
         _ = timer.localEnd(in: newYork)
       },
-      target([MonitoringSchedule.daily(window), .timer(timer)]) { _ = $0.intervalLength },
-      target([activity]) { _ = MonitoringPlan.violations(in: [$0, $0]) },
-      target([plan]) { _ = MonitoringPlan.violations(in: $0.activities) },
-      target([name]) { _ = $0.rawValue },
-      target([event, early]) { event in
+      .decoding([MonitoringSchedule.daily(window), .timer(timer)]) { _ = $0.intervalLength },
+      .decoding([activity]) { _ = MonitoringPlan.violations(in: [$0, $0]) },
+      .decoding([plan]) { _ = MonitoringPlan.violations(in: $0.activities) },
+      .decoding([name]) { _ = $0.rawValue },
+      .decoding([event, early]) { event in
         var copy = accountant
         _ = copy.record(event)
       },
-      target([implausible]) { _ = $0.description },
-      target(interval.apps) { _ = $0.highest },
-      target([interval]) { _ = $0.total },
-      target([accountant]) { accountant in
+      .decoding([implausible]) { _ = $0.description },
+      .decoding(interval.apps) { _ = $0.highest },
+      .decoding([interval]) { _ = $0.total },
+      .decoding([accountant]) { accountant in
         var copy = accountant
         _ = copy.record(event)
         _ = copy.record(early)
@@ -160,47 +137,43 @@ struct FuzzTests {
         _ = copy.pastActivityAllowance(intervalStart: now)
         copy.removeIntervals(startingBefore: now)
       },
-      target([try ISOWeek(parsing: "2026-W10")]) { _ = $0.days },
-      target([LocalDateTime(day: day, time: try time("23:59:59"))]) { _ = $0.dateComponents },
-      target([day]) { day in
+      .decoding([try ISOWeek(parsing: "2026-W10")]) { _ = $0.days },
+      .decoding([LocalDateTime(day: day, time: try time("23:59:59"))]) { _ = $0.dateComponents },
+      .decoding([day]) { day in
         _ = day.weekday
         _ = try? day.isoWeek
         _ = day.lastDayOfMonth
         _ = day.dayOfYear
         _ = boundary.interval(of: day)
       },
-      target([day.localMonth]) { _ = $0.days },
-      target([try time("04:30")]),
-      target([Weekday.sunday]),
-      target(log.events),
-      target([log]) { log in
+      .decoding([day.localMonth]) { _ = $0.days },
+      .decoding([try time("04:30")]),
+      .decoding([Weekday.sunday]),
+      .decoding(log.events),
+      .decoding([log]) { log in
         var copy = log
         let responses = copy.responses(within: .seconds(60))
         _ = ResponseLatencyStatistics(responses)
         _ = copy.events(on: day, boundary: boundary)
         _ = try? copy.applyRetention(.days(3), now: now, boundary: boundary)
       },
-      target([response]),
-      target(response.categories),
-      target(response.categories.flatMap(\.apps)),
-      target([payload]),
-      target(payload.apps),
-      target(daily.apps),
-      target(daily.categories) { _ = $0.total(of: app) },
-      target([daily]) { daily in
+      .decoding([response]),
+      .decoding(response.categories),
+      .decoding(response.categories.flatMap(\.apps)),
+      .decoding([payload]),
+      .decoding(payload.apps),
+      .decoding(daily.apps),
+      .decoding(daily.categories) { _ = $0.total(of: app) },
+      .decoding([daily]) { daily in
         _ = daily.total(of: app)
         _ = daily.length
         _ = UsageSyncPayload(userId: "u", usage: daily) { $0.rawValue }
       },
-      target([report]) { report in
+      .decoding([report]) { report in
         _ = report.total
         _ = report[day]
       },
-      Target(description: "APIEnvelope<UsageSyncPayload>") { inputs, seed in
-        try Fuzz.runStable(
-          APIEnvelope<UsageSyncPayload>.self, seeds: [APIEnvelope(success: true, data: payload)],
-          inputs: inputs, seed: seed)
-      },
+      .decodingStably([APIEnvelope(success: true, data: payload)]),
     ]
   }
 }

@@ -43,11 +43,11 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   public private(set) var entries: [LedgerEntry] = []
 
   var positions: [String: Int] = [:]
-  private var earnedPerDay: [LocalDay: Int] = [:]
+  private(set) var earnedPerDay: [LocalDay: Int] = [:]
   /// The local day each capped earning counted for, by transaction identifier.
   var earningDays: [String: LocalDay] = [:]
-  private var openSessions: [String: Duration] = [:]
-  private var usedSessions: Set<String> = []
+  private(set) var openSessions: [String: Duration] = [:]
+  private(set) var usedSessions: Set<String> = []
 
   /// Creates an empty ledger.
   ///
@@ -130,126 +130,6 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       id: transaction.id, at: Milliseconds.date(instant), kind: transaction.kind)
   }
 
-  /// The entry `transaction` would make, and for a capped earning the local day it counts for.
-  ///
-  /// `storedEarningDay` is the day a replayed earning was counted for when it was first applied;
-  /// it is used as is, so that a later change of the time zone's rules cannot move an earning to
-  /// another day and make a stored ledger fail to replay.
-  func effect(of transaction: LedgerTransaction, storedEarningDay: LocalDay?)
-    throws(BudgetMathError) -> (LedgerEntry, earningDay: LocalDay?)
-  {
-    let id = transaction.id
-    let before = balance
-    var xp = 0
-    var available = Duration.zero
-    var reserved = Duration.zero
-    var capped = 0
-    var earningDay: LocalDay?
-
-    switch transaction.kind {
-    case .earn(let earned):
-      try Self.require(earned >= 1, "earn.xp", "\(earned)", "at least 1")
-      if let cap = dailyEarningCap {
-        let day: LocalDay
-        if let storedEarningDay {
-          day = storedEarningDay
-        } else {
-          day = try Self.day(of: transaction.at, boundary: cap.dayBoundary)
-        }
-        xp = min(earned, max(0, cap.xp - earnedPerDay[day, default: 0]))
-        earningDay = day
-      } else {
-        xp = earned
-      }
-      capped = earned - xp
-    case .redeem(let spent):
-      try Self.require(
-        spent >= rate.experiencePoints, "redeem.xp", "\(spent)",
-        "at least \(rate.experiencePoints), the price of one unit of \(rate)")
-      guard spent <= before.xp else {
-        throw .overdraft(transaction: id, balance: "\(before.xp) XP", requested: "\(spent) XP")
-      }
-      let units = spent / rate.experiencePoints
-      guard let bought = rate.exactTime(ofUnits: units) else {
-        throw .invalidValue(
-          field: "balance", value: "\(before.available) + \(units) × \(rate.time)",
-          requirement: "a balance that fits in 64 bits (XP, and time in milliseconds)")
-      }
-      xp = -(units * rate.experiencePoints)
-      available = bought
-    case .startSpending(let session, let reserve):
-      try Self.require(!session.isEmpty, "startSpending.session", "\"\"", "not empty")
-      try Self.requireWhole(reserve, positive: true, "startSpending.reserve")
-      guard !usedSessions.contains(session) else {
-        throw .sessionAlreadyUsed(id: session, transaction: id)
-      }
-      guard reserve <= before.available else {
-        throw .overdraft(transaction: id, balance: "\(before.available)", requested: "\(reserve)")
-      }
-      available = .zero - reserve
-      reserved = reserve
-    case .endSpending(let session, let used):
-      guard let reservation = openSessions[session] else {
-        throw .unknownSession(id: session, transaction: id)
-      }
-      try Self.requireWhole(used, positive: false, "endSpending.used")
-      guard used <= reservation else {
-        throw .sessionOverrun(id: session, reserved: reservation, used: used)
-      }
-      reserved = .zero - reservation
-      available = reservation - used
-    case .adjust(let xpChange, let timeChange, let reason):
-      try Self.require(!reason.isEmpty, "adjust.reason", "\"\"", "not empty")
-      guard Milliseconds.isWhole(timeChange), Milliseconds.amount(timeChange) != nil else {
-        throw .invalidValue(
-          field: "adjust.time", value: "\(timeChange)", requirement: "whole milliseconds")
-      }
-      let (newXP, overflow) = before.xp.addingReportingOverflow(xpChange)
-      guard !overflow, newXP >= 0, before.available + timeChange >= .zero else {
-        throw .overdraft(
-          transaction: id, balance: "\(before.xp) XP and \(before.available)",
-          requested: "a change of \(xpChange) XP and \(timeChange)")
-      }
-      xp = xpChange
-      available = timeChange
-    case .expire(let expiredXP, let expiredTime):
-      try Self.require(expiredXP >= 0, "expire.xp", "\(expiredXP)", "zero or more")
-      try Self.requireWhole(expiredTime, positive: false, "expire.time")
-      guard expiredXP <= before.xp, expiredTime <= before.available else {
-        throw .overdraft(
-          transaction: id, balance: "\(before.xp) XP and \(before.available)",
-          requested: "\(expiredXP) XP and \(expiredTime)")
-      }
-      xp = -expiredXP
-      available = .zero - expiredTime
-    }
-
-    let (newXP, xpOverflow) = before.xp.addingReportingOverflow(xp)
-    let newAvailable = before.available + available
-    let newReserved = before.reserved + reserved
-    guard !xpOverflow, Milliseconds.amount(newAvailable) != nil,
-      Milliseconds.amount(newReserved) != nil
-    else {
-      throw .invalidValue(
-        field: "balance", value: "\(before.xp) XP + \(xp), \(before.available) + \(available)",
-        requirement: "a balance that fits in 64 bits (XP, and time in milliseconds)")
-    }
-    let entry = LedgerEntry(
-      transaction: transaction, xpChange: xp, availableChange: available,
-      reservedChange: reserved, cappedXP: capped,
-      balanceAfter: RewardBalance(xp: newXP, available: newAvailable, reserved: newReserved))
-    return (entry, earningDay)
-  }
-
-  /// The local day of `at` under `boundary`.
-  private static func day(of at: Date, boundary: DayBoundary) throws(BudgetMathError) -> LocalDay {
-    do {
-      return try boundary.day(containing: at)
-    } catch {
-      throw .invalidValue(field: "at", value: describe(at), requirement: error.description)
-    }
-  }
-
   mutating func record(_ entry: LedgerEntry, earningDay: LocalDay?) {
     let transaction = entry.transaction
     positions[transaction.id] = entries.count
@@ -268,22 +148,5 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     case .redeem, .adjust, .expire:
       break
     }
-  }
-
-  private static func require(
-    _ condition: Bool, _ field: String, _ value: String, _ requirement: String
-  ) throws(BudgetMathError) {
-    if !condition { throw .invalidValue(field: field, value: value, requirement: requirement) }
-  }
-
-  private static func requireWhole(_ time: Duration, positive: Bool, _ field: String)
-    throws(BudgetMathError)
-  {
-    let valid =
-      (positive ? time > .zero : time >= .zero) && Milliseconds.isWhole(time)
-      && Milliseconds.amount(time) != nil
-    try require(
-      valid, field, "\(time)",
-      (positive ? "more than zero" : "zero or more") + ", in whole milliseconds")
   }
 }

@@ -1,3 +1,5 @@
+import UsageModel
+
 /// A pulse time that follows a tracker's observed cadence: a multiple of the median of the
 /// recent intervals between heartbeats, kept between a floor and a ceiling.
 ///

@@ -177,8 +177,8 @@ enum KillPoint: String {
 }
 
 /// The real file system, which SIGKILLs its own process at a kill point once armed.
-final class KillingFileSystem: FileSystem {
-  private let real = POSIXFileSystem()
+final class KillingFileSystem: ForwardingFileSystem {
+  let base: any FileSystem = POSIXFileSystem()
   private let point: KillPoint
   private let armed = LockedValue(false)
   /// The descriptors of directories, whose flush is the directory flush.
@@ -205,68 +205,43 @@ final class KillingFileSystem: FileSystem {
   }
 
   func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
-    let descriptor = try real.open(path, mode: mode)
+    let descriptor = try base.open(path, mode: mode)
     if mode == .directory { directories.withLock { _ = $0.insert(descriptor) } }
     if mode == .createNew, isAt(.temporaryCreated) { die() }
     return descriptor
   }
   func close(_ descriptor: Int32) throws(SystemCallError) {
     directories.withLock { _ = $0.remove(descriptor) }
-    try real.close(descriptor)
-  }
-  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
-    try real.readPrefix(descriptor, count: count)
-  }
-  func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data {
-    try real.read(descriptor, count: count, at: offset)
+    try base.close(descriptor)
   }
   func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
     if isAt(.midWrite) {
-      try real.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2)))
+      try base.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2)))
       die()
     }
-    try real.writeAll(descriptor, bytes)
+    try base.writeAll(descriptor, bytes)
   }
   func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
     throws(SystemCallError)
   {
     if isAt(.midWrite) {
-      try real.writeAll(
+      try base.writeAll(
         descriptor, UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2)), at: offset)
       die()
     }
-    try real.writeAll(descriptor, bytes, at: offset)
+    try base.writeAll(descriptor, bytes, at: offset)
   }
-  func size(of descriptor: Int32) throws(SystemCallError) -> Int { try real.size(of: descriptor) }
   func synchronize(_ descriptor: Int32) throws(SystemCallError) {
     let isDirectory = directories.withLock { $0.contains(descriptor) }
     if isDirectory ? isAt(.beforeDirectoryFlush) : isAt(.beforeFlush) { die() }
-    try real.synchronize(descriptor)
+    try base.synchronize(descriptor)
   }
   func rename(_ source: String, to destination: String) throws(SystemCallError) {
     if isAt(.beforeRename) { die() }
-    try real.rename(source, to: destination)
+    try base.rename(source, to: destination)
   }
-  func unlink(_ path: String) throws(SystemCallError) { try real.unlink(path) }
   func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
-    try real.lockExclusively(descriptor)
+    try base.lockExclusively(descriptor)
     if isAt(.lockHeld) { die() }
-  }
-  func unlock(_ descriptor: Int32) throws(SystemCallError) { try real.unlock(descriptor) }
-  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
-    try real.contentsOfDirectory(path)
-  }
-  func createDirectory(_ path: String) throws(SystemCallError) { try real.createDirectory(path) }
-  func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity {
-    try real.identity(of: descriptor)
-  }
-  func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
-    try real.identity(atPath: path)
-  }
-  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
-    try real.status(of: descriptor)
-  }
-  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
-    try real.status(atPath: path)
   }
 }

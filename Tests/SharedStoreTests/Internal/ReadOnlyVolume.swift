@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import SharedStore
 
@@ -8,8 +9,8 @@ import Foundation
 ///
 /// Tests run as root in CI, where permissions are not enforced, so this seam is how every CI run
 /// checks what a read-only store does; `ReadOnlyStoreTests` also checks a real one.
-final class ReadOnlyVolume: FileSystem {
-  private let real = POSIXFileSystem()
+final class ReadOnlyVolume: ForwardingFileSystem {
+  let base: any FileSystem = POSIXFileSystem()
   private let code: Int32
 
   /// A volume whose changes fail with `code`.
@@ -19,12 +20,12 @@ final class ReadOnlyVolume: FileSystem {
 
   func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
     switch mode {
-    case .readOnly, .directory: return try real.open(path, mode: mode)
+    case .readOnly, .directory: return try base.open(path, mode: mode)
     case .createNew, .readWriteCreate, .readWrite: throw SystemCallError("open", code)
     }
   }
   func createDirectory(_ path: String) throws(SystemCallError) {
-    guard try real.status(atPath: path)?.kind == .directory else {
+    guard try base.status(atPath: path)?.kind == .directory else {
       throw SystemCallError("mkdir", code)
     }
   }
@@ -39,34 +40,5 @@ final class ReadOnlyVolume: FileSystem {
     throws(SystemCallError)
   {
     throw SystemCallError("pwrite", EBADF)
-  }
-
-  func close(_ descriptor: Int32) throws(SystemCallError) { try real.close(descriptor) }
-  func readPrefix(_ descriptor: Int32, count: Int) throws(SystemCallError) -> Data {
-    try real.readPrefix(descriptor, count: count)
-  }
-  func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data {
-    try real.read(descriptor, count: count, at: offset)
-  }
-  func size(of descriptor: Int32) throws(SystemCallError) -> Int { try real.size(of: descriptor) }
-  func synchronize(_ descriptor: Int32) throws(SystemCallError) { try real.synchronize(descriptor) }
-  func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
-    try real.lockExclusively(descriptor)
-  }
-  func unlock(_ descriptor: Int32) throws(SystemCallError) { try real.unlock(descriptor) }
-  func contentsOfDirectory(_ path: String) throws(SystemCallError) -> [String] {
-    try real.contentsOfDirectory(path)
-  }
-  func identity(of descriptor: Int32) throws(SystemCallError) -> FileIdentity {
-    try real.identity(of: descriptor)
-  }
-  func identity(atPath path: String) throws(SystemCallError) -> FileIdentity? {
-    try real.identity(atPath: path)
-  }
-  func status(of descriptor: Int32) throws(SystemCallError) -> FileStatus {
-    try real.status(of: descriptor)
-  }
-  func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
-    try real.status(atPath: path)
   }
 }

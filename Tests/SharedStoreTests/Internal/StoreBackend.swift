@@ -38,45 +38,13 @@ enum StoreBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 ///
 /// A file store lives in the `store` folder of the temporary directory, so that a snapshot of the
 /// temporary directory also shows anything written beside the store. Every call is forwarded.
-final class TestStore: SharedStore {
+final class TestStore: ForwardingStore {
   let base: any SharedStore
   let directory: TemporaryDirectory?
 
   init(base: any SharedStore, directory: TemporaryDirectory?) {
     self.base = base
     self.directory = directory
-  }
-
-  func read(_ key: String) throws(SharedStoreError) -> Data? { try base.read(key) }
-  func write(_ data: Data, for key: String) throws(SharedStoreError) {
-    try base.write(data, for: key)
-  }
-  func remove(_ key: String) throws(SharedStoreError) { try base.remove(key) }
-  func keys() throws(SharedStoreError) -> [String] { try base.keys() }
-  func update<Result>(
-    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
-  ) throws(SharedStoreError) -> Result {
-    try base.update(key, body)
-  }
-  func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
-    try base.changeToken(for: key)
-  }
-  func quarantine(_ key: String) throws(SharedStoreError) -> String? { try base.quarantine(key) }
-  @discardableResult
-  func appendToLog(
-    _ key: String, capacity: Int, examiningNewest: Int,
-    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
-  ) throws(SharedStoreError) -> LogAppend? {
-    try base.appendToLog(key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
-  }
-  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
-    try base.readLog(key, newest: newest)
-  }
-  @discardableResult
-  func compactLog(
-    _ key: String, keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
-  ) throws(SharedStoreError) -> Int {
-    try base.compactLog(key, keeping: isKept)
   }
 }
 

@@ -1,0 +1,54 @@
+import Foundation
+import SharedStore
+
+/// A file system that forwards to the real one and, once armed, fails the next flush after a
+/// change is visible.
+///
+/// That is a flush of a directory (the step a durable `FileStore` takes after renaming a new
+/// value into place) or of a file opened to append to it (the step after an append is written).
+/// The store then reports `SharedStoreError.notDurable`.
+package final class DirectoryFlushFailure: ForwardingFileSystem {
+  private struct State {
+    var directories: Set<Int32> = []
+    var appended: Set<Int32> = []
+    var armed = false
+  }
+
+  package let base: any FileSystem = POSIXFileSystem()
+  private let state = LockedValue(State())
+
+  /// A file system that fails nothing until it is armed.
+  package init() {}
+
+  /// Makes the next flush of a directory, or of a file appended to, fail with `EIO`.
+  package func failNextFlushOfAChange() {
+    state.withLock { $0.armed = true }
+  }
+
+  package func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    let descriptor = try base.open(path, mode: mode)
+    if mode == .directory { state.withLock { _ = $0.directories.insert(descriptor) } }
+    if mode == .readWrite { state.withLock { _ = $0.appended.insert(descriptor) } }
+    return descriptor
+  }
+
+  package func close(_ descriptor: Int32) throws(SystemCallError) {
+    state.withLock {
+      $0.directories.remove(descriptor)
+      $0.appended.remove(descriptor)
+    }
+    try base.close(descriptor)
+  }
+
+  package func synchronize(_ descriptor: Int32) throws(SystemCallError) {
+    let fail = state.withLock { state -> Bool in
+      guard state.armed,
+        state.directories.contains(descriptor) || state.appended.contains(descriptor)
+      else { return false }
+      state.armed = false
+      return true
+    }
+    if fail { throw SystemCallError("injected directory fsync", EIO) }
+    try base.synchronize(descriptor)
+  }
+}
