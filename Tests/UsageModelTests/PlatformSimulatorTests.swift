@@ -10,6 +10,8 @@ private func scenario(_ name: String) throws -> PlatformScenario {
   try #require(corpus.first { $0.name == name })
 }
 
+/// The simulator's own rules: its truth is possible, its platform fires what it should, and its
+/// readings relate as they must.
 @Suite("Platform simulator: ground truth, platform model and corpus")
 struct PlatformSimulatorTests {
   // MARK: - Ground truth
@@ -128,6 +130,40 @@ struct PlatformSimulatorTests {
     print("\(name): naive/truth = \(String(format: "%.2f", ratio))")
   }
 
+  @Test("late callbacks arrive no earlier than fired and no later than the maximum delay")
+  func late() throws {
+    let scenario = try scenario("late")
+    let delays = scenario.deliveries.map { LocalClock.seconds($0.callback.at) - $0.firedAt }
+    #expect(delays.allSatisfy { (0...(45 * 60)).contains($0) })
+    #expect(delays.contains { $0 > 60 })
+  }
+
+  @Test("out-of-order delivery puts some callbacks after ones fired later")
+  func outOfOrder() throws {
+    let fired = try scenario("out-of-order").deliveries.map(\.firedAt)
+    #expect(zip(fired, fired.dropFirst()).contains { $0 > $1 })
+    let ideal = try scenario("ideal").deliveries.map(\.firedAt)
+    #expect(zip(ideal, ideal.dropFirst()).allSatisfy { $0 <= $1 })
+  }
+
+  @Test("a catch-up storm holds every callback of its span and delivers them at its end")
+  func storm() throws {
+    let scenario = try scenario("catch-up storm")
+    let from = LocalClock.seconds(PlatformCorpus.paris("2026-04-13T21:30:00"))
+    let to = LocalClock.seconds(PlatformCorpus.paris("2026-04-14T07:30:00"))
+    let instants = scenario.deliveries.map { LocalClock.seconds($0.callback.at) }
+    #expect(instants.allSatisfy { $0 < from || $0 >= to })
+    #expect(instants.filter { $0 == to }.count > 1)
+  }
+
+  @Test("more than half the threshold callbacks come twice when duplicated at 0.6")
+  func duplicated() throws {
+    let scenario = try scenario("duplicated")
+    let thresholds = scenario.deliveries.filter { $0.threshold != nil }
+    let copies = thresholds.filter(\.isDuplicate).count
+    #expect(copies * 2 > thresholds.count - copies)
+  }
+
   @Test("a re-arm counted from the occurrence start replays, at registration, what was reached")
   func replays() throws {
     let scenario = try scenario("re-arm, counted from occurrence start (replays)")
@@ -166,6 +202,22 @@ struct PlatformSimulatorTests {
     for key in scenario.revealed.keys {
       #expect(scenario.revealed[key.day, key.app] <= scenario.truth[key.day, key.app])
     }
+  }
+
+  @Test("control: counting phantoms as proof makes the revealed truth exceed the truth")
+  func revealedControl() throws {
+    let scenario = try scenario("first-pickup phantoms")
+    let simulator = scenario.simulator
+    let credulous = SimulationReadings.revealed(
+      deliveries: scenario.deliveries, windows: simulator.windows,
+      intervals: simulator.intervals, includingPhantoms: true)
+    #expect(credulous.total > scenario.truth.total)
+  }
+
+  @Test("generations matter: after a re-arm counted from registration, revealed beats naive")
+  func generationsMatter() throws {
+    let scenario = try scenario("re-arm, counted from registration")
+    #expect(scenario.revealed.total > scenario.naive.total + scenario.ladderStep)
   }
 
   @Test("equal seeds give equal scenarios, and another seed another one")

@@ -36,19 +36,22 @@ package enum SimulationReadings {
   ///   - deliveries: The deliveries.
   ///   - windows: Every registration window.
   ///   - intervals: The daily intervals.
-  /// - Returns: The revealed truth, never above the truth.
+  ///   - includingPhantoms: Whether phantoms count as proof too, as a control that shows a
+  ///     test of "revealed never exceeds the truth" failing.
+  /// - Returns: The revealed truth, never above the truth unless `includingPhantoms`.
   /// - Complexity: O(*n* + *w*) for *n* deliveries and *w* windows.
   package static func revealed(
     deliveries: [SimulatedDelivery], windows: [RegistrationWindow],
-    intervals: [MonitoringInterval]
+    intervals: [MonitoringInterval], includingPhantoms: Bool = false
   ) -> AppDayTotals {
+    /// The deliveries of one generation of one app's events in one interval.
     struct Key: Hashable {
       let interval: Int
       let generation: Int
       let app: String
     }
     var highest: [Key: Int] = [:]
-    for delivery in deliveries where !delivery.isPhantom {
+    for delivery in deliveries where includingPhantoms || !delivery.isPhantom {
       guard let threshold = delivery.threshold, let app = delivery.app else { continue }
       let key = Key(interval: delivery.interval, generation: delivery.generation, app: app)
       highest[key] = max(highest[key, default: 0], threshold)
