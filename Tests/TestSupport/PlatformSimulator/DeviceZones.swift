@@ -15,6 +15,29 @@ package struct DeviceZones: Hashable, Sendable {
     package let zone: TimeZone
   }
 
+  /// The zones of a device that starts at home and changes zone at each ``Behaviour/travel(at:to:)``.
+  ///
+  /// - Parameters:
+  ///   - home: The zone the device starts in.
+  ///   - behaviours: The behaviours; those other than travel are ignored.
+  package init(home: TimeZone, behaviours: [Behaviour]) {
+    var changes: [ZoneChange] = []
+    for case .travel(let at, let zone) in behaviours {
+      changes.append(ZoneChange(at: LocalClock.seconds(at), zone: zone))
+    }
+    self.init(home: home, changes: changes.sorted { $0.at < $1.at })
+  }
+
+  /// Creates the zones from a home zone and its changes.
+  ///
+  /// - Parameters:
+  ///   - home: The zone the device starts in.
+  ///   - changes: Each change, in order of instant.
+  package init(home: TimeZone, changes: [ZoneChange]) {
+    self.home = home
+    self.changes = changes
+  }
+
   /// The device's zone at an instant.
   ///
   /// - Parameter instant: Seconds since 1970.

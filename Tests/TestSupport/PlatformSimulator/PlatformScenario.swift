@@ -4,8 +4,8 @@ import Foundation
 /// delivers under a set of behaviours, and the truth, revealed truth and naive readings.
 ///
 /// Everything follows from the seed: equal seeds and behaviours give equal scenarios. The plan
-/// draws from the seed alone, so two scenarios with the same seed share their real use whatever
-/// their behaviours.
+/// draws from the seed and the travels alone, so two scenarios with the same seed and no travel
+/// share their real use whatever their other behaviours.
 ///
 /// ```swift
 /// let scenario = PlatformScenario(name: "late", seed: 11, behaviours: [.late(maxSeconds: 900)])
@@ -57,7 +57,7 @@ package struct PlatformScenario: Hashable, Sendable {
     self.behaviours = behaviours
     plan = UsagePlan.generate(
       seed: seed, firstDay: dst ? "2026-03-07" : firstDay, days: days, apps: apps,
-      timeZone: zone)
+      zones: DeviceZones(home: zone, behaviours: behaviours))
     simulator = PlatformSimulator(plan: plan, behaviours: behaviours)
     deliveries = simulator.run(seed: seed)
     truth = SimulationReadings.truth(plan: plan, intervals: simulator.intervals)

@@ -35,11 +35,7 @@ package struct PlatformSimulator: Hashable, Sendable {
     self.plan = plan
     self.behaviours = behaviours
     self.ladder = ladder
-    var changes: [DeviceZones.ZoneChange] = []
-    for case .travel(let at, let zone) in behaviours {
-      changes.append(DeviceZones.ZoneChange(at: LocalClock.seconds(at), zone: zone))
-    }
-    zones = DeviceZones(home: plan.homeZone, changes: changes.sorted { $0.at < $1.at })
+    zones = DeviceZones(home: plan.homeZone, behaviours: behaviours)
     intervals = MonitoringInterval.intervals(from: plan.start, until: plan.end, zones: zones)
     var pending: [(at: Int, semantics: RegistrationSemantics, past: Bool)] = [
       (plan.start, .fromOccurrenceStart, true)
