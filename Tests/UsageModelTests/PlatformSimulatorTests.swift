@@ -235,4 +235,11 @@ struct PlatformSimulatorTests {
       print(scenario.summary)
     }
   }
+
+  @Test("the corpus's readings per day")
+  func dailySummary() {
+    for line in corpus.flatMap(\.dayLines) {
+      print(line)
+    }
+  }
 }

@@ -84,4 +84,12 @@ package struct PlatformScenario: Hashable, Sendable {
     return "\(name): truth \(truth.total) s, naive \(naive.total) s, revealed "
       + "\(revealed.total) s, naive error \(error), \(callbacks.count) callbacks"
   }
+
+  /// One line per day for a report: the truth, naive and revealed seconds of all apps.
+  package var dayLines: [String] {
+    Set(truth.days + naive.days + revealed.days).sorted().map { day in
+      "\(name) \(day): truth \(truth.total(day: day)) s, naive \(naive.total(day: day)) s, "
+        + "revealed \(revealed.total(day: day)) s"
+    }
+  }
 }
