@@ -1,3 +1,5 @@
+import UsageModel
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@ import Darwin
 #elseif canImport(Musl)
 @preconcurrency import Musl
 #endif
-import UsageModel
 
 /// Everything ActivityWatchInterop rejects or fails at, with the context needed to act on it.
 ///
