@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 
 /// A model of DeviceActivity's monitoring: it computes when each threshold of each app is truly
 /// reached in each interval, and fires callbacks as iOS would under a set of ``Behaviour``s.

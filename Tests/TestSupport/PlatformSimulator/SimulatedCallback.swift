@@ -1,5 +1,5 @@
 import Foundation
-import TrackerSignals
+import SignalValues
 
 /// A callback as the monitor extension receives it: what, for which activity and event, when,
 /// and in the device's zone at that instant.

@@ -1,4 +1,4 @@
-import TrackerSignals
+import SignalValues
 
 /// The three readings of a simulation: the truth, what the delivered callbacks prove, and what a
 /// naive reader of the callbacks concludes.
