@@ -55,7 +55,7 @@ public struct UsagePipeline: Sendable {
   /// Opens the pipeline on the shared folder, with its layout's keys.
   ///
   /// Open it at the app's launch: it also removes the temporary files that writers killed in
-  /// the middle of a write left in the folder (``SharedFolder/removeTemporaryFiles()``). A
+  /// the middle of a write left in the folder (`SharedFolder.removeTemporaryFiles()`). A
   /// monitor extension is killed often, readers ignore such files, and nothing else removes
   /// them.
   ///
