@@ -118,12 +118,15 @@ extension SharedStoreError {
 
 func pipelineTour(in directory: URL, output: URL?) throws {
   let sample = try SampleDay()
+  // One folder, opened as the extension and the app each open it. The sample's device is in
+  // the sample's zone (an extension on a phone leaves the recorder's default, the device's).
+  let folder = try SharedFolder(directory: directory)
+  let zone = sample.timeZone
   let monitor = Monitor(
-    sample: sample, recorder: MonitorRecorder(folder: try SharedFolder(directory: directory)))
+    sample: sample, recorder: MonitorRecorder(folder: folder, timeZone: { zone }))
   var app = App(
     sample: sample,
-    pipeline: try UsagePipeline(
-      folder: try SharedFolder(directory: directory), configuration: try sample.configuration()))
+    pipeline: try UsagePipeline(folder: folder, configuration: try sample.configuration()))
 
   print("== 1. The monitor extension records what it is told; Darwin notifications get lost ==")
   var tally = Monitor.Tally()

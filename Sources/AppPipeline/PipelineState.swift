@@ -255,8 +255,14 @@ public struct PipelineState: Sendable, Hashable, Codable {
 
   /// The order of ``facts``.
   static func precedes(_ left: MonitorFact, _ right: MonitorFact) -> Bool {
-    (left.instant, left.callback.rawValue, left.activity, left.event ?? "")
-      < (right.instant, right.callback.rawValue, right.activity, right.event ?? "")
+    (
+      left.instant, left.callback.rawValue, left.activity, left.event ?? "",
+      left.timeZone?.identifier ?? ""
+    )
+      < (
+        right.instant, right.callback.rawValue, right.activity, right.event ?? "",
+        right.timeZone?.identifier ?? ""
+      )
   }
 
   private func appendBounded<Element>(_ list: inout [Element], _ element: Element) {

@@ -16,7 +16,8 @@ struct PipelineLaunchTests {
   @Test("opening the pipeline on a folder reclaims the temporary files of writers killed mid-write")
   func openingReclaimsKilledWritersLeftovers() throws {
     let directory = try TemporaryDirectory(prefix: "stk-pipeline")
-    let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory.url))
+    let recorder = MonitorRecorder(
+      folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })
     let now = try instant("2026-04-15T14:00:00Z")
     #expect(recorder.intervalDidStart(for: "daily", now: now).succeeded)
     // What an extension killed between creating its temporary file and renaming it leaves

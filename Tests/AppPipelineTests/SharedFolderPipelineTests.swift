@@ -15,8 +15,8 @@ struct SharedFolderPipelineTests {
   @Test("the pipeline works unchanged on an in-memory folder")
   func inMemoryFolderRunsThePipeline() throws {
     let folder = try SharedFolder.inMemory()
-    let recorder = MonitorRecorder(folder: folder)
     let zone = try TestSupport.zone("Europe/Paris")
+    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
     var pipeline = try UsagePipeline(
       folder: folder, configuration: PipelineConfiguration(userId: "preview", timeZone: zone))
     let day = try LocalDay(parsing: "2026-04-15")
@@ -38,7 +38,7 @@ struct SharedFolderPipelineTests {
   @Test("a layout's outbox capacity holds on both sides: evictions past it are reported lost")
   func oneLayoutOneCapacity() throws {
     let folder = try SharedFolder.inMemory(layout: .standard(outboxCapacity: 3))
-    let recorder = MonitorRecorder(folder: folder)
+    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
     var pipeline = try UsagePipeline(
       folder: folder, configuration: PipelineConfiguration(userId: "u", timeZone: .gmt))
     let start = Date(timeIntervalSince1970: 1_776_211_200)

@@ -177,7 +177,7 @@ final class PipelineStateDriver: StoredFormatDriver {
     let folder = try SharedFolder(store: store, layout: .standard(outboxCapacity: 64))
     self.folder = folder
     let (outbox, heartbeats) = (folder.outbox, folder.heartbeats(of: .monitorExtension))
-    let recorder = MonitorRecorder(folder: folder)
+    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
     let start = boundary.start(of: day)
     try sandbox.plant([:])
     _ = recorder.intervalDidStart(for: "daily", now: start)

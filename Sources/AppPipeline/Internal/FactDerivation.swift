@@ -48,7 +48,7 @@ enum FactDerivation {
     var attribution = IntervalAttribution(
       plan: configuration.monitoring, timeZone: configuration.timeZone)
     for fact in facts where fact.callback == .intervalDidStart {
-      attribution.recordStart(of: fact.activity, at: fact.instant)
+      attribution.recordStart(of: fact.activity, at: fact.instant, timeZone: fact.timeZone)
     }
     var derived = DerivedUsage(
       accountant: accountant, rejected: [], outcomes: [],
@@ -79,7 +79,9 @@ enum FactDerivation {
   ) -> Reading {
     do throws(UsageModelError) {
       let name = try ThresholdEventName(parsing: eventName)
-      guard let start = attribution.intervalStart(of: fact.activity, containing: fact.instant)
+      guard
+        let start = attribution.intervalStart(
+          of: fact.activity, containing: fact.instant, timeZone: fact.timeZone)
       else {
         return .rejected(
           RejectedFact(

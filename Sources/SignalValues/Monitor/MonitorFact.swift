@@ -5,22 +5,30 @@ import UsageModel
 /// values.
 ///
 /// A fact is what the extension writes and nothing more — which callback, which activity, which
-/// event, at which instant. It is not a result: the extension derives nothing (no usage, no
+/// event, at which instant, in which time zone the device was. It is not a result: the extension derives nothing (no usage, no
 /// interval, no total), so a fact written once can never be half-applied, and everything the app
-/// shows is derived from the facts it drained (see `UsagePipeline` in ScreenTimeKit). The
+/// shows is derived from the facts it drained (see `UsagePipeline` in AppPipeline). The
 /// activity and event names are kept as the platform gave them (`DeviceActivityName.rawValue`,
 /// `DeviceActivityEvent.Name.rawValue`); the app parses event names such as
 /// `stk:15m:com.example.app` with UsageModel's `ThresholdEventName`.
 ///
 /// ```swift
 /// let fact = try MonitorFact(
-///   .eventDidReachThreshold, activity: "daily", event: "stk:5m:com.burbn.instagram", at: now)
+///   .eventDidReachThreshold, activity: "daily", event: "stk:5m:com.burbn.instagram", at: now,
+///   timeZone: zone)
 /// ```
 ///
+/// **The device's zone.** The platform begins each monitoring interval on the wall clock of the
+/// zone the device is in at that moment, so the zone is part of what the callback means: the
+/// app reads an interval in the zone it began in, whatever zone the app is configured with
+/// later (a person who travels). Facts written without a zone (`timeZone == nil`) are read in
+/// the app's configured zone.
+///
 /// JSON form: `{"activity": "daily", "at": "2026-03-08T14:05:00Z", "callback":
-/// "eventDidReachThreshold", "event": "stk:5m:com.burbn.instagram"}`; `at` is ISO 8601 in UTC
-/// with `.SSS` only when the millisecond is not zero; `event` is omitted for the callbacks that
-/// concern no event.
+/// "eventDidReachThreshold", "event": "stk:5m:com.burbn.instagram", "timeZone":
+/// "Europe/Paris"}`; `at` is ISO 8601 in UTC with `.SSS` only when the millisecond is not zero;
+/// `event` is omitted for the callbacks that concern no event, `timeZone` (an IANA identifier)
+/// when the zone is not known.
 public struct MonitorFact: Sendable, Hashable, Codable {
   /// The longest activity or event name accepted, in UTF-8 bytes: 256.
   ///
@@ -35,6 +43,8 @@ public struct MonitorFact: Sendable, Hashable, Codable {
   /// The event's name, for ``MonitorCallback/eventDidReachThreshold`` and
   /// ``MonitorCallback/eventWillReachThresholdWarning``; `nil` for the others.
   public let event: String?
+  /// The time zone the device was in when the callback ran, if the extension gave it.
+  public let timeZone: TimeZone?
   /// The instant in milliseconds since 1970, within the supported range.
   package let instant: Int64
 
@@ -46,19 +56,23 @@ public struct MonitorFact: Sendable, Hashable, Codable {
   ///   - event: The event's name, 1 to 256 UTF-8 bytes, for the callbacks that concern an
   ///     event; `nil` for the others.
   ///   - at: When the callback ran; rounded to the millisecond.
+  ///   - timeZone: The zone the device was in; `nil` when unknown.
   /// - Throws: ``SignalValuesError/invalidValue(field:value:requirement:)`` for an empty or
   ///   over-long name, an event given to a callback that concerns none (or missing from one that
   ///   does), or an instant that is not finite or lies outside 0001-01-03...9999-12-29.
-  public init(_ callback: MonitorCallback, activity: String, event: String? = nil, at: Date)
-    throws(SignalValuesError)
-  {
+  public init(
+    _ callback: MonitorCallback, activity: String, event: String? = nil, at: Date,
+    timeZone: TimeZone? = nil
+  ) throws(SignalValuesError) {
     try self.init(
-      callback, activity: activity, event: event, instant: TimeValues.instant(at, field: "at"))
+      callback, activity: activity, event: event, instant: TimeValues.instant(at, field: "at"),
+      timeZone: timeZone)
   }
 
-  init(_ callback: MonitorCallback, activity: String, event: String?, instant: Int64)
-    throws(SignalValuesError)
-  {
+  init(
+    _ callback: MonitorCallback, activity: String, event: String?, instant: Int64,
+    timeZone: TimeZone?
+  ) throws(SignalValuesError) {
     try Self.checkName(activity, field: "activity")
     if callback.concernsEvent {
       guard let event else {
@@ -75,6 +89,7 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     self.activity = activity
     self.event = event
     self.instant = instant
+    self.timeZone = timeZone
   }
 
   /// When the callback ran.
@@ -95,6 +110,7 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     case activity
     case event
     case at
+    case timeZone
   }
 
   /// Decodes the documented JSON form, validating it as the initialiser does.
@@ -107,8 +123,17 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     let activity = try container.decode(String.self, forKey: .activity)
     let event = try container.decodeIfPresent(String.self, forKey: .event)
     let instant = try container.decodeInstant(forKey: .at)
+    var timeZone: TimeZone?
+    if let identifier = try container.decodeIfPresent(String.self, forKey: .timeZone) {
+      guard let zone = TimeZone(identifier: identifier) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .timeZone, in: container, debugDescription: "unknown time zone \(identifier)")
+      }
+      timeZone = zone
+    }
     do {
-      try self.init(callback, activity: activity, event: event, instant: instant)
+      try self.init(
+        callback, activity: activity, event: event, instant: instant, timeZone: timeZone)
     } catch {
       throw DecodingError.dataCorruptedError(
         forKey: error.codingKey(CodingKeys.self) ?? .activity, in: container,
@@ -126,5 +151,6 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     try container.encodeInstant(instant, forKey: .at)
     try container.encode(callback, forKey: .callback)
     try container.encodeIfPresent(event, forKey: .event)
+    try container.encodeIfPresent(timeZone?.identifier, forKey: .timeZone)
   }
 }

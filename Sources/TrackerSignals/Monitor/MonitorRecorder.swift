@@ -58,6 +58,8 @@ public struct MonitorRecorder: Sendable {
   public let diagnostics: DiagnosticLog
   /// The policy behind ``MonitorResponse/restart``.
   public let restartPolicy: RestartPolicy
+  /// The zone the device is in, asked at each callback and written with its fact.
+  public let timeZone: @Sendable () -> TimeZone
 
   /// Creates a recorder from its parts, for stores of your choosing.
   ///
@@ -67,14 +69,18 @@ public struct MonitorRecorder: Sendable {
   ///   - diagnostics: The diagnostic log, on a durable store.
   ///   - restartPolicy: The restart policy; ``RestartPolicy/standard`` unless you choose
   ///     otherwise.
+  ///   - timeZone: The zone the device is in, asked at each callback; `TimeZone.current` unless
+  ///     you choose otherwise (see ``init(folder:restartPolicy:timeZone:)``).
   public init(
     outbox: SequencedOutbox<MonitorFact>, heartbeats: HeartbeatRecorder,
-    diagnostics: DiagnosticLog, restartPolicy: RestartPolicy = .standard
+    diagnostics: DiagnosticLog, restartPolicy: RestartPolicy = .standard,
+    timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current }
   ) {
     self.outbox = outbox
     self.heartbeats = heartbeats
     self.diagnostics = diagnostics
     self.restartPolicy = restartPolicy
+    self.timeZone = timeZone
   }
 
   /// Creates a recorder on the shared folder, with its layout's keys and capacities.
@@ -83,14 +89,26 @@ public struct MonitorRecorder: Sendable {
   /// let recorder = MonitorRecorder(folder: try SharedFolder(directory: groupFolder))
   /// ```
   ///
+  /// **The device's zone.** Each fact records the zone the device is in when its callback
+  /// runs, because the platform begins a monitoring interval on that zone's wall clock and the
+  /// app reads the interval there, even after the person travels. The recorder asks `timeZone`
+  /// at each callback; its default, `TimeZone.current`, is the one place the library reads the
+  /// process's zone, and it is what an extension wants (it runs in the device's zone). Pass a
+  /// constant in tests.
+  ///
   /// - Parameters:
   ///   - folder: The folder the app reads, opened with the same layout there.
   ///   - restartPolicy: The restart policy; ``RestartPolicy/standard`` unless you choose
   ///     otherwise.
-  public init(folder: SharedFolder, restartPolicy: RestartPolicy = .standard) {
+  ///   - timeZone: The zone the device is in, asked at each callback; `TimeZone.current`
+  ///     unless you choose otherwise.
+  public init(
+    folder: SharedFolder, restartPolicy: RestartPolicy = .standard,
+    timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current }
+  ) {
     self.init(
       outbox: folder.outbox, heartbeats: folder.heartbeats(of: .monitorExtension),
-      diagnostics: folder.diagnostics, restartPolicy: restartPolicy)
+      diagnostics: folder.diagnostics, restartPolicy: restartPolicy, timeZone: timeZone)
   }
 
   // MARK: - Callbacks
@@ -186,17 +204,20 @@ public struct MonitorRecorder: Sendable {
   ///   - activity: The activity's name.
   ///   - event: The event's name, for the callbacks that concern an event.
   ///   - now: When the callback ran.
+  ///   - timeZone: The zone the device is in; the recorder's ``timeZone`` when `nil`.
   ///   - memoryBytes: The extension's resident memory in bytes, if measured.
   /// - Returns: What to do next, and what failed; see the type's discussion for the writes.
   public func record(
     _ callback: MonitorCallback, activity: String, event: String? = nil, now: Date,
-    memoryBytes: UInt64? = nil
+    timeZone: TimeZone? = nil, memoryBytes: UInt64? = nil
   ) -> MonitorResponse {
     var failures: [MonitorFailure] = []
     var fact: MonitorFact?
     do {
       fact = try TrackerSignalsError.checking(
-        MonitorFact(callback, activity: activity, event: event, at: now))
+        MonitorFact(
+          callback, activity: activity, event: event, at: now,
+          timeZone: timeZone ?? self.timeZone()))
     } catch {
       failures.append(.invalidFact(error))
     }

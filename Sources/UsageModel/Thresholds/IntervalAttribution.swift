@@ -7,7 +7,10 @@ import Foundation
 /// - When the activity is in the ``MonitoringPlan``, the event belongs to the occurrence of its
 ///   schedule that contains it — from the latest `intervalDidStart` recorded inside that
 ///   occurrence, when monitoring was started again in it (a restart begins a new interval
-///   there).
+///   there). The schedule's wall clock is read in the zone the interval began in: the zone
+///   recorded with the latest start before the event, else the event's own, else
+///   ``timeZone``. So a person who travels keeps each interval in the zone it began in, and
+///   reading the facts with another configured zone changes nothing.
 /// - Otherwise it belongs to the activity's latest recorded start before it, if that is at most
 ///   ``longestInterval`` earlier (the platform's longest monitoring interval is a week).
 /// - Otherwise no known interval contains it.
@@ -18,7 +21,8 @@ import Foundation
 /// let intervalStart = attribution.intervalStart(of: "daily", containing: receivedAt)
 /// ```
 ///
-/// The schedules' wall clock is read in ``timeZone``.
+/// The schedules' wall clock is read in the zone each interval began in (see above), or in
+/// ``timeZone`` where no zone was recorded.
 public struct IntervalAttribution: Sendable, Hashable {
   /// The longest monitoring interval the platform allows: 7 days.
   public static let longestInterval: Duration = .milliseconds(longestIntervalMilliseconds)
@@ -28,10 +32,16 @@ public struct IntervalAttribution: Sendable, Hashable {
 
   /// The activities and their schedules, if known.
   public let plan: MonitoringPlan?
-  /// The zone of the schedules' wall clock.
+  /// The zone of the schedules' wall clock where no zone was recorded.
   public let timeZone: TimeZone
-  /// Each activity's recorded starts, in milliseconds, ascending.
-  private var starts: [String: [Int64]] = [:]
+  /// Each activity's recorded starts, in milliseconds, ascending, with the zone recorded.
+  private var starts: [String: [Start]] = [:]
+
+  /// One recorded start.
+  private struct Start: Sendable, Hashable {
+    var instant: Int64
+    var timeZone: TimeZone?
+  }
 
   /// Creates an attribution with no recorded start.
   ///
@@ -45,13 +55,18 @@ public struct IntervalAttribution: Sendable, Hashable {
 
   /// Records that an interval of `activity` started at `instant` (an `intervalDidStart`).
   ///
+  /// A second start at the same instant is the same start; the first zone recorded for it is
+  /// kept.
+  ///
   /// - Parameters:
   ///   - activity: The activity's name.
   ///   - instant: When the interval started.
+  ///   - timeZone: The zone the device was in, if known.
   /// - Complexity: O(*n*) in the starts recorded for the activity; O(1) when starts are
   ///   recorded in order.
-  public mutating func recordStart(of activity: String, at instant: Date) {
-    recordStart(of: activity, at: Milliseconds.clampedInstant(instant))
+  public mutating func recordStart(of activity: String, at instant: Date, timeZone: TimeZone? = nil)
+  {
+    recordStart(of: activity, at: Milliseconds.clampedInstant(instant), timeZone: timeZone)
   }
 
   /// The start of the interval of `activity` that an event received at `instant` was counted
@@ -60,60 +75,72 @@ public struct IntervalAttribution: Sendable, Hashable {
   /// - Parameters:
   ///   - activity: The activity's name.
   ///   - instant: When the event was received.
+  ///   - timeZone: The zone the device was in when the event was received, if known.
   /// - Returns: The interval's start, or `nil` when no known interval contains the instant.
   /// - Complexity: O(log *n*) in the starts recorded for the activity, plus the schedule's
   ///   occurrence lookup.
-  public func intervalStart(of activity: String, containing instant: Date) -> Date? {
-    intervalStart(of: activity, containing: Milliseconds.clampedInstant(instant)).map(
-      Milliseconds.date)
+  public func intervalStart(
+    of activity: String, containing instant: Date, timeZone: TimeZone? = nil
+  ) -> Date? {
+    intervalStart(
+      of: activity, containing: Milliseconds.clampedInstant(instant), timeZone: timeZone
+    ).map(Milliseconds.date)
   }
 
   // MARK: - Milliseconds
 
-  /// ``recordStart(of:at:)`` in milliseconds since 1970.
-  package mutating func recordStart(of activity: String, at instant: Int64) {
+  /// ``recordStart(of:at:timeZone:)`` in milliseconds since 1970.
+  package mutating func recordStart(
+    of activity: String, at instant: Int64, timeZone: TimeZone? = nil
+  ) {
     var list = starts[activity, default: []]
-    if let last = list.last, last > instant {
-      let position = list.firstIndex { $0 >= instant } ?? list.endIndex
-      if position < list.count, list[position] == instant { return }
-      list.insert(instant, at: position)
-    } else if list.last != instant {
-      list.append(instant)
+    let start = Start(instant: instant, timeZone: timeZone)
+    if let last = list.last, last.instant >= instant {
+      let position = list.firstIndex { $0.instant >= instant } ?? list.endIndex
+      if position < list.count, list[position].instant == instant { return }
+      list.insert(start, at: position)
+    } else {
+      list.append(start)
     }
     starts[activity] = list
   }
 
-  /// ``intervalStart(of:containing:)`` in milliseconds since 1970.
-  package func intervalStart(of activity: String, containing instant: Int64) -> Int64? {
+  /// ``intervalStart(of:containing:timeZone:)`` in milliseconds since 1970.
+  package func intervalStart(
+    of activity: String, containing instant: Int64, timeZone eventZone: TimeZone? = nil
+  ) -> Int64? {
     let latest = latestStart(of: activity, atOrBefore: instant)
-    if let schedule = plan?.activities.first(where: { $0.name == activity })?.schedule,
-      let occurrence = occurrenceStart(of: schedule, containing: instant)
-    {
-      guard let latest, latest >= occurrence else { return occurrence }
-      return latest
+    if let schedule = plan?.activities.first(where: { $0.name == activity })?.schedule {
+      let zone = latest?.timeZone ?? eventZone ?? timeZone
+      if let occurrence = occurrenceStart(of: schedule, containing: instant, in: zone) {
+        guard let latest, latest.instant >= occurrence else { return occurrence }
+        return latest.instant
+      }
     }
-    guard let latest, instant - latest <= Self.longestIntervalMilliseconds else { return nil }
-    return latest
+    guard let latest, instant - latest.instant <= Self.longestIntervalMilliseconds else {
+      return nil
+    }
+    return latest.instant
   }
 
-  private func latestStart(of activity: String, atOrBefore instant: Int64) -> Int64? {
+  private func latestStart(of activity: String, atOrBefore instant: Int64) -> Start? {
     guard let list = starts[activity] else { return nil }
     var low = 0
     var high = list.count
     while low < high {
       let middle = (low + high) / 2
-      if list[middle] <= instant { low = middle + 1 } else { high = middle }
+      if list[middle].instant <= instant { low = middle + 1 } else { high = middle }
     }
     return low == 0 ? nil : list[low - 1]
   }
 
-  private func occurrenceStart(of schedule: MonitoringSchedule, containing instant: Int64)
-    -> Int64?
-  {
+  private func occurrenceStart(
+    of schedule: MonitoringSchedule, containing instant: Int64, in zone: TimeZone
+  ) -> Int64? {
     let date = Milliseconds.date(instant)
     switch schedule {
     case .daily(let window):
-      return window.occurrence(containing: date, in: timeZone).flatMap {
+      return window.occurrence(containing: date, in: zone).flatMap {
         Milliseconds.instant($0.start)
       }
     case .timer(let window):

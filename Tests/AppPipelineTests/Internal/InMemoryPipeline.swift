@@ -38,7 +38,7 @@ struct InMemoryPipeline {
     var layout = SharedFolderLayout.standard(outboxCapacity: 64)
     layout.outboxKey = "facts"
     let folder = try SharedFolder(store: store, layout: layout)
-    recorder = MonitorRecorder(folder: folder)
+    recorder = MonitorRecorder(folder: folder, timeZone: { zone })
     pipeline = try UsagePipeline(folder: folder, configuration: configuration)
     _ = recorder.intervalDidStart(for: "daily", now: start)
     for minute in stride(from: 5, through: 40, by: 5) {

@@ -28,7 +28,8 @@ struct PipelineHarness {
     // One folder, one layout: the extension and the app cannot disagree on a key or a capacity.
     let folder = try SharedFolder(
       directory: directory.url, layout: .standard(outboxCapacity: outboxCapacity))
-    recorder = MonitorRecorder(folder: folder)
+    let deviceZone = zone
+    recorder = MonitorRecorder(folder: folder, timeZone: { deviceZone })
     var configuration = PipelineConfiguration(userId: "user-123", timeZone: zone)
     try configure(&configuration)
     pipeline = try UsagePipeline(folder: folder, configuration: configuration)

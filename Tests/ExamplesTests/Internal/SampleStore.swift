@@ -45,7 +45,7 @@ struct SampleStore {
     store = try FileStore(directory: url)
 
     let folder = try SharedFolder(directory: url)
-    let recorder = MonitorRecorder(folder: folder)
+    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
     for response in [
       recorder.intervalDidStart(for: "daily", now: Self.at("07:00:00"), memoryBytes: 3_200_000),
       recorder.eventDidReachThreshold(

@@ -59,10 +59,12 @@ func scriptConfiguration() throws -> PipelineConfiguration {
 
 private func replayThroughMonitorRecorder(_ options: Options) throws {
   let script = try PipelineScript(seed: UInt64(try options.int("seed")))
+  let deviceZone = try zone(PipelineScript.timeZoneIdentifier)
   let recorder = MonitorRecorder(
     folder: try SharedFolder(
       directory: URL(fileURLWithPath: try options.string("dir")),
-      layout: .standard(outboxCapacity: try options.int("capacity"))))
+      layout: .standard(outboxCapacity: try options.int("capacity"))),
+    timeZone: { deviceZone })
   let doorbell = try Doorbell(path: try options.string("doorbell"))
   for index in try options.int("from")..<script.entries.count {
     let entry = script.entries[index]

@@ -79,10 +79,12 @@ enum KillScenarios {
     return configuration
   }
 
-  /// The fact a callback entry writes.
+  /// The fact a callback entry writes: the device is in the script's zone.
   static func fact(_ entry: PipelineScript.Entry) throws -> MonitorFact? {
     guard case .callback(let callback, let activity, let event) = entry.kind else { return nil }
-    return try MonitorFact(callback, activity: activity, event: event, at: entry.at)
+    return try MonitorFact(
+      callback, activity: activity, event: event, at: entry.at,
+      timeZone: try zone(PipelineScript.timeZoneIdentifier))
   }
 
   // MARK: - The pipeline
