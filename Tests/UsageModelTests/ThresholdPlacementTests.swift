@@ -57,7 +57,7 @@ struct ThresholdPlacementTests {
     #expect(minutes(records) == [605...610, 600...605])
     #expect(records.map(\.app.rawValue) == ["com.b", "com.a"])
     let boundary = DayBoundary(timeZone: zone)
-    let day = try #require(try UsageAggregator(boundary: boundary).aggregate(records).days.first)
+    let day = try #require(UsageAggregator(boundary: boundary).aggregate(records).days.first)
     #expect(day.total == .seconds(600))
     #expect(day.total == day.apps.reduce(.zero) { $0 + $1.total })
   }
