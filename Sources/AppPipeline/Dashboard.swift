@@ -9,7 +9,8 @@ import UsageModel
 ///
 /// Made by ``UsagePipeline/dashboard(for:now:)``, which only reads.
 ///
-/// JSON form: `{"day": "2026-03-08", "evaluatedAt": "…", "usage": DailyUsage, "budgets":
+/// JSON form: `{"day": "2026-03-08", "evaluatedAt": "…", "usage": DailyUsage, "confirmedUsage":
+/// DailyUsage, "unconfirmed": [ThresholdGrading, …], "budgets":
 /// [BudgetOverview, …], "alerts": PendingAlerts, "rewards": RewardBalance, "health":
 /// HeartbeatHealth, "gaps": GapReport, "payload": UsageSyncPayload, "facts": FactReport}`.
 public struct Dashboard: Sendable, Hashable, Codable {
@@ -17,10 +18,19 @@ public struct Dashboard: Sendable, Hashable, Codable {
   public let day: LocalDay
   /// The instant the dashboard was derived for.
   public let evaluatedAt: Date
-  /// The day's usage: total, per category, per app (each app counted once across
-  /// categories), up to `evaluatedAt`.
+  /// The day's usage, up to `evaluatedAt`: total, per category, per app (each app counted once
+  /// across categories) — the upper bound of the evidence, everything plausibly claimed.
   public let usage: DailyUsage
-  /// Each budget of the month's plan on the day, with its pace; empty without a plan.
+  /// The day's usage that the evidence confirms: the lower bound (`UsageBound.lower`).
+  ///
+  /// It equals ``usage`` unless some thresholds arrived in a burst (``unconfirmed`` says
+  /// which): show both where they differ. Rewards are earned from it by default.
+  public let confirmedUsage: DailyUsage
+  /// The apps and intervals of the day whose claimed use the evidence does not confirm in full,
+  /// with the confirmed and claimed amounts and why.
+  public let unconfirmed: [ThresholdGrading]
+  /// Each budget of the month's plan on the day, with its pace, from the bound of
+  /// ``PipelineConfiguration/restrictionBound`` (the upper by default); empty without a plan.
   public let budgets: [BudgetOverview]
   /// The alerts the day has reached and nobody acknowledged yet: raise them, then acknowledge
   /// them with ``UsagePipeline/acknowledge(_:)``, and no later dashboard shows them again.

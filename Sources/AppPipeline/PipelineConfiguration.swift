@@ -18,7 +18,8 @@ import UsageModel
 /// ```
 ///
 /// JSON form: `{"userId": …, "timeZone": "Europe/Paris", "dayStart": "00:00", "alertThresholds":
-/// [50, 80, 100], "rules": CategoryRules, "monitoring":
+/// [50, 80, 100], "restrictionBound": "upper", "rewardBound": "lower", "rules": CategoryRules,
+/// "monitoring":
 /// MonitoringPlan, "plans": [MonthlyPlan], "rewards": UsageRewards, "exchangeRate":
 /// ExchangeRate, "health": HealthPolicy, "expectation": TrackingExpectation,
 /// "includesPastActivity": false, "thresholdToleranceMs": 0, "retentionDays": 40, "appNames":
@@ -40,6 +41,12 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   /// The budget thresholds, in percent of an allowance, at which an alert is raised: 50, 80
   /// and 100 unless you choose otherwise; each 1...1000.
   public var alertThresholds: [Int]
+  /// Which bound of the evidence budgets, their alerts and pace follow: the upper bound unless
+  /// you choose otherwise, so that no limit lifts on doubtful evidence (``UsageBound``).
+  public var restrictionBound: UsageBound
+  /// Which bound of the evidence earns rewards: the lower bound unless you choose otherwise, so
+  /// that no phantom minute earns XP (``UsageBound``).
+  public var rewardBound: UsageBound
   /// How apps are filed under categories.
   public var rules: CategoryRules
   /// The activities the app monitors, by the names the extension reports.
@@ -72,7 +79,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public var appNames: [AppID: String]
 
   /// Creates a configuration with the library's defaults: days from midnight, alerts at 50, 80
-  /// and 100 %, no rules (every app is `other`), no monitoring plan, no budgets, no rewards,
+  /// and 100 %, restrictions on the upper bound of use and rewards on the lower, no rules (every app is `other`), no monitoring plan, no budgets, no rewards,
   /// 10 XP = 1 minute, `HealthPolicy.standard`, tracking expected from the first heartbeat on,
   /// 40 days of retention.
   ///
@@ -84,6 +91,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     self.timeZone = timeZone
     dayStart = .midnight
     alertThresholds = BudgetAlertState.defaultThresholds
+    restrictionBound = .upper
+    rewardBound = .lower
     rules = CategoryRules()
     monitoring = nil
     plans = []
@@ -122,7 +131,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case userId, timeZone, dayStart, alertThresholds, rules, monitoring, plans, rewards,
+    case userId, timeZone, dayStart, alertThresholds, restrictionBound, rewardBound, rules,
+      monitoring, plans, rewards,
       exchangeRate, health, expectation
     case includesPastActivity, thresholdToleranceMs, retentionDays, appNames
   }
@@ -150,6 +160,9 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
       throw DecodingError.dataCorruptedError(
         forKey: .alertThresholds, in: container, debugDescription: error.description)
     }
+    restrictionBound =
+      try container.decodeIfPresent(UsageBound.self, forKey: .restrictionBound) ?? .upper
+    rewardBound = try container.decodeIfPresent(UsageBound.self, forKey: .rewardBound) ?? .lower
     rules = try container.decode(CategoryRules.self, forKey: .rules)
     monitoring = try container.decodeIfPresent(MonitoringPlan.self, forKey: .monitoring)
     plans = try container.decode([MonthlyPlan].self, forKey: .plans)
@@ -185,6 +198,8 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     try container.encode(timeZone.identifier, forKey: .timeZone)
     try container.encode(dayStart, forKey: .dayStart)
     try container.encode(alertThresholds, forKey: .alertThresholds)
+    try container.encode(restrictionBound, forKey: .restrictionBound)
+    try container.encode(rewardBound, forKey: .rewardBound)
     try container.encode(rules, forKey: .rules)
     try container.encodeIfPresent(monitoring, forKey: .monitoring)
     try container.encode(plans, forKey: .plans)

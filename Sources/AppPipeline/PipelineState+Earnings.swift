@@ -1,35 +1,41 @@
 import BudgetMath
+import Foundation
 import UsageModel
 
 extension PipelineState {
   /// Whether ``credit(_:configuration:)`` would credit anything.
-  func owesCredit(for usage: ThresholdAccountant, configuration: PipelineConfiguration) -> Bool {
+  func owesCredit(
+    for usage: ThresholdAccountant, configuration: PipelineConfiguration, asOf now: Date
+  ) -> Bool {
     guard let rewards = configuration.rewards else { return false }
-    return Self.earnings(usage).contains { key, app in
+    return Self.earnings(usage, bound: configuration.rewardBound, asOf: now).contains { earning in
       let xp = rewards.experiencePoints(
-        for: app.highest, in: configuration.rules.category(for: app.app))
-      return xp > (earned[key] ?? 0)
+        for: earning.amount, in: configuration.rules.category(for: earning.app))
+      return xp > (earned[earning.key] ?? 0)
     }
   }
 
   /// Credits the reward ledger with the XP of `usage` not credited yet.
   ///
-  /// For each interval and app, the XP of its highest threshold so far (whole minutes, at the
-  /// configured rate of its category) less what was credited for it before, as one `earn`
+  /// For each interval and app, the XP of its use so far (its highest threshold within the
+  /// configuration's ``PipelineConfiguration/rewardBound``, the confirmed one by default; whole
+  /// minutes, at the configured rate of its category; graded as of `now`) less what was
+  /// credited for it before, as one `earn`
   /// transaction identified by the interval, the app and the new total: crediting again from
   /// the same facts changes nothing, and the sum credited for an interval is the XP of its usage
   /// whatever order the facts came in.
-  mutating func credit(_ usage: ThresholdAccountant, configuration: PipelineConfiguration)
-    throws(PipelineError)
-  {
+  mutating func credit(
+    _ usage: ThresholdAccountant, configuration: PipelineConfiguration, asOf now: Date
+  ) throws(PipelineError) {
     guard let rewards = configuration.rewards else { return }
-    for (key, item) in Self.earnings(usage) {
-      let category = configuration.rules.category(for: item.app)
-      let xp = rewards.experiencePoints(for: item.highest, in: category)
+    for earning in Self.earnings(usage, bound: configuration.rewardBound, asOf: now) {
+      let category = configuration.rules.category(for: earning.app)
+      let xp = rewards.experiencePoints(for: earning.amount, in: category)
+      let key = earning.key
       let credited = earned[key] ?? 0
       guard xp > credited else { continue }
       let transaction = LedgerTransaction(
-        id: "usage:\(key)|\(xp)", at: item.reachedAt, kind: .earn(xp: xp - credited))
+        id: "usage:\(key)|\(xp)", at: earning.at, kind: .earn(xp: xp - credited))
       do throws(BudgetMathError) {
         try ledger.apply(transaction)
       } catch {
@@ -39,13 +45,27 @@ extension PipelineState {
     }
   }
 
-  /// Each interval's apps, keyed `"<interval start in ms>|<app>"` as ``earned`` is.
-  private static func earnings(_ usage: ThresholdAccountant)
-    -> [(key: String, app: MonitoringIntervalUsage.AppThreshold)]
+  /// One app's use in one interval within a bound, keyed `"<interval start in ms>|<app>"` as
+  /// ``earned`` is, with the instant its amount was first reported.
+  private struct Earning {
+    var key: String
+    var app: AppID
+    var amount: Duration
+    var at: Date
+  }
+
+  /// Each interval's apps, with their use within `bound` as of `now`.
+  private static func earnings(_ usage: ThresholdAccountant, bound: UsageBound, asOf now: Date)
+    -> [Earning]
   {
     usage.intervals.flatMap { interval in
       let start = Milliseconds.clampedInstant(interval.start)
-      return interval.apps.map { (key: "\(start)|\($0.app.rawValue)", app: $0) }
+      return interval.apps.map { app in
+        let amount = ThresholdGrading(app, intervalStart: interval.start, asOf: now)
+          .threshold(for: bound)
+        let at = app.steps.first { $0.threshold == amount }?.reportedAt ?? app.reachedAt
+        return Earning(key: "\(start)|\(app.app.rawValue)", app: app.app, amount: amount, at: at)
+      }
     }
   }
 }

@@ -53,33 +53,32 @@ extension UsagePipeline {
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
     let firstStart = boundary.start(of: firstDay)
-    let report: UsageReport
-    do throws(UsageModelError) {
-      report = try UsageAggregator(boundary: boundary, rules: configuration.rules).aggregate(
-        derived.records,
-        clippedTo: DateInterval(start: firstStart, end: max(firstStart, min(now, dayInterval.end))))
-    } catch {
-      throw .usage(error)
-    }
-    let usage: DailyUsage
-    if let found = report[day] {
-      usage = found
-    } else {
-      usage = try Self.noUsage(on: day, interval: dayInterval)
-    }
-    let budgets = try overviews(plan, day: day, report: report, now: now)
+    // The month so far, up to `now`: budgets and pace need every day of it.
+    let span = DateInterval(start: firstStart, end: max(firstStart, min(now, dayInterval.end)))
+    let upperReport = try report(derived.records(bound: .upper, asOf: now), clippedTo: span)
+    let lowerReport = try report(derived.records(bound: .lower, asOf: now), clippedTo: span)
+    let upper = try Self.usage(on: day, in: upperReport, interval: dayInterval)
+    let lower = try Self.usage(on: day, in: lowerReport, interval: dayInterval)
+    let budgets = try overviews(
+      plan, day: day, report: configuration.restrictionBound == .upper ? upperReport : lowerReport,
+      now: now)
+    let records = derived.records(bound: .upper, asOf: now)
     let gaps = detector().report(
-      for: day, now: now, heartbeats: derived.signsOfLife + history, usage: derived.records,
+      for: day, now: now, heartbeats: derived.signsOfLife + history, usage: records,
       missedSequences: snapshot.losses)
     let dayRange = Self.range(dayInterval, upTo: now)
     return Dashboard(
-      day: day, evaluatedAt: now, usage: usage, budgets: budgets,
+      day: day, evaluatedAt: now, usage: upper, confirmedUsage: lower,
+      unconfirmed: derived.accountant.intervals.filter {
+        dayRange.overlaps(Self.range(of: $0))
+      }.flatMap { $0.gradings(asOf: now) }.filter { $0.reason != nil },
+      budgets: budgets,
       alerts: try pendingAlerts(budgets, gaps: gaps, state: snapshot),
       rewards: snapshot.ledger.balance,
       health: configuration.health.health(
         of: Self.latestSignOfLife(history.last, facts.last), at: now),
       gaps: gaps,
-      payload: UsageSyncPayload(userId: configuration.userId, usage: usage) {
+      payload: UsageSyncPayload(userId: configuration.userId, usage: upper) {
         configuration.name(of: $0)
       },
       facts: FactReport(
@@ -92,17 +91,19 @@ extension UsagePipeline {
         }))
   }
 
-  /// The usage records derived from the facts drained so far: each app's usage in each
-  /// monitoring interval, laid out as late as its threshold events allow and clamped to the
-  /// interval's start.
+  /// The usage records derived from the facts drained so far: each monitoring interval's use,
+  /// laid out as late as its threshold events allow, one app at a time, and clamped to the
+  /// interval's start (UsageModel's `MonitoringIntervalUsage.usageRecords(bound:)`).
   ///
-  /// - Returns: The records, in order of interval, then app, then latest first.
+  /// - Parameter bound: Which bound of the evidence; the upper bound unless you choose
+  ///   otherwise. The lower bound is graded with every drained fact as final.
+  /// - Returns: The records, in order of interval, then latest first.
   /// - Throws: ``PipelineError/sequence(_:)`` when the state cannot be read.
   /// - Complexity: O(*n* log *n*) in the facts within the retention.
-  public func usageRecords() throws(PipelineError) -> [UsageRecord] {
+  public func usageRecords(bound: UsageBound = .upper) throws(PipelineError) -> [UsageRecord] {
     FactDerivation.derive(
       try state().facts, configuration: configuration, accountant: emptyAccountant
-    ).records
+    ).accountant.usageRecords(bound: bound)
   }
 
   /// The diagnostics report of `day`: health, gaps, usage blocks, the extension's recent
@@ -132,7 +133,7 @@ extension UsagePipeline {
     }
     return DiagnosticsReport(
       title: title, day: day, now: now, detector: detector(),
-      heartbeats: derived.signsOfLife + history, usage: derived.records,
+      heartbeats: derived.signsOfLife + history, usage: derived.accountant.usageRecords(),
       rules: configuration.rules, missedSequences: snapshot.losses, diagnostics: entries)
   }
 
@@ -152,6 +153,33 @@ extension UsagePipeline {
     let limit = Milliseconds.clampedInstant(now)
     guard let last = facts.last, last.instant > limit else { return facts[...] }
     return facts.prefix { $0.instant <= limit }
+  }
+
+  /// The aggregation of `records` within `span`, by the configuration's days and rules.
+  private func report(_ records: [UsageRecord], clippedTo span: DateInterval)
+    throws(PipelineError) -> UsageReport
+  {
+    do throws(UsageModelError) {
+      return try UsageAggregator(boundary: configuration.boundary, rules: configuration.rules)
+        .aggregate(records, clippedTo: span)
+    } catch {
+      throw .usage(error)
+    }
+  }
+
+  /// The usage of `day` in `report`; no usage when the report has none.
+  private static func usage(on day: LocalDay, in report: UsageReport, interval: DateInterval)
+    throws(PipelineError) -> DailyUsage
+  {
+    if let found = report[day] { return found }
+    return try noUsage(on: day, interval: interval)
+  }
+
+  /// The instants of a monitoring interval, from its start through its last report.
+  private static func range(of interval: MonitoringIntervalUsage) -> Range<Int64> {
+    let start = Milliseconds.clampedInstant(interval.start)
+    let last = interval.apps.map { Milliseconds.clampedInstant($0.reachedAt) }.max() ?? start
+    return start..<max(start, last) + 1
   }
 
   /// The instants of `interval` up to `now`, in milliseconds.

@@ -212,12 +212,14 @@ public struct UsagePipeline: Sendable {
           snapshot.facts, configuration: configuration, accountant: emptyAccountant
         ).accountant
     }
-    guard expired || snapshot.owesCredit(for: credits, configuration: configuration) else {
+    let asOf = Milliseconds.date(Milliseconds.clampedInstant(now))
+    guard expired || snapshot.owesCredit(for: credits, configuration: configuration, asOf: asOf)
+    else {
       return
     }
     try updateState { state throws(PipelineError) in
       state.prune(before: cutoff, day: cutoffDay)
-      try state.credit(credits, configuration: configuration)
+      try state.credit(credits, configuration: configuration, asOf: asOf)
     }
   }
 

@@ -47,7 +47,10 @@ struct PipelinePropertyTests {
   @Test("any interleaving of the same facts gives the same dashboard", arguments: 1...4)
   func interleavingsAgree(seed: UInt64) throws {
     let scenario = try FactScenario(seed: seed, zone: zone)
-    let configuration = try FactScenario.configuration(zone: zone)
+    var configuration = try FactScenario.configuration(zone: zone)
+    // Rewards on the upper bound, which only grows as facts arrive in any order; the lower
+    // bound's rewards hold for facts in the order of their instants (the next test).
+    configuration.rewardBound = .upper
     let sorted = scenario.callbacks.sorted { $0.at < $1.at }
     let expected = try dashboard(of: sorted, drainEvery: 11, configuration: configuration)
     var random = SplitMix64(seed: seed ^ 0xA5A5)
@@ -82,6 +85,36 @@ struct PipelinePropertyTests {
 }
 
 extension PipelinePropertyTests {
+  @Test(
+    "rewards on the lower bound: facts arriving in order credit what one drain at the end does",
+    arguments: 1...3)
+  func lowerBoundRewardsAgreeForOrderedArrivals(seed: UInt64) throws {
+    let scenario = try FactScenario(seed: seed, zone: zone)
+    let configuration = try FactScenario.configuration(zone: zone)
+    #expect(configuration.rewardBound == .lower)
+    let sorted = scenario.callbacks.sorted { $0.at < $1.at }
+    let day = try LocalDay(parsing: FactScenario.day)
+    let end = boundary.interval(of: day).end
+    func balance(drainEvery: Int) throws -> RewardBalance {
+      let folder = try SharedFolder.inMemory(layout: .standard(outboxCapacity: 10_000))
+      var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+      for (index, callback) in sorted.enumerated() {
+        try folder.outbox.publish(
+          try MonitorFact(
+            callback.kind, activity: callback.activity, event: callback.event, at: callback.at))
+        // The app drains at the instant of the newest fact, as a phone does.
+        if (index + 1) % drainEvery == 0 { try pipeline.wake(.notification, now: callback.at) }
+      }
+      try pipeline.wake(.foreground, now: end)
+      return try pipeline.dashboard(for: day, now: end).rewards
+    }
+    let once = try balance(drainEvery: .max)
+    #expect(once.xp > 0, "the scenario earns")
+    for drainEvery in [1, 3, 17] {
+      #expect(try balance(drainEvery: drainEvery) == once, "drained every \(drainEvery)")
+    }
+  }
+
   @Test(
     "usage records cover exactly the seconds the model says each app was used", arguments: 1...4)
   func recordsCoverTheModelsSeconds(seed: UInt64) throws {

@@ -19,8 +19,11 @@ struct DerivedUsage {
   /// One heartbeat of the monitor extension per fact: each callback is a sign of life.
   var signsOfLife: [Heartbeat]
 
-  /// The usage records, laid out by `MonitoringIntervalUsage.usageRecords()`.
-  var records: [UsageRecord] { accountant.usageRecords() }
+  /// The usage records within `bound` as of `now`, laid out by
+  /// `MonitoringIntervalUsage.usageRecords(bound:asOf:)`.
+  func records(bound: UsageBound, asOf now: Date) -> [UsageRecord] {
+    accountant.usageRecords(bound: bound, asOf: now)
+  }
 
   /// What recording the events received in `range` did, counted.
   func counts(in range: Range<Int64>) -> ThresholdCounts {
@@ -80,8 +83,9 @@ enum FactDerivation {
     do throws(UsageModelError) {
       let name = try ThresholdEventName(parsing: eventName)
       guard
-        let start = attribution.intervalStart(
-          of: fact.activity, containing: fact.instant, timeZone: fact.timeZone)
+        let interval = attribution.attribution(
+          of: fact.activity, threshold: name.threshold, receivedAt: fact.at,
+          timeZone: fact.timeZone)
       else {
         return .rejected(
           RejectedFact(
@@ -92,7 +96,7 @@ enum FactDerivation {
       }
       return .event(
         try ThresholdEvent(
-          name: name, intervalStart: Milliseconds.date(start), receivedAt: fact.at,
+          name: name, intervalStart: interval.intervalStart, receivedAt: interval.reachedBy,
           includesPastActivity: configuration.includesPastActivity))
     } catch {
       return .rejected(RejectedFact(fact: fact, reason: error.description))

@@ -23,19 +23,29 @@ extension MonitoringIntervalUsage {
   /// A duplicate or late report changes no deadline but an earlier one, so recording the same
   /// events in any order gives the same records.
   ///
+  /// **Bounds.** The upper bound places every threshold plausibly reported; the lower bound only
+  /// the thresholds the evidence confirms (``ThresholdGrading``), with deadlines from their own
+  /// reports.
+  ///
   /// ```swift
   /// var accountant = ThresholdAccountant(timeZone: zone)
   /// for event in events { _ = accountant.record(event) }
   /// let report = try UsageAggregator(boundary: boundary).aggregate(accountant.usageRecords())
   /// ```
   ///
+  /// - Parameters:
+  ///   - bound: Which bound of the evidence to place; the upper bound unless you choose
+  ///     otherwise.
+  ///   - now: For the lower bound, the instant of the grading (``ThresholdGrading``); `nil`
+  ///     grades the evidence as final.
   /// - Returns: The records, with source ``UsageSource/thresholdEvent`` and no category, latest
   ///   first; empty steps omitted.
   /// - Complexity: O(*s* log *s*) for *s* steps in the interval.
-  public func usageRecords() -> [UsageRecord] {
+  public func usageRecords(bound: UsageBound = .upper, asOf now: Date? = nil) -> [UsageRecord] {
     var placed: [UsageRecord] = []
     var cursor = Int64.max
-    for step in Self.steps(of: apps).sorted(by: Self.placesFirst) {
+    let asOf = now.map(Milliseconds.clampedInstant) ?? .max
+    for step in Self.steps(of: apps, bound: bound, asOf: asOf).sorted(by: Self.placesFirst) {
       let end = max(startInstant, min(step.deadline, cursor))
       let start = max(startInstant, end - step.amount)
       if end > start {
@@ -57,18 +67,26 @@ extension MonitoringIntervalUsage {
     var deadline: Int64
   }
 
-  /// Every app's steps, each with the earliest report of its threshold or of any higher one.
-  private static func steps(of apps: [AppThreshold]) -> [Step] {
+  /// Every app's steps within `bound`, each with the earliest report of its threshold or of any
+  /// higher one within the bound.
+  private static func steps(of apps: [AppThreshold], bound: UsageBound, asOf now: Int64)
+    -> [Step]
+  {
     apps.flatMap { usage in
+      var kept = usage.steps
+      if bound == .lower {
+        let confirmed = ThresholdGrading.confirmedAmount(of: usage.steps, asOf: now)
+        kept.removeAll { $0.thresholdAmount > confirmed }
+      }
       var deadline = Int64.max
       var steps: [Step] = []
-      for index in usage.steps.indices.reversed() {
-        deadline = min(deadline, usage.steps[index].instant)
-        let lower = index == usage.steps.startIndex ? 0 : usage.steps[index - 1].thresholdAmount
+      for index in kept.indices.reversed() {
+        deadline = min(deadline, kept[index].instant)
+        let lower = index == kept.startIndex ? 0 : kept[index - 1].thresholdAmount
         steps.append(
           Step(
-            app: usage.app, threshold: usage.steps[index].thresholdAmount,
-            amount: usage.steps[index].thresholdAmount - lower, deadline: deadline))
+            app: usage.app, threshold: kept[index].thresholdAmount,
+            amount: kept[index].thresholdAmount - lower, deadline: deadline))
       }
       return steps
     }
@@ -83,11 +101,16 @@ extension MonitoringIntervalUsage {
 
 extension ThresholdAccountant {
   /// Every interval's usage laid out on the timeline, by the rule of
-  /// ``MonitoringIntervalUsage/usageRecords()``.
+  /// ``MonitoringIntervalUsage/usageRecords(bound:)``.
   ///
+  /// - Parameters:
+  ///   - bound: Which bound of the evidence to place; the upper bound unless you choose
+  ///     otherwise.
+  ///   - now: For the lower bound, the instant of the grading; `nil` grades the evidence as
+  ///     final.
   /// - Returns: The records, in order of interval, then latest first.
   /// - Complexity: O(*s* log *s*) for *s* steps in all intervals.
-  public func usageRecords() -> [UsageRecord] {
-    intervals.flatMap { $0.usageRecords() }
+  public func usageRecords(bound: UsageBound = .upper, asOf now: Date? = nil) -> [UsageRecord] {
+    intervals.flatMap { $0.usageRecords(bound: bound, asOf: now) }
   }
 }

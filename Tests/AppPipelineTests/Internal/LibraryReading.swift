@@ -7,8 +7,9 @@ import TrackerSignals
 import UsageModel
 
 /// What the library concludes from a simulated platform's callbacks: each callback recorded by
-/// the extension's ``MonitorRecorder``, drained by the app's ``UsagePipeline`` as on a phone, and
-/// read back from the dashboards as seconds per local day and app.
+/// the extension's ``MonitorRecorder`` (with the device's zone at the time), drained by the
+/// app's ``UsagePipeline`` as on a phone, and read back from the dashboards as seconds per local
+/// day and app: the upper bound (`Dashboard.usage`) and the lower (`Dashboard.confirmedUsage`).
 ///
 /// ```swift
 /// let library = try LibraryReading.totals(of: scenario)
@@ -18,14 +19,32 @@ enum LibraryReading {
   /// How many callbacks the extension records between two wakes of the app.
   static let callbacksPerWake = 5
 
+  /// Both bounds of the library's reading.
+  struct Bounds: Sendable, Equatable {
+    /// Everything plausibly claimed.
+    var upper = AppDayTotals()
+    /// What the evidence confirms.
+    var lower = AppDayTotals()
+  }
+
   /// The library's reading of a scenario, its callbacks delivered in the scenario's order.
   ///
   /// - Parameter scenario: A scenario of the platform simulator.
-  /// - Returns: The library's seconds per app and per day of the scenario's truth.
+  /// - Returns: The library's upper bound, in seconds per app and per day of the scenario's
+  ///   truth.
   /// - Throws: What the folder or the pipeline throws.
   /// - Complexity: O(*d* · *n* log *n*) for *n* callbacks and *d* days.
   static func totals(of scenario: PlatformScenario) throws -> AppDayTotals {
     try totals(of: scenario, callbacks: scenario.callbacks)
+  }
+
+  /// Both bounds of the library's reading of a scenario, its callbacks in the scenario's order.
+  ///
+  /// - Parameter scenario: A scenario of the platform simulator.
+  /// - Returns: The upper and lower bounds, in seconds per app and per day.
+  /// - Throws: What the folder or the pipeline throws.
+  static func bounds(of scenario: PlatformScenario) throws -> Bounds {
+    try bounds(of: scenario, callbacks: scenario.callbacks)
   }
 
   /// The library's reading of a scenario's platform, with the callbacks given in place of the
@@ -45,13 +64,28 @@ enum LibraryReading {
   static func totals(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) throws
     -> AppDayTotals
   {
+    try bounds(of: scenario, callbacks: callbacks).upper
+  }
+
+  /// Both bounds of the library's reading, with the callbacks given in place of the scenario's
+  /// deliveries; see ``totals(of:callbacks:)``.
+  ///
+  /// - Parameters:
+  ///   - scenario: The scenario whose configuration and days to read.
+  ///   - callbacks: The callbacks, in delivery order.
+  /// - Returns: The upper and lower bounds, in seconds per app and per day.
+  /// - Throws: What the folder or the pipeline throws.
+  static func bounds(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) throws
+    -> Bounds
+  {
     let folder = try SharedFolder.inMemory(layout: .standard(outboxCapacity: 100_000))
     let recorder = MonitorRecorder(folder: folder)
     var pipeline = try UsagePipeline(folder: folder, configuration: configuration(of: scenario))
     var latest = Date.distantPast
     for (offset, callback) in callbacks.enumerated() {
       _ = recorder.record(
-        callback.kind, activity: callback.activity, event: callback.event, now: callback.at)
+        callback.kind, activity: callback.activity, event: callback.event, now: callback.at,
+        timeZone: callback.timeZone)
       // The app's clock never runs backwards, whatever order the callbacks arrive in.
       latest = max(latest, callback.at)
       if (offset + 1) % callbacksPerWake == 0 {
@@ -60,14 +94,17 @@ enum LibraryReading {
     }
     let end = end(of: scenario, callbacks: callbacks)
     try pipeline.wake(.foreground, now: end)
-    var totals = AppDayTotals()
+    var bounds = Bounds()
     for text in scenario.truth.days {
-      let day = try LocalDay(parsing: text)
-      for usage in try pipeline.dashboard(for: day, now: end).usage.apps {
-        totals[text, usage.app.rawValue] = seconds(usage.total)
+      let dashboard = try pipeline.dashboard(for: try LocalDay(parsing: text), now: end)
+      for usage in dashboard.usage.apps {
+        bounds.upper[text, usage.app.rawValue] = seconds(usage.total)
+      }
+      for usage in dashboard.confirmedUsage.apps {
+        bounds.lower[text, usage.app.rawValue] = seconds(usage.total)
       }
     }
-    return totals
+    return bounds
   }
 
   /// The app's configuration for a scenario.
