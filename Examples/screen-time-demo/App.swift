@@ -24,6 +24,19 @@ struct App {
       print(
         "  \(category.category.displayName.padded(16)) \(format(category.total).padded(9)) \(apps)")
     }
+    // Both bounds of the evidence: they differ where thresholds came in a burst.
+    if dashboard.confirmedUsage.total == usage.total {
+      print("confirmed by the evidence: all of it")
+    } else {
+      print(
+        "confirmed by the evidence: \(format(dashboard.confirmedUsage.total)) of "
+          + "\(format(usage.total)) (budgets count the upper bound, rewards the lower)")
+      for grading in dashboard.unconfirmed {
+        print(
+          "  \(grading.app): \(format(grading.confirmed)) confirmed, "
+            + "\(format(grading.claimed)) claimed (\(grading.reason?.rawValue ?? "-"))")
+      }
+    }
     let counts = dashboard.facts.thresholds
     print(
       "threshold events: \(counts.counted) counted, \(counts.duplicates) duplicates added nothing, "

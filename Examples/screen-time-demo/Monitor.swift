@@ -30,8 +30,8 @@ struct Monitor {
 
   /// The platform's calls: each day's interval start; a threshold event every 5 minutes of an
   /// app's use, cumulative over the day (every sixth delivered twice, as the platform sometimes
-  /// does); on Sunday, a wake-up every minute from 07:00 that records a heartbeat — none while
-  /// the extension is dead.
+  /// does; a held session's all at once, a minute after it ended); on Sunday, a wake-up every
+  /// minute from 07:00 that records a heartbeat — none while the extension is dead.
   func calls() throws -> [Call] {
     var calls: [Call] = []
     var usedSoFar: [String: Int] = [:]  // app and day -> minutes
@@ -45,7 +45,8 @@ struct Monitor {
       for minute in stride(from: 5, through: session.minutes, by: 5) {
         let total = usedSoFar[key, default: 0] + minute
         let name = try ThresholdEventName(app: session.app, threshold: .seconds(total * 60))
-        let at = start.addingTimeInterval(Double(minute * 60))
+        let at = start.addingTimeInterval(
+          Double((session.held ? session.minutes + 1 : minute) * 60))
         calls.append(.threshold(name, at))
         count += 1
         if count % 6 == 0 { calls.append(.threshold(name, at.addingTimeInterval(4))) }

@@ -10,6 +10,10 @@ struct SampleDay {
     var day: LocalDay
     var start: TimeOfDay
     var minutes: Int
+    /// Whether the platform held the session's thresholds back and delivered them together a
+    /// minute after it ended (a catch-up storm; real use, but the evidence cannot tell it from
+    /// thresholds fired with no use).
+    var held = false
   }
 
   let timeZone: TimeZone
@@ -57,7 +61,9 @@ struct SampleDay {
       Session(app: clash, day: day, start: try TimeOfDay(hour: 12, minute: 5), minutes: 35),
       Session(app: instagram, day: day, start: try TimeOfDay(hour: 14), minutes: 30),
       Session(app: netflix, day: day, start: try TimeOfDay(hour: 19, minute: 30), minutes: 95),
-      Session(app: instagram, day: day, start: try TimeOfDay(hour: 22, minute: 10), minutes: 20),
+      Session(
+        app: instagram, day: day, start: try TimeOfDay(hour: 22, minute: 10), minutes: 20,
+        held: true),
     ]
     self.sessions = sessions
     outage = (try TimeOfDay(hour: 13, minute: 10), try TimeOfDay(hour: 13, minute: 52))

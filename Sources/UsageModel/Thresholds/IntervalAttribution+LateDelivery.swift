@@ -12,9 +12,11 @@ extension IntervalAttribution {
   ///
   /// An event received at `receivedAt` belongs to the interval that contains it
   /// (``intervalStart(of:containing:timeZone:)``), unless its threshold exceeds the time since
-  /// that interval began, which is at most ``lateDeliveryWindow``: then the platform could not
-  /// have counted it there, and it is a late delivery of the interval before, whose threshold
-  /// was reached by the time that interval ended.
+  /// that interval began and the activity's scheduled occurrence before it ended at most
+  /// ``lateDeliveryWindow`` earlier: then the platform could not have counted it in the new
+  /// interval, and it is a late delivery of the one before, whose threshold was reached by the
+  /// time it ended. Activities without a daily schedule in the plan have no known end, and keep
+  /// the interval that contains the event.
   ///
   /// - Parameters:
   ///   - activity: The activity's name.
@@ -32,14 +34,28 @@ extension IntervalAttribution {
     guard let start = intervalStart(of: activity, containing: received, timeZone: timeZone)
     else { return nil }
     let amount = Milliseconds.amount(threshold) ?? .max
-    let elapsed = received - start
     let window = Milliseconds.amount(Self.lateDeliveryWindow) ?? 0
-    if amount > elapsed, elapsed <= window,
-      let previous = intervalStart(of: activity, containing: start - 1, timeZone: timeZone),
-      previous < start
+    if amount > received - start,
+      case .daily(let daily)? = plan?.activities.first(where: { $0.name == activity })?.schedule,
+      let previous = Self.occurrence(of: daily, before: start, in: timeZone ?? self.timeZone),
+      let end = Milliseconds.instant(previous.end), end <= received, received - end <= window,
+      let previousStart = intervalStart(of: activity, containing: end - 1, timeZone: timeZone),
+      previousStart < start
     {
-      return (Milliseconds.date(previous), Milliseconds.date(start))
+      return (Milliseconds.date(previousStart), previous.end)
     }
     return (Milliseconds.date(start), Milliseconds.date(received))
+  }
+
+  /// The occurrence of `window` before the one that contains `instant`.
+  private static func occurrence(of window: DailyWindow, before instant: Int64, in zone: TimeZone)
+    -> DateInterval?
+  {
+    let date = Milliseconds.date(instant)
+    guard let current = window.occurrence(containing: date, in: zone) else { return nil }
+    let boundary = DayBoundary(timeZone: zone)
+    let day = boundary.day(containingSupported: Milliseconds.clampedInstant(current.start))
+    guard day.dayNumber > LocalDay.supportedDayNumbers.lowerBound else { return nil }
+    return window.occurrence(startingOn: day.advanced(by: -1), in: zone)
   }
 }
