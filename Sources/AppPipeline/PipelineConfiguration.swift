@@ -69,7 +69,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   ///
   /// With them, an event named `stk:g<N>:…` is counted by its registration's rules: a replay
   /// of an older generation counts nothing, an unknown generation is rejected, and each
-  /// registration's ``MonitoringRegistration/counting`` and past-activity setting decide its
+  /// registration's `MonitoringRegistration.counting` and past-activity setting decide its
   /// interval and plausibility (see `IntervalAttribution.attribute(_:of:receivedAt:timeZone:)`).
   /// Per activity, no two may share a generation, and generations must increase with
   /// `registeredAt`. Empty by default: every event is counted as without generations.
