@@ -3,7 +3,7 @@ import Foundation
 /// Where a threshold event counts, or why it counts nothing, by the rules of
 /// ``IntervalAttribution/attribute(_:of:receivedAt:timeZone:)``.
 public enum ThresholdAttribution: Sendable, Hashable {
-  /// The event counts in the interval that began at `intervalStart`; `registration` is the
+  /// The event counts in the interval that began at `start`; `registration` is the
   /// registration that armed it, `nil` for a name without a generation or an activity without
   /// registrations.
   case interval(start: Date, registration: MonitoringRegistration?)
