@@ -22,8 +22,10 @@ import UsageModel
 /// "monitoring":
 /// MonitoringPlan, "plans": [MonthlyPlan], "rewards": UsageRewards, "exchangeRate":
 /// ExchangeRate, "health": HealthPolicy, "expectation": TrackingExpectation,
-/// "includesPastActivity": false, "thresholdToleranceMs": 0, "retentionDays": 40, "appNames":
-/// {"com.example.app": "Example"}}`; `monitoring` and `rewards` are omitted when absent.
+/// "includesPastActivity": false, "registrations": [MonitoringRegistration],
+/// "thresholdToleranceMs": 0, "retentionDays": 40, "appNames": {"com.example.app": "Example"}}`;
+/// `monitoring` and `rewards` are omitted when absent, `registrations` when empty, and a missing
+/// `registrations` decodes as none.
 public struct PipelineConfiguration: Sendable, Hashable, Codable {
   /// The most days of facts the pipeline keeps by default: 40, enough for a month's budget
   /// and its pace whatever day of the month it is.
@@ -66,8 +68,19 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public var health: HealthPolicy
   /// When tracking was expected, for the gap report.
   public var expectation: TrackingExpectation
-  /// Whether the app registers its threshold events with `includesPastActivity`.
+  /// Whether the app registers its threshold events with `includesPastActivity`: the setting
+  /// for events whose registration is not in ``registrations``.
   public var includesPastActivity: Bool
+  /// Every `startMonitoring` the app made that its event names carry a generation of: record
+  /// each one here when you make it.
+  ///
+  /// With them, an event named `stk:g<N>:…` is counted by its registration's rules: a replay
+  /// of an older generation counts nothing, an unknown generation is rejected, and each
+  /// registration's `MonitoringRegistration.counting` and past-activity setting decide its
+  /// interval and plausibility (see `IntervalAttribution.attribute(_:of:receivedAt:timeZone:)`).
+  /// Per activity, no two may share a generation, and generations must increase with
+  /// `registeredAt`. Empty by default: every event is counted as without generations.
+  public var registrations: [MonitoringRegistration]
   /// Extra time allowed before a threshold event is implausible, for clock skew.
   public var thresholdTolerance: Duration
   /// How many days of facts, losses and reported alerts the pipeline keeps, counted back from
@@ -101,6 +114,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     health = .standard
     expectation = .sinceFirstHeartbeat
     includesPastActivity = false
+    registrations = []
     thresholdTolerance = .zero
     retentionDays = Self.defaultRetentionDays
     appNames = [:]
@@ -134,13 +148,14 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     case userId, timeZone, dayStart, alertThresholds, restrictionBound, rewardBound, rules,
       monitoring, plans, rewards,
       exchangeRate, health, expectation
-    case includesPastActivity, thresholdToleranceMs, retentionDays, appNames
+    case includesPastActivity, registrations, thresholdToleranceMs, retentionDays, appNames
   }
 
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming a missing or invalid field.
+  /// - Throws: `DecodingError` naming a missing or invalid field, also when two registrations
+  ///   of an activity conflict.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     userId = try container.decode(String.self, forKey: .userId)
@@ -171,6 +186,14 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     health = try container.decode(HealthPolicy.self, forKey: .health)
     expectation = try container.decode(TrackingExpectation.self, forKey: .expectation)
     includesPastActivity = try container.decode(Bool.self, forKey: .includesPastActivity)
+    registrations =
+      try container.decodeIfPresent([MonitoringRegistration].self, forKey: .registrations) ?? []
+    do {
+      try MonitoringRegistration.validate(registrations)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .registrations, in: container, debugDescription: error.description)
+    }
     thresholdTolerance = try container.decodeMilliseconds(forKey: .thresholdToleranceMs)
     retentionDays = try container.decode(Int.self, forKey: .retentionDays)
     guard retentionDays >= 32 else {
@@ -208,6 +231,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
     try container.encode(health, forKey: .health)
     try container.encode(expectation, forKey: .expectation)
     try container.encode(includesPastActivity, forKey: .includesPastActivity)
+    if !registrations.isEmpty { try container.encode(registrations, forKey: .registrations) }
     try container.encodeMilliseconds(thresholdTolerance, forKey: .thresholdToleranceMs)
     try container.encode(retentionDays, forKey: .retentionDays)
     try container.encode(

@@ -80,6 +80,13 @@ public struct UsagePipeline: Sendable {
         requirement: error.description)
     }
     do throws(UsageModelError) {
+      try MonitoringRegistration.validate(configuration.registrations)
+    } catch {
+      throw .invalidConfiguration(
+        field: "registrations", value: "\(configuration.registrations.count) registrations",
+        requirement: error.description)
+    }
+    do throws(UsageModelError) {
       emptyAccountant = try ThresholdAccountant(
         timeZone: configuration.timeZone, tolerance: configuration.thresholdTolerance)
     } catch {

@@ -63,6 +63,9 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
 
   /// A retention keeps fewer than one day.
   case invalidRetention(days: Int)
+  /// Two registrations of an activity contradict each other: the same generation twice, or a
+  /// later registration with a lower generation.
+  case conflictingRegistrations(activity: String, reason: String)
 
   /// A sentence a person can act on.
   public var description: String {
@@ -141,6 +144,9 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
       return "An activity name must not be empty."
     case .invalidRetention(let days):
       return "A retention of \(days) days keeps nothing; keep at least 1 day."
+    case .conflictingRegistrations(let activity, let reason):
+      return "The registrations of activity '\(activity)' conflict: \(reason). Give each "
+        + "registration of an activity a new, higher generation."
     }
   }
 }

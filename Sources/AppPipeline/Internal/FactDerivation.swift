@@ -34,9 +34,12 @@ struct DerivedUsage {
 }
 
 enum FactDerivation {
-  /// Derives the usage of `facts`: each `intervalDidStart` is recorded for the attribution of
-  /// events to intervals, and each threshold event is attributed and counted by UsageModel's
-  /// rules (`IntervalAttribution`, `ThresholdAccountant`).
+  /// Derives the usage of `facts` by UsageModel's rules.
+  ///
+  /// Each `intervalDidStart` is recorded for the attribution of events to intervals, and each
+  /// threshold event is attributed (`IntervalAttribution`, with the configuration's
+  /// registrations) and counted (`ThresholdAccountant`). A replay of an older generation, an unknown generation and an
+  /// event outside every known interval are rejected facts, each with its reason.
   ///
   /// - Parameters:
   ///   - facts: The facts, sorted and unique (``PipelineState/facts``).
@@ -49,7 +52,8 @@ enum FactDerivation {
     accountant: ThresholdAccountant
   ) -> DerivedUsage {
     var attribution = IntervalAttribution(
-      plan: configuration.monitoring, timeZone: configuration.timeZone)
+      plan: configuration.monitoring, timeZone: configuration.timeZone,
+      registrations: configuration.registrations)
     for fact in facts where fact.callback == .intervalDidStart {
       attribution.recordStart(of: fact.activity, at: fact.instant, timeZone: fact.timeZone)
     }
@@ -82,11 +86,33 @@ enum FactDerivation {
   ) -> Reading {
     do throws(UsageModelError) {
       let name = try ThresholdEventName(parsing: eventName)
-      guard
-        let interval = attribution.attribution(
-          of: fact.activity, threshold: name.threshold, receivedAt: fact.at,
-          timeZone: fact.timeZone)
-      else {
+      let start: Date
+      var reachedBy = fact.at
+      var includesPastActivity = configuration.includesPastActivity
+      switch attribution.attribute(
+        name, of: fact.activity, receivedAt: fact.instant, timeZone: fact.timeZone)
+      {
+      case .interval(let intervalStart, let registration):
+        start = intervalStart
+        includesPastActivity = registration?.includesPastActivity ?? includesPastActivity
+      case .lateDelivery(let intervalStart, let registration, let end):
+        start = intervalStart
+        reachedBy = end
+        includesPastActivity = registration?.includesPastActivity ?? includesPastActivity
+      case .replay(let generation, let current):
+        return .rejected(
+          RejectedFact(
+            fact: fact,
+            reason: "a replay of generation \(generation): generation \(current.generation) of "
+              + "activity '\(fact.activity)' was registered at \(current.registeredAt), before it"
+          ))
+      case .unknownGeneration(let generation):
+        return .rejected(
+          RejectedFact(
+            fact: fact,
+            reason: "generation \(generation) of activity '\(fact.activity)' is not among the "
+              + "configuration's registrations made before it"))
+      case .noKnownInterval:
         return .rejected(
           RejectedFact(
             fact: fact,
@@ -96,8 +122,8 @@ enum FactDerivation {
       }
       return .event(
         try ThresholdEvent(
-          name: name, intervalStart: interval.intervalStart, receivedAt: interval.reachedBy,
-          includesPastActivity: configuration.includesPastActivity))
+          name: name, intervalStart: start, receivedAt: reachedBy,
+          includesPastActivity: includesPastActivity))
     } catch {
       return .rejected(RejectedFact(fact: fact, reason: error.description))
     }

@@ -7,44 +7,32 @@ extension IntervalAttribution {
   /// delivers them late, sometimes after their interval ended and the next one began.
   public static let lateDeliveryWindow: Duration = .seconds(3_600)
 
-  /// The interval a threshold event of `activity` was counted in, and the instant by which its
-  /// threshold was reached, allowing for late delivery.
+  /// The interval before `start` and its end, when an event of `activity` received at
+  /// `received` with threshold `threshold` is a late delivery of it.
   ///
-  /// An event received at `receivedAt` belongs to the interval that contains it
-  /// (``intervalStart(of:containing:timeZone:)``), unless its threshold exceeds the time since
-  /// that interval began and the activity's scheduled occurrence before it ended at most
+  /// An event belongs to the interval that contains it, unless its threshold exceeds the time
+  /// since that interval began and the activity's scheduled occurrence before it ended at most
   /// ``lateDeliveryWindow`` earlier: then the platform could not have counted it in the new
   /// interval, and it is a late delivery of the one before, whose threshold was reached by the
   /// time it ended. Activities without a daily schedule in the plan have no known end, and keep
   /// the interval that contains the event.
   ///
-  /// - Parameters:
-  ///   - activity: The activity's name.
-  ///   - threshold: The event's threshold.
-  ///   - receivedAt: When the event was received.
-  ///   - timeZone: The zone the device was in when the event was received, if known.
-  /// - Returns: The interval's start and the instant the threshold was reached by (the
-  ///   reception, or the end of the interval for a late delivery); `nil` when no known interval
-  ///   contains the event.
-  /// - Complexity: Two lookups of ``intervalStart(of:containing:timeZone:)``.
-  public func attribution(
-    of activity: String, threshold: Duration, receivedAt: Date, timeZone: TimeZone? = nil
-  ) -> (intervalStart: Date, reachedBy: Date)? {
-    let received = Milliseconds.clampedInstant(receivedAt)
-    guard let start = intervalStart(of: activity, containing: received, timeZone: timeZone)
-    else { return nil }
+  /// - Returns: The earlier interval's start and its end, in milliseconds; `nil` when the event
+  ///   is not a late delivery.
+  func lateDelivery(
+    of activity: String, threshold: Duration, receivedAt received: Int64, intervalStart start: Int64,
+    timeZone: TimeZone?
+  ) -> (start: Int64, end: Int64)? {
     let amount = Milliseconds.amount(threshold) ?? .max
     let window = Milliseconds.amount(Self.lateDeliveryWindow) ?? 0
-    if amount > received - start,
+    guard amount > received - start,
       case .daily(let daily)? = plan?.activities.first(where: { $0.name == activity })?.schedule,
       let previous = Self.occurrence(of: daily, before: start, in: timeZone ?? self.timeZone),
       let end = Milliseconds.instant(previous.end), end <= received, received - end <= window,
       let previousStart = intervalStart(of: activity, containing: end - 1, timeZone: timeZone),
       previousStart < start
-    {
-      return (Milliseconds.date(previousStart), previous.end)
-    }
-    return (Milliseconds.date(start), Milliseconds.date(received))
+    else { return nil }
+    return (previousStart, end)
   }
 
   /// The occurrence of `window` before the one that contains `instant`.

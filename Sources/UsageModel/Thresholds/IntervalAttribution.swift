@@ -15,6 +15,13 @@ import Foundation
 ///   ``longestInterval`` earlier (the platform's longest monitoring interval is a week).
 /// - Otherwise no known interval contains it.
 ///
+/// With the app's ``registrations``, the generation an event's name carries decides first
+/// whether and where it counts (see ``attribute(_:of:receivedAt:timeZone:)``): a replay of an
+/// older registration counts nothing, and a registration counted from the registration instant
+/// begins its own interval there. An `intervalDidStart` up to ``ownCallbackWindow`` after a
+/// re-registration counted from the occurrence's start is that re-registration's own callback,
+/// not a restart.
+///
 /// ```swift
 /// var attribution = IntervalAttribution(plan: plan, timeZone: zone)
 /// attribution.recordStart(of: "daily", at: start)
@@ -30,8 +37,14 @@ public struct IntervalAttribution: Sendable, Hashable {
   /// ``longestInterval`` in milliseconds.
   package static let longestIntervalMilliseconds: Int64 = 7 * 86_400_000
 
+  /// How long after a re-registration counted from the occurrence's start an
+  /// `intervalDidStart` is its own callback rather than a restart: 60 seconds.
+  public static let ownCallbackWindow: Duration = .seconds(60)
+
   /// The activities and their schedules, if known.
   public let plan: MonitoringPlan?
+  /// The app's registrations, by activity, in ascending order of generation.
+  let registrationsByActivity: [String: [MonitoringRegistration]]
   /// The zone of the schedules' wall clock where no zone was recorded.
   public let timeZone: TimeZone
   /// Each activity's recorded starts, in milliseconds, ascending, with the zone recorded.
@@ -48,15 +61,28 @@ public struct IntervalAttribution: Sendable, Hashable {
   /// - Parameters:
   ///   - plan: The monitored activities and their schedules; `nil` when unknown.
   ///   - timeZone: The zone of the schedules' wall clock.
-  public init(plan: MonitoringPlan?, timeZone: TimeZone) {
+  ///   - registrations: The `startMonitoring` calls the app made, valid per
+  ///     ``MonitoringRegistration/validate(_:)``; none by default.
+  /// - Complexity: O(*r* log *r*) for *r* registrations.
+  public init(
+    plan: MonitoringPlan?, timeZone: TimeZone, registrations: [MonitoringRegistration] = []
+  ) {
     self.plan = plan
     self.timeZone = timeZone
+    registrationsByActivity = Dictionary(grouping: registrations, by: \.activity)
+      .mapValues { $0.sorted { $0.generation < $1.generation } }
+  }
+
+  /// The app's registrations, in ascending order of activity and generation.
+  public var registrations: [MonitoringRegistration] {
+    registrationsByActivity.keys.sorted().flatMap { registrationsByActivity[$0] ?? [] }
   }
 
   /// Records that an interval of `activity` started at `instant` (an `intervalDidStart`).
   ///
   /// A second start at the same instant is the same start; the first zone recorded for it is
-  /// kept.
+  /// kept. A start up to ``ownCallbackWindow`` after a re-registration counted from the
+  /// occurrence's start is that registration's own callback and is not recorded.
   ///
   /// - Parameters:
   ///   - activity: The activity's name.
@@ -93,6 +119,7 @@ public struct IntervalAttribution: Sendable, Hashable {
   package mutating func recordStart(
     of activity: String, at instant: Int64, timeZone: TimeZone? = nil
   ) {
+    if isOwnCallback(of: activity, at: instant) { return }
     var list = starts[activity, default: []]
     let start = Start(instant: instant, timeZone: timeZone)
     if let last = list.last, last.instant >= instant {

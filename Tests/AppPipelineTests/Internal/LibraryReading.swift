@@ -52,7 +52,7 @@ enum LibraryReading {
   ///
   /// The app side is configured as the app that registered the scenario's events would be: the
   /// scenario's starting zone, the simulator's daily 00:00–23:59 activity as the monitoring plan,
-  /// and ``includesPastActivity(of:)``. Each day is read from `dashboard(for:now:)` at
+  /// ``includesPastActivity(of:)`` and ``registrations(of:)``. Each day is read from `dashboard(for:now:)` at
   /// ``end(of:callbacks:)``, once every callback has been drained.
   ///
   /// - Parameters:
@@ -121,14 +121,36 @@ enum LibraryReading {
       MonitoredActivity(name: PlatformSimulator.activity, schedule: .daily(allDay))
     ])
     configuration.includesPastActivity = includesPastActivity(of: scenario)
+    configuration.registrations = try registrations(of: scenario)
     return configuration
+  }
+
+  /// The registrations the app recorded: one per registration of the simulator, with its
+  /// generation, instant and past-activity setting.
+  ///
+  /// The simulator counts a registration from the occurrence's start only with past activity
+  /// (without it, from the registration), so that is the counting recorded.
+  ///
+  /// - Parameter scenario: The scenario.
+  /// - Returns: The registrations for ``PipelineConfiguration/registrations``.
+  /// - Throws: `UsageModelError` for an out-of-range instant.
+  static func registrations(of scenario: PlatformScenario) throws -> [MonitoringRegistration] {
+    try scenario.simulator.registrations.map { registration in
+      let fromStart =
+        registration.semantics == .fromOccurrenceStart && registration.includesPastActivity
+      return try MonitoringRegistration(
+        activity: PlatformSimulator.activity, generation: UInt32(registration.generation),
+        registeredAt: LocalClock.date(registration.at),
+        includesPastActivity: registration.includesPastActivity,
+        counting: fromStart ? .fromOccurrenceStart : .fromRegistration)
+    }
   }
 
   /// Whether the app registers its events with past activity: as the scenario's first
   /// registration does (the simulator's generation 0, in force from the first midnight).
   ///
-  /// A single setting cannot follow a later re-arm that differs; the re-arm scenarios' readings
-  /// show what that costs.
+  /// It applies to events whose registration is unknown; ``registrations(of:)`` gives every
+  /// other event its own registration's setting.
   ///
   /// - Parameter scenario: The scenario.
   /// - Returns: The setting for ``PipelineConfiguration/includesPastActivity``.
