@@ -47,7 +47,8 @@ extension IntervalAttribution {
     let start = intervalStart(of: activity, containing: instant, timeZone: timeZone)
     guard let generation = name.generation, let list = registrationsByActivity[activity] else {
       guard let start else { return .noKnownInterval }
-      return counted(name, of: activity, receivedAt: instant, in: start, registration: nil,
+      return counted(
+        name, of: activity, receivedAt: instant, in: start, registration: nil,
         timeZone: timeZone)
     }
     guard let registration = list.first(where: { $0.generation == generation }),

@@ -20,7 +20,8 @@ extension IntervalAttribution {
   /// - Returns: The earlier interval's start and its end, in milliseconds; `nil` when the event
   ///   is not a late delivery.
   func lateDelivery(
-    of activity: String, threshold: Duration, receivedAt received: Int64, intervalStart start: Int64,
+    of activity: String, threshold: Duration, receivedAt received: Int64,
+    intervalStart start: Int64,
     timeZone: TimeZone?
   ) -> (start: Int64, end: Int64)? {
     let amount = Milliseconds.amount(threshold) ?? .max
