@@ -52,11 +52,10 @@ extension UsagePipeline {
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
-    let firstStart = boundary.start(of: firstDay)
-    // The month so far, up to `now`: budgets and pace need every day of it.
-    let span = DateInterval(start: firstStart, end: max(firstStart, min(now, dayInterval.end)))
-    let upperReport = try report(derived.records(bound: .upper, asOf: now), clippedTo: span)
-    let lowerReport = try report(derived.records(bound: .lower, asOf: now), clippedTo: span)
+    // The month so far, up to `now`: budgets and pace need every day of it. Each interval's
+    // use is read in the days of the zone it began in, so travel moves no past use between days.
+    let upperReport = try report(derived, bound: .upper, days: firstDay...day, now: now)
+    let lowerReport = try report(derived, bound: .lower, days: firstDay...day, now: now)
     let upper = try Self.usage(on: day, in: upperReport, interval: dayInterval)
     let lower = try Self.usage(on: day, in: lowerReport, interval: dayInterval)
     let budgets = try overviews(
@@ -155,13 +154,24 @@ extension UsagePipeline {
     return facts.prefix { $0.instant <= limit }
   }
 
-  /// The aggregation of `records` within `span`, by the configuration's days and rules.
-  private func report(_ records: [UsageRecord], clippedTo span: DateInterval)
-    throws(PipelineError) -> UsageReport
-  {
+  /// The aggregation of the usage within `bound` on `days` up to `now`, each interval's in the
+  /// days of its own zone (with the configuration's day start), merged day by day.
+  private func report(
+    _ derived: DerivedUsage, bound: UsageBound, days: ClosedRange<LocalDay>, now: Date
+  ) throws(PipelineError) -> UsageReport {
     do throws(UsageModelError) {
-      return try UsageAggregator(boundary: configuration.boundary, rules: configuration.rules)
-        .aggregate(records, clippedTo: span)
+      var reports: [UsageReport] = []
+      for group in derived.recordsByZone(
+        bound: bound, asOf: now, default: configuration.timeZone)
+      {
+        let boundary = DayBoundary(timeZone: group.zone, dayStart: configuration.dayStart)
+        let first = boundary.start(of: days.lowerBound)
+        let last = min(now, boundary.interval(of: days.upperBound).end)
+        reports.append(
+          try UsageAggregator(boundary: boundary, rules: configuration.rules).aggregate(
+            group.records, clippedTo: DateInterval(start: first, end: max(first, last))))
+      }
+      return try UsageReport.merging(reports, boundary: configuration.boundary)
     } catch {
       throw .usage(error)
     }

@@ -89,17 +89,10 @@ private let behaved = ["ideal", "late", "duplicated", "DST spring forward"]
 /// The scenario whose lower bound is off the truth by more than one step today.
 private let lowerTooCautious = ["out-of-order"]
 
-/// The scenario whose lower bound exceeds the truth on some day today: travel reads days in the
-/// configured zone, so use moves between the days of the truth.
-private let lowerOverDays = ["travel Paris→New York"]
-
 /// The scenarios whose upper bound loses proven use on some day today: a catch-up storm held
 /// across midnight for longer than `IntervalAttribution.lateDeliveryWindow` is read in the next
-/// day's interval, phantoms claiming hours crowd earlier real use out of the interval, and a
-/// change of zone moves the day's boundaries.
-private let upperLosing = [
-  "catch-up storm", "first-pickup phantoms", "travel Paris→New York",
-]
+/// day's interval, and phantoms claiming hours crowd earlier real use out of the interval.
+private let upperLosing = ["catch-up storm", "first-pickup phantoms"]
 
 /// The library's accuracy on the platform simulator's corpus, side by side with the truth, the
 /// revealed truth and the naive reading peers compute.
@@ -128,7 +121,7 @@ struct AccuracyCorpusTests {
   /// Per app and day, the lower bound counts no second the person did not use.
   @Test(
     "rule: the lower bound counts no phantom second: at most the truth per app and day",
-    arguments: PlatformCorpus.names.filter { !lowerOverDays.contains($0) })
+    arguments: PlatformCorpus.names)
   func lowerHasNoPhantomSeconds(name: String) throws {
     let row = try row(name)
     for (day, app) in row.confirmed.keys {
@@ -193,20 +186,11 @@ struct AccuracyCorpusTests {
     try behavedWithinOneStep(name: name)
   }
 
-  /// The same rule as ``lowerHasNoPhantomSeconds(name:)``, for the scenario it fails today.
-  @Test(
-    "rule: the lower bound counts no phantom second: at most the truth per app and day",
-    .disabled("issue 18: days are read in the configured zone, not the interval's"),
-    arguments: lowerOverDays)
-  func lowerHasNoPhantomSecondsKnownGaps(name: String) throws {
-    try lowerHasNoPhantomSeconds(name: name)
-  }
-
   /// The same rule as ``upperAtLeastRevealed(name:)``, for the scenarios it fails today.
   @Test(
     "rule: the upper bound is at least what the delivered callbacks prove, per app and day",
     .disabled(
-      "issue 18: storms held across midnight, phantoms crowding real use and travel lose use"
+      "issue 18: storms held across midnight and phantoms crowding real use lose use"
     ),
     arguments: upperLosing)
   func upperAtLeastRevealedKnownGaps(name: String) throws {

@@ -90,3 +90,37 @@ struct TravelTests {
     }
   }
 }
+
+extension TravelTests {
+  @Test("changing the configured zone changes no past day's total")
+  func configuredZoneChangesNoDay() throws {
+    func totals(configured: String) throws -> [Duration] {
+      let paris = try zone("Europe/Paris")
+      let folder = try SharedFolder.inMemory()
+      let recorder = MonitorRecorder(folder: folder, timeZone: { paris })
+      for day in ["2026-03-25", "2026-03-26", "2026-03-27"] {
+        _ = recorder.intervalDidStart(for: "daily", now: try instant("\(day)T00:00:00+01:00"))
+        _ = recorder.eventDidReachThreshold(
+          "stk:30m:com.x", activity: "daily", now: try instant("\(day)T23:30:00+01:00"))
+      }
+      var configuration = PipelineConfiguration(userId: "u", timeZone: try zone(configured))
+      configuration.monitoring = try MonitoringPlan([
+        MonitoredActivity(
+          name: "daily",
+          schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
+      ])
+      var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+      let now = try instant("2026-03-28T12:00:00Z")
+      try pipeline.wake(.foreground, now: now)
+      return try ["2026-03-25", "2026-03-26", "2026-03-27"].map {
+        try pipeline.dashboard(for: try LocalDay(parsing: $0), now: now).usage.total
+      }
+    }
+    let inParis = try totals(configured: "Europe/Paris")
+    #expect(inParis == [.seconds(1_800), .seconds(1_800), .seconds(1_800)])
+    // 23:30 in Paris is 18:30 in New York: read in New York's days it would be the same day
+    // anyway, but in Tokyo's (07:30 the next morning) it would move a day later.
+    #expect(try totals(configured: "America/New_York") == inParis)
+    #expect(try totals(configured: "Asia/Tokyo") == inParis)
+  }
+}

@@ -18,11 +18,29 @@ struct DerivedUsage {
   var outcomes: [(instant: Int64, outcome: ThresholdOutcome)]
   /// One heartbeat of the monitor extension per fact: each callback is a sign of life.
   var signsOfLife: [Heartbeat]
+  /// The zone each interval is read in, by its start in milliseconds: the zone the device was
+  /// in when it began (`IntervalAttribution`).
+  var zones: [Int64: TimeZone] = [:]
 
   /// The usage records within `bound` as of `now`, laid out by
   /// `MonitoringIntervalUsage.usageRecords(bound:asOf:)`.
   func records(bound: UsageBound, asOf now: Date) -> [UsageRecord] {
     accountant.usageRecords(bound: bound, asOf: now)
+  }
+
+  /// The usage records within `bound` as of `now`, grouped by the zone their interval is read
+  /// in; `zone` for intervals with none recorded.
+  func recordsByZone(bound: UsageBound, asOf now: Date, default zone: TimeZone)
+    -> [(zone: TimeZone, records: [UsageRecord])]
+  {
+    var groups: [String: (zone: TimeZone, records: [UsageRecord])] = [:]
+    for interval in accountant.intervals {
+      let start = Milliseconds.clampedInstant(interval.start)
+      let intervalZone = zones[start] ?? zone
+      groups[intervalZone.identifier, default: (intervalZone, [])].records +=
+        interval.usageRecords(bound: bound, asOf: now)
+    }
+    return groups.keys.sorted().compactMap { groups[$0] }
   }
 
   /// What recording the events received in `range` did, counted.
@@ -67,6 +85,11 @@ enum FactDerivation {
       switch reading(name, of: fact, attribution: attribution, configuration: configuration) {
       case .event(let event):
         derived.outcomes.append((fact.instant, derived.accountant.record(event)))
+        let start = Milliseconds.clampedInstant(event.intervalStart)
+        if derived.zones[start] == nil {
+          derived.zones[start] = attribution.zone(
+            of: fact.activity, at: start, eventZone: fact.timeZone)
+        }
       case .rejected(let rejection): derived.rejected.append(rejection)
       }
     }

@@ -138,7 +138,7 @@ public struct IntervalAttribution: Sendable, Hashable {
   ) -> Int64? {
     let latest = latestStart(of: activity, atOrBefore: instant)
     if let schedule = plan?.activities.first(where: { $0.name == activity })?.schedule {
-      let zone = latest?.timeZone ?? eventZone ?? timeZone
+      let zone = self.zone(of: activity, at: instant, eventZone: eventZone)
       if let occurrence = occurrenceStart(of: schedule, containing: instant, in: zone) {
         guard let latest, latest.instant >= occurrence else { return occurrence }
         return latest.instant
@@ -148,6 +148,12 @@ public struct IntervalAttribution: Sendable, Hashable {
       return nil
     }
     return latest.instant
+  }
+
+  /// The zone an interval of `activity` containing `instant` is read in: the zone recorded with
+  /// the latest start at or before it, else the event's, else ``timeZone``.
+  package func zone(of activity: String, at instant: Int64, eventZone: TimeZone?) -> TimeZone {
+    latestStart(of: activity, atOrBefore: instant)?.timeZone ?? eventZone ?? timeZone
   }
 
   private func latestStart(of activity: String, atOrBefore instant: Int64) -> Start? {
