@@ -57,7 +57,8 @@ extension UsageReport {
     let start = parts.map(\.startInstant).min() ?? first.startInstant
     let end = parts.map(\.endInstant).max() ?? first.endInstant
     return try DailyUsage(
-      day: day, interval: DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end)),
+      day: day,
+      interval: DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end)),
       total: parts.reduce(.zero) { $0 + $1.total },
       categories: categoryTotals.map { category, total in
         CategoryUsage(
