@@ -60,9 +60,8 @@ extension PipelineState {
   {
     usage.intervals.flatMap { interval in
       let start = Milliseconds.clampedInstant(interval.start)
-      return interval.apps.map { app in
-        let amount = ThresholdGrading(app, intervalStart: interval.start, asOf: now)
-          .threshold(for: bound)
+      return zip(interval.apps, interval.gradings(asOf: now)).map { app, grading in
+        let amount = grading.threshold(for: bound)
         let at = app.steps.first { $0.threshold == amount }?.reportedAt ?? app.reachedAt
         return Earning(key: "\(start)|\(app.app.rawValue)", app: app.app, amount: amount, at: at)
       }

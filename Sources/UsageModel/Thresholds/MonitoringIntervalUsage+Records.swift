@@ -45,7 +45,7 @@ extension MonitoringIntervalUsage {
     var placed: [UsageRecord] = []
     var cursor = Int64.max
     let asOf = now.map(Milliseconds.clampedInstant) ?? .max
-    for step in Self.steps(of: apps, bound: bound, asOf: asOf).sorted(by: Self.placesFirst) {
+    for step in steps(of: apps, bound: bound, asOf: asOf).sorted(by: Self.placesFirst) {
       let end = max(startInstant, min(step.deadline, cursor))
       let start = max(startInstant, end - step.amount)
       if end > start {
@@ -69,13 +69,13 @@ extension MonitoringIntervalUsage {
 
   /// Every app's steps within `bound`, each with the earliest report of its threshold or of any
   /// higher one within the bound.
-  private static func steps(of apps: [AppThreshold], bound: UsageBound, asOf now: Int64)
-    -> [Step]
-  {
-    apps.flatMap { usage in
+  private func steps(of apps: [AppThreshold], bound: UsageBound, asOf now: Int64) -> [Step] {
+    let reports = bound == .lower ? reportInstants : []
+    return apps.flatMap { usage in
       var kept = usage.steps
       if bound == .lower {
-        let confirmed = ThresholdGrading.confirmedAmount(of: usage.steps, asOf: now)
+        let confirmed = ThresholdGrading.confirmedAmount(
+          of: usage.steps, asOf: now, interval: reports, start: startInstant)
         kept.removeAll { $0.thresholdAmount > confirmed }
       }
       var deadline = Int64.max

@@ -3,12 +3,20 @@ import Foundation
 /// How one app's thresholds in one monitoring interval are graded: the highest the evidence
 /// confirms, and the highest claimed.
 ///
-/// The rule: a threshold is *confirmed* when a report of it, or of a higher threshold of the
-/// same app, arrived on its own — not within ``burstWindow`` of a report of another threshold of
-/// that app — and that window has passed. Thresholds above the highest confirmed one are
-/// *unconfirmed* (``UnconfirmedReason`` says why). A threshold the platform reports alone proves
-/// the app's count reached it, and so every lower one; thresholds reported together prove
-/// nothing until such a report follows.
+/// The rule, over the reports of the app's thresholds in the order they arrived, each once its
+/// ``burstWindow`` has passed:
+/// - a threshold reported on its own — not within ``burstWindow`` of a report of another of the
+///   app's thresholds — is *confirmed*, and so is every threshold below it: the platform reports
+///   a threshold only once its count reaches it;
+/// - thresholds reported together (a *burst*) after ``silenceBeforeBurst`` without any report of
+///   the interval are a catch-up storm or phantoms, which look the same: they are not confirmed
+///   until a later report is;
+/// - a burst amid other reports is thresholds delivered out of order: each counts as far as the
+///   time since the app's last confirmed report holds it, one app's use growing no faster than
+///   the clock.
+///
+/// Thresholds above the highest confirmed one are *unconfirmed* (``UnconfirmedReason`` says
+/// why).
 ///
 /// **Monotone as facts arrive in order.** Grading as of an instant counts only reports whose
 /// window has passed by then, so when the facts arrive in the order of their instants (as one
@@ -30,6 +38,14 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
   /// One app's thresholds are at least a minute apart on any ladder the library names, and the
   /// platform delivers a threshold within seconds of reaching it when it behaves.
   public static let burstWindow = Duration.seconds(60)
+
+  /// How long without any report of the interval makes a burst after it unconfirmed: 15 min.
+  ///
+  /// Thresholds released together after a silence are a catch-up storm or phantoms (the first
+  /// pickup of the day, a charger): neither is confirmed until a later report is. A burst amid
+  /// other reports is thresholds delivered out of order, and counts when the time since the
+  /// last confirmed report holds it.
+  public static let silenceBeforeBurst = Duration.seconds(15 * 60)
 
   /// When the interval began.
   public let intervalStart: Date
@@ -53,10 +69,20 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
   public init(
     _ usage: MonitoringIntervalUsage.AppThreshold, intervalStart: Date, asOf now: Date? = nil
   ) {
+    self.init(usage, intervalStart: intervalStart, asOf: now, interval: [])
+  }
+
+  /// Grades an app's thresholds among the reports of every app of its interval, `interval`
+  /// (sorted instants in milliseconds), which tell a burst amid use from one after a silence.
+  init(
+    _ usage: MonitoringIntervalUsage.AppThreshold, intervalStart: Date, asOf now: Date?,
+    interval: [Int64]
+  ) {
     self.intervalStart = intervalStart
     app = usage.app
     let confirmedAmount = Self.confirmedAmount(
-      of: usage.steps, asOf: now.map(Milliseconds.clampedInstant) ?? .max)
+      of: usage.steps, asOf: now.map(Milliseconds.clampedInstant) ?? .max, interval: interval,
+      start: Milliseconds.clampedInstant(intervalStart))
     confirmed = Milliseconds.duration(confirmedAmount)
     claimed = usage.highest
     reason = confirmedAmount < usage.highestThreshold ? .burst : nil
@@ -72,20 +98,45 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
 
   /// The highest threshold of `steps` reported outside any burst, whose window has passed by
   /// `now`, in milliseconds; 0 if none.
-  static func confirmedAmount(of steps: [ThresholdStep], asOf now: Int64) -> Int64 {
+  static func confirmedAmount(
+    of steps: [ThresholdStep], asOf now: Int64, interval: [Int64] = [], start: Int64 = .min
+  ) -> Int64 {
     let window = Milliseconds.amount(burstWindow) ?? 0
+    let silence = Milliseconds.amount(silenceBeforeBurst) ?? 0
     let byReport = steps.sorted { $0.instant < $1.instant }
     var confirmed: Int64 = 0
-    for (index, step) in byReport.enumerated() {
+    var confirmedAt = start
+    for (index, step) in byReport.enumerated() where step.instant <= now - window {
       let before = index > 0 ? byReport[index - 1].instant : nil
       let after = index + 1 < byReport.count ? byReport[index + 1].instant : nil
       let alone =
         (before.map { step.instant - $0 > window } ?? true)
         && (after.map { $0 - step.instant > window } ?? true)
-      let settled = step.instant <= now - window
-      if alone, settled { confirmed = max(confirmed, step.thresholdAmount) }
+      if !alone {
+        // A burst amid other reports is reordering, unless it claims more use than the time
+        // since the last confirmed report; after a silence it is a storm or phantoms.
+        let previous = Self.latest(in: interval, before: step.instant - window)
+        let afterSilence = previous.map { step.instant - window - $0 > silence } ?? true
+        let fits = step.thresholdAmount - confirmed <= step.instant - confirmedAt + window
+        guard !afterSilence, fits, confirmedAt > .min else { continue }
+      }
+      if step.thresholdAmount > confirmed {
+        confirmed = step.thresholdAmount
+        confirmedAt = step.instant
+      }
     }
     return confirmed
+  }
+
+  /// The latest of the sorted `instants` before `limit`.
+  private static func latest(in instants: [Int64], before limit: Int64) -> Int64? {
+    var low = 0
+    var high = instants.count
+    while low < high {
+      let middle = (low + high) / 2
+      if instants[middle] < limit { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? nil : instants[low - 1]
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -132,6 +183,10 @@ extension MonitoringIntervalUsage {
   /// - Returns: One grading per app, in order of app.
   /// - Complexity: O(*s* log *s*) for *s* steps in the interval.
   public func gradings(asOf now: Date? = nil) -> [ThresholdGrading] {
-    apps.map { ThresholdGrading($0, intervalStart: start, asOf: now) }
+    let reports = reportInstants
+    return apps.map { ThresholdGrading($0, intervalStart: start, asOf: now, interval: reports) }
   }
+
+  /// Every app's reports in the interval, sorted.
+  var reportInstants: [Int64] { apps.flatMap { $0.steps.map(\.instant) }.sorted() }
 }

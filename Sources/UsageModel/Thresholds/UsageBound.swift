@@ -24,7 +24,8 @@ public enum UsageBound: String, Sendable, Hashable, Codable, CaseIterable {
 /// JSON form: the case's name, such as `"burst"`.
 public enum UnconfirmedReason: String, Sendable, Hashable, Codable, CaseIterable {
   /// The threshold was reported within ``ThresholdGrading/burstWindow`` of another threshold of
-  /// the same app.
+  /// the same app, after a silence or claiming more use than the time since the app's last
+  /// confirmed report.
   ///
   /// One app's thresholds are reached minutes apart, so reports that close together were held
   /// back (a catch-up storm: real use) or fired with no use behind them (phantom thresholds).
