@@ -12,6 +12,17 @@ import UsageModel
 /// zone it began in, whatever zone the app is configured with later.
 @Suite("Travel")
 struct TravelTests {
+  /// An app configured for `zone`, monitoring a daily activity from midnight.
+  static func configuration(_ zone: String) throws -> PipelineConfiguration {
+    var configuration = PipelineConfiguration(userId: "u", timeZone: try TestSupport.zone(zone))
+    configuration.monitoring = try MonitoringPlan([
+      MonitoredActivity(
+        name: "daily",
+        schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
+    ])
+    return configuration
+  }
+
   /// A Paris day, recorded in Paris, read by an app configured for `configured`.
   func records(configured: String) throws -> [UsageRecord] {
     let paris = try zone("Europe/Paris")
@@ -24,12 +35,7 @@ struct TravelTests {
       "stk:60m:com.x", activity: "daily", now: try instant("2026-03-27T02:00:00Z"))
     _ = recorder.eventDidReachThreshold(
       "stk:90m:com.x", activity: "daily", now: try instant("2026-03-27T12:00:00Z"))
-    var configuration = PipelineConfiguration(userId: "u", timeZone: try zone(configured))
-    configuration.monitoring = try MonitoringPlan([
-      MonitoredActivity(
-        name: "daily",
-        schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
-    ])
+    let configuration = try Self.configuration(configured)
     var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
     try pipeline.wake(.foreground, now: try instant("2026-03-27T13:00:00Z"))
     return try pipeline.usageRecords()
@@ -57,12 +63,7 @@ struct TravelTests {
         try folder.outbox.publish(
           try MonitorFact(callback, activity: "daily", event: event, at: try instant(at)))
       }
-      var configuration = PipelineConfiguration(userId: "u", timeZone: try zone(configured))
-      configuration.monitoring = try MonitoringPlan([
-        MonitoredActivity(
-          name: "daily",
-          schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
-      ])
+      let configuration = try Self.configuration(configured)
       var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
       try pipeline.wake(.foreground, now: try instant("2026-03-27T13:00:00Z"))
       return try pipeline.usageRecords()
@@ -103,12 +104,7 @@ extension TravelTests {
         _ = recorder.eventDidReachThreshold(
           "stk:30m:com.x", activity: "daily", now: try instant("\(day)T23:30:00+01:00"))
       }
-      var configuration = PipelineConfiguration(userId: "u", timeZone: try zone(configured))
-      configuration.monitoring = try MonitoringPlan([
-        MonitoredActivity(
-          name: "daily",
-          schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
-      ])
+      let configuration = try Self.configuration(configured)
       var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
       let now = try instant("2026-03-28T12:00:00Z")
       try pipeline.wake(.foreground, now: now)

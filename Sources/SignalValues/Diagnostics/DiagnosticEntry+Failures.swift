@@ -1,7 +1,8 @@
 import UsageModel
 
 extension DiagnosticEntry {
-  /// The failed entries among `entries` that fall on `day` — seed 000's "today's errors".
+  /// The failed entries among `entries` that fall on `day`: the day's errors, for a diagnostics
+  /// report.
   ///
   /// Pure, so that the app can count a day's failures in entries it already read; TrackerSignals'
   /// `DiagnosticLog` reads its entries and asks this.
