@@ -93,17 +93,6 @@ public struct HeartbeatRecorder: Sendable {
     self.key = Self.key(of: source)
   }
 
-  /// The prefix of every heartbeat history's key: `stk.heartbeats.`.
-  public static let keyPrefix = "stk.heartbeats."
-
-  /// The store key of `source`'s history: `stk.heartbeats.<source>`.
-  ///
-  /// - Parameter source: Whose heartbeats.
-  /// - Returns: The key.
-  public static func key(of source: HeartbeatSource) -> String {
-    keyPrefix + source.rawValue
-  }
-
   /// Creates a recorder on its own `FileStore` in `directory`, opened with `.processCrashSafe`.
   ///
   /// Other `FileStore`s on the same directory — the app's `.durable` one — keep their own

@@ -1,0 +1,81 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import UsageModel
+
+// The parts of a callback: the heartbeat, the restart advice and the diagnostic entry.
+extension MonitorRecorder {
+
+  func recordHeartbeat(
+    now: Date, sequence: UInt64?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
+  ) -> Heartbeat? {
+    do {
+      let heartbeat = try TrackerSignalsError.checking(
+        Heartbeat(at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes))
+      return try heartbeats.recordReturningPrevious(heartbeat).previous
+    } catch {
+      failures.append(.heartbeat(error))
+      return nil
+    }
+  }
+
+  /// The restart advice for `callback` (`nil`: a heartbeat tick) after `previous`.
+  func advice(for callback: MonitorCallback?, now: Date, previous: Heartbeat?)
+    -> RestartAdvice
+  {
+    let isUsage = callback == .eventDidReachThreshold
+    let interval = restartPolicy.interval(
+      appState: .background, lastEventAt: isUsage ? now : nil, now: now)
+    guard !isUsage, let previous else { return RestartAdvice(isDue: false, interval: interval) }
+    let silence = Milliseconds.clampedInstant(now) - previous.instant
+    return RestartAdvice(isDue: silence > Milliseconds.amount(interval) ?? .max, interval: interval)
+  }
+
+  /// Appends one diagnostic entry describing `failures`, when there are any; a failure to log
+  /// is added to them.
+  func logFailures(
+    _ failures: inout [MonitorFailure], callback: MonitorCallback?, activity: String,
+    event: String?,
+    now: Date, memoryBytes: UInt64?
+  ) {
+    guard !failures.isEmpty else { return }
+    let action: DiagnosticAction
+    switch callback {
+    case nil: action = .heartbeat
+    case .eventDidReachThreshold?: action = .recordUsage
+    case .some: action = .recordCallback
+    }
+    let name = event ?? (callback.map { "\($0.rawValue):\(activity)" } ?? activity)
+    let text = failures.map(\.description).joined(separator: " ")
+    do {
+      // The same failure of the same callback logged twice (a retried callback) is one entry.
+      // The entry keeps at most `MonitorFact.maximumNameLength` bytes of the name: a name that
+      // was refused for its length must not fill the log (and the extension's memory) instead.
+      let entry = try TrackerSignalsError.checking(
+        DiagnosticEntry(
+          id: DiagnosticEntry.identifier(
+            of: [name, text, String(now.timeIntervalSince1970.bitPattern, radix: 16)]),
+          at: now, eventName: Self.truncated(name, toBytes: MonitorFact.maximumNameLength),
+          action: action, success: false, errorDescription: text,
+          memoryBytes: memoryBytes))
+      try diagnostics.append(entry)
+    } catch {
+      failures.append(.diagnostic(error))
+    }
+  }
+
+  /// `text` cut to at most `limit` UTF-8 bytes on a character boundary, ending in "…" when cut.
+  static func truncated(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    let ellipsis = "…"
+    var result = ""
+    var bytes = ellipsis.utf8.count
+    for character in text {
+      bytes += character.utf8.count
+      guard bytes <= limit else { break }
+      result.append(character)
+    }
+    return result + ellipsis
+  }
+}
