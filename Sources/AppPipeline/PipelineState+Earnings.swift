@@ -3,7 +3,7 @@ import Foundation
 import UsageModel
 
 extension PipelineState {
-  /// Whether ``credit(_:configuration:)`` would credit anything.
+  /// Whether ``credit(_:configuration:asOf:)`` would credit anything.
   func owesCredit(
     for usage: ThresholdAccountant, configuration: PipelineConfiguration, asOf now: Date
   ) -> Bool {
@@ -23,7 +23,11 @@ extension PipelineState {
   /// credited for it before, as one `earn`
   /// transaction identified by the interval, the app and the new total: crediting again from
   /// the same facts changes nothing, and the sum credited for an interval is the XP of its usage
-  /// whatever order the facts came in.
+  /// whatever order the facts came in — for the lower bound, as long as they come in the order
+  /// of their instants (`ThresholdGrading`). Credits are never taken back: what a later fact
+  /// unconfirms stays credited, and earnings are keyed by the interval's start, so changing the
+  /// configuration's registrations, which can move an interval's start, credits the use again
+  /// under the new start.
   mutating func credit(
     _ usage: ThresholdAccountant, configuration: PipelineConfiguration, asOf now: Date
   ) throws(PipelineError) {

@@ -10,8 +10,11 @@ extension UsagePipeline {
   ///
   /// Everything is derived from the facts drained so far that are dated up to `now`, and from
   /// the extension's heartbeats (call ``wake(_:now:)`` first to drain what is new). Local days
-  /// are the configuration's (``PipelineConfiguration/boundary``), the one zone and day start
-  /// every part of the pipeline uses:
+  /// start at the configuration's ``PipelineConfiguration/dayStart``; each monitoring
+  /// interval's use falls on the days of the zone it began in (the device's zone, recorded with
+  /// its facts), so a change of the configured zone re-reads no past day, and the day's own
+  /// interval, its gaps and its budgets' periods are read in the configured zone
+  /// (``PipelineConfiguration/boundary``):
   /// - usage: the threshold events of every activity, attributed to their monitoring interval,
   ///   counted by their highest threshold (duplicates, late and implausible events add nothing),
   ///   laid out as usage records clamped to the interval, and aggregated by day — so each app's

@@ -125,9 +125,13 @@ public struct UsagePipeline: Sendable {
   ///     `now` earlier than the last call's (a clock set back) drops less, never more, and
   ///     drops nothing at all when it is not a number or before 0001-01-03.
   /// - Returns: What the coordinator decided and what the drain applied.
-  /// - Throws: ``PipelineError``. After a failure nothing was applied — except after
-  ///   ``PipelineError/sequence(_:)`` with `SequenceTrackingError.notDurable`, when the batch
-  ///   was applied but may not survive a power cut.
+  /// - Throws: ``PipelineError``. A drain is one atomic write: when it fails nothing of it was
+  ///   applied — except after ``PipelineError/sequence(_:)`` with
+  ///   `SequenceTrackingError.notDurable`, when the batch was applied but may not survive a power
+  ///   cut. A failure after a drain (settling the retention and rewards, recording an
+  ///   undecodable entry) leaves the drained facts applied; the next wake that drains settles
+  ///   again. Rewards are settled only by a wake that drains: a threshold confirmed after its
+  ///   burst window has passed is credited at the next one.
   @discardableResult
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
@@ -192,7 +196,10 @@ public struct UsagePipeline: Sendable {
       reset = reset ?? batch.reset
     }
     do throws(SequenceTrackingError) {
-      return try consumer.drain { state, entry in state.apply(entry) }
+      let batch = try consumer.drain { state, entry in state.apply(entry) }
+      return OutboxBatch(
+        entries: applied + batch.entries, lost: lost ?? batch.lost, reset: reset ?? batch.reset,
+        cursor: batch.cursor, head: batch.head)
     } catch {
       throw .sequence(error)
     }

@@ -7,7 +7,9 @@ extension UsageReport {
   /// zone's days. A local day of the result holds the usage every report gives that day: its
   /// apps' and categories' times add up, and its interval spans theirs (a day of travel west is
   /// longer than 24 hours). The reports come from different monitoring intervals, which one
-  /// device does not use at once, so nothing is counted twice.
+  /// device does not use at once; should two overlap (two activities whose intervals began in
+  /// different zones), a day's total is capped at its length, and each app's and category's at
+  /// the day's total.
   ///
   /// ```swift
   /// let days = try UsageReport.merging([parisReport, newYorkReport], boundary: newYork)

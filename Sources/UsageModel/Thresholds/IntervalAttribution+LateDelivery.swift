@@ -15,7 +15,11 @@ extension IntervalAttribution {
   /// ``lateDeliveryWindow`` earlier: then the platform could not have counted it in the new
   /// interval, and it is a late delivery of the one before, whose threshold was reached by the
   /// time it ended. Activities without a daily schedule in the plan have no known end, and keep
-  /// the interval that contains the event.
+  /// the interval that contains the event; so do events of a registration counted from the
+  /// registration. The occurrence is read in the zone the interval began in.
+  ///
+  /// A late delivery is graded at the end of its interval, where it may join a burst with the
+  /// interval's last reports: it can lower a lower bound already read.
   ///
   /// - Returns: The earlier interval's start and its end, in milliseconds; `nil` when the event
   ///   is not a late delivery.
@@ -28,7 +32,8 @@ extension IntervalAttribution {
     let window = Milliseconds.amount(Self.lateDeliveryWindow) ?? 0
     guard amount > received - start,
       case .daily(let daily)? = plan?.activities.first(where: { $0.name == activity })?.schedule,
-      let previous = Self.occurrence(of: daily, before: start, in: timeZone ?? self.timeZone),
+      let previous = Self.occurrence(
+        of: daily, before: start, in: zone(of: activity, at: start, eventZone: timeZone)),
       let end = Milliseconds.instant(previous.end), end <= received, received - end <= window,
       let previousStart = intervalStart(of: activity, containing: end - 1, timeZone: timeZone),
       previousStart < start

@@ -21,7 +21,9 @@ import Foundation
 /// **Monotone as facts arrive in order.** Grading as of an instant counts only reports whose
 /// window has passed by then, so when the facts arrive in the order of their instants (as one
 /// extension writes them), nothing confirmed is ever unconfirmed by a later fact: what was
-/// credited from the lower bound stays supported.
+/// credited from the lower bound stays supported. The exception is a late delivery, graded at
+/// the end of the interval it belongs to (`IntervalAttribution.lateDeliveryWindow`): it may
+/// join a burst there.
 ///
 /// ```swift
 /// for grading in interval.gradings {  // interval: a MonitoringIntervalUsage
@@ -58,7 +60,11 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
   /// Why the part above ``confirmed`` is not confirmed; `nil` when nothing is.
   public let reason: UnconfirmedReason?
 
-  /// Grades an app's thresholds in an interval.
+  /// Grades an app's thresholds in an interval on their own: without the interval's other
+  /// apps, every burst counts as following a silence.
+  ///
+  /// ``MonitoringIntervalUsage/gradings(asOf:)`` grades with every report of the interval, as
+  /// the rule above asks; prefer it.
   ///
   /// - Parameters:
   ///   - usage: The app's thresholds, each with its earliest report.
@@ -85,7 +91,15 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
       start: Milliseconds.clampedInstant(intervalStart))
     confirmed = Milliseconds.duration(confirmedAmount)
     claimed = usage.highest
-    reason = confirmedAmount < usage.highestThreshold ? .burst : nil
+    let window = Milliseconds.amount(Self.burstWindow) ?? 0
+    let limit = now.map(Milliseconds.clampedInstant) ?? .max
+    if confirmedAmount >= usage.highestThreshold {
+      reason = nil
+    } else if let top = usage.steps.last, top.instant > limit - window {
+      reason = .recent
+    } else {
+      reason = .burst
+    }
   }
 
   /// The bound `bound` of the app's use.
@@ -110,13 +124,16 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
       let before = index > 0 ? byReport[index - 1].instant : nil
       let after = index + 1 < byReport.count ? byReport[index + 1].instant : nil
       let alone =
-        (before.map { step.instant - $0 > window } ?? true)
-        && (after.map { $0 - step.instant > window } ?? true)
+        (before.map { step.instant - $0 >= window } ?? true)
+        && (after.map { $0 - step.instant >= window } ?? true)
       if !alone {
         // A burst amid other reports is reordering, unless it claims more use than the time
-        // since the last confirmed report; after a silence it is a storm or phantoms.
-        let previous = Self.latest(in: interval, before: step.instant - window)
-        let afterSilence = previous.map { step.instant - window - $0 > silence } ?? true
+        // since the last confirmed report; after a silence it is a storm or phantoms. The
+        // silence is measured before the first report of the cluster the burst belongs to
+        // (reports of any app, each less than a window after the one before), so that a storm
+        // whose reports chain over minutes is still one storm.
+        let afterSilence = Self.followsSilence(
+          step.instant, in: interval, window: window, silence: silence)
         let fits = step.thresholdAmount - confirmed <= step.instant - confirmedAt + window
         guard !afterSilence, fits, confirmedAt > .min else { continue }
       }
@@ -128,15 +145,24 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
     return confirmed
   }
 
-  /// The latest of the sorted `instants` before `limit`.
-  private static func latest(in instants: [Int64], before limit: Int64) -> Int64? {
+  /// Whether the cluster of reports `instant` belongs to — reports of the sorted `instants`,
+  /// each less than `window` after the one before — follows at least `silence` without any
+  /// report, or no report at all.
+  private static func followsSilence(
+    _ instant: Int64, in instants: [Int64], window: Int64, silence: Int64
+  ) -> Bool {
     var low = 0
     var high = instants.count
     while low < high {
       let middle = (low + high) / 2
-      if instants[middle] < limit { low = middle + 1 } else { high = middle }
+      if instants[middle] < instant { low = middle + 1 } else { high = middle }
     }
-    return low == 0 ? nil : instants[low - 1]
+    // `low` is the first report at or after `instant`; walk back to the cluster's first.
+    var first = min(low, instants.count - 1)
+    guard first >= 0, !instants.isEmpty else { return true }
+    while first > 0, instants[first] - instants[first - 1] < window { first -= 1 }
+    guard first > 0 else { return true }
+    return instants[first] - instants[first - 1] > silence
   }
 
   private enum CodingKeys: String, CodingKey {

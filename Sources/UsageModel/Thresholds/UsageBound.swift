@@ -33,4 +33,7 @@ public enum UnconfirmedReason: String, Sendable, Hashable, Codable, CaseIterable
   /// reaches a higher threshold: the platform reports a threshold only once its count reaches
   /// it, so that report confirms every threshold below it.
   case burst
+  /// The highest threshold was reported less than ``ThresholdGrading/burstWindow`` ago: a
+  /// burst may still join it, so it is confirmed once the window has passed.
+  case recent
 }
