@@ -104,9 +104,14 @@ let package = Package(
       ],
       path: "Tests/Helpers/stk-test-helper"
     ),
+    // AppPipeline: the accuracy corpus is read through the library's pipeline here, once, for
+    // both AppPipelineTests and the Benchmarks' accuracy suite.
     .target(
       name: "TestSupport",
-      dependencies: ["SharedStore", "UsageModel", "SignalValues", "TrackerSignals"],
+      dependencies: [
+        "SharedStore", "UsageModel", "SignalValues", "SequenceTracking", "TrackerSignals",
+        "AppPipeline",
+      ],
       path: "Tests/TestSupport"
     ),
     // The stored formats' fuzzing harness: each format planted as a hostile file and driven

@@ -1,13 +1,18 @@
 import Foundation
+import TestSupport
 
 // Benchmarks for ScreenTimeKit: every row compares a figure with a baseline measured in the same
 // run, and every target bounds that ratio. Run in release mode:
 //
 //   swift run -c release Benchmarks [--filter NAME]... [--quick] [--json FILE]
-//     [--markdown FILE] [--scratch DIR] [--list]
+//     [--markdown FILE] [--accuracy-markdown FILE] [--scratch DIR] [--list]
 //
 // Progress goes to standard error; standard output gets one table and the line
-// "N targets: P PASS, M MISS". The exit status is 0 whatever the figures; 1 when a benchmark
+// "N targets: P PASS, M MISS". The `accuracy` suite times nothing: it reads the platform
+// simulator's corpus and prints a table of its own after the timing table, because its rows
+// (seconds and errors against a known truth) have none of a timing row's columns
+// (AccuracyBenchmarks.swift says more); `--accuracy-markdown` writes it into
+// Documentation/Accuracy.md. The exit status is 0 whatever the figures; 1 when a benchmark
 // failed to run, 2 for bad arguments. Documentation/Performance.md describes every row.
 
 let suites: [BenchmarkSuite] = [
@@ -25,16 +30,19 @@ if CommandLine.arguments.dropFirst().first == ExtensionBenchmarks.MemoryChild.fl
 }
 
 func usage() -> String {
-  let names = suites.map {
-    "  " + $0.name.padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
-  }
+  let names =
+    (suites.map { ($0.name, $0.summary) } + [
+      (AccuracyBenchmarks.name, AccuracyBenchmarks.summary)
+    ]).map { "  " + $0.0.padding(toLength: 18, withPad: " ", startingAt: 0) + $0.1 }
   return """
     usage: Benchmarks [--filter NAME]... [--quick] [--json FILE] [--markdown FILE]
-                      [--scratch DIR] [--list]
+                      [--accuracy-markdown FILE] [--scratch DIR] [--list]
 
     Runs every suite and prints one table: scenario, work size, median, p99, the baseline
-    measured in the same run, the ratio, the target and PASS or MISS; then "N targets: P PASS,
-    M MISS". Exits 0 whatever the figures.
+    measured in the same run, the ratio, the target and PASS or MISS; then the accuracy
+    suite's table (scenario, truth, naive, lower and upper seconds, their errors, the worst
+    ladder steps of each bound and the lower bound's phantom seconds); then "N targets:
+    P PASS, M MISS". Exits 0 whatever the figures.
 
     Suites:
     \(names.joined(separator: "\n"))
@@ -42,10 +50,15 @@ func usage() -> String {
     Options:
       --filter NAME    run only the scenarios of suite NAME, or whose name contains NAME
                        (ignoring case); repeatable; a bare NAME means the same
-      --quick          smaller inputs and fewer iterations: a smoke run, not for recording
-      --json FILE      also write the rows as JSON (format in Documentation/Performance.md)
+      --quick          smaller inputs and fewer iterations, and a few of the accuracy
+                       corpus's scenarios: a smoke run, not for recording
+      --json FILE      also write the timing rows as JSON (format in
+                       Documentation/Performance.md)
       --markdown FILE  also write the machine, the table and the targets' limits into FILE,
                        between its BEGIN/END GENERATED BENCHMARKS markers
+      --accuracy-markdown FILE
+                       also write the accuracy suite's document, Documentation/Accuracy.md,
+                       into FILE (all of it); needs the whole corpus: no --quick
       --scratch DIR    directory for benchmark files (default: .build/benchmark-scratch)
       --list           list the suites and their scenarios, and run nothing
     """
@@ -65,6 +78,7 @@ var options = BenchmarkOptions(
   scratchDirectory: URL(fileURLWithPath: ".build/benchmark-scratch", isDirectory: true))
 var jsonFile: URL?
 var markdownFile: URL?
+var accuracyMarkdownFile: URL?
 var listOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -83,6 +97,7 @@ while let argument = arguments.popFirst() {
   case "--filter": filter.values.append(value())
   case "--json": jsonFile = URL(fileURLWithPath: value())
   case "--markdown": markdownFile = URL(fileURLWithPath: value())
+  case "--accuracy-markdown": accuracyMarkdownFile = URL(fileURLWithPath: value())
   case "--scratch": options.scratchDirectory = URL(fileURLWithPath: value(), isDirectory: true)
   default:
     guard !argument.hasPrefix("-") else {
@@ -97,6 +112,7 @@ let selected: [(suite: BenchmarkSuite, scenario: Scenario)] = suites.flatMap { s
     scenario.rows.contains { filter.keeps(suite: suite.name, scenario: $0) }
   }.map { (suite, $0) }
 }
+let accuracySelected = AccuracyBenchmarks.selected(by: filter, quick: options.quick)
 
 if listOnly {
   for suite in suites {
@@ -107,9 +123,14 @@ if listOnly {
       }
     }
   }
+  print("\(AccuracyBenchmarks.name): \(AccuracyBenchmarks.summary)")
+  for name in AccuracyBenchmarks.names
+  where filter.keeps(suite: AccuracyBenchmarks.name, scenario: name) {
+    print("  \(name)")
+  }
   exit(0)
 }
-guard !selected.isEmpty else {
+guard !selected.isEmpty || !accuracySelected.isEmpty else {
   fail(
     "no scenario matches \(filter.values.map { "'\($0)'" }.joined(separator: ", ")); "
       + "see --list", status: 2)
@@ -127,6 +148,12 @@ if let markdownFile {
   } catch {
     fail("\(error)", status: 2)
   }
+}
+
+if accuracyMarkdownFile != nil, accuracySelected != AccuracyBenchmarks.names {
+  fail(
+    "--accuracy-markdown writes the document of the whole corpus: drop --quick, and any "
+      + "--filter that leaves out one of its scenarios", status: 2)
 }
 
 #if DEBUG
@@ -165,15 +192,35 @@ for (suite, scenario) in selected {
     standardError("    FAILED: \(error)")
   }
 }
+var accuracyRows: [CorpusRow] = []
+if !accuracySelected.isEmpty {
+  standardError("\(AccuracyBenchmarks.name): \(AccuracyBenchmarks.summary)")
+  do {
+    accuracyRows = try AccuracyBenchmarks.read(accuracySelected) {
+      standardError(AccuracyBenchmarks.progressLine($0))
+    }
+  } catch {
+    report.fail(
+      "\(AccuracyBenchmarks.name) / \(accuracySelected.joined(separator: ", "))",
+      error: "\(error)")
+    standardError("    FAILED: \(error)")
+  }
+}
 try? FileManager.default.removeItem(at: options.scratchDirectory)
 machine.loadAtEnd = Machine.loadAverage()
 machine.seconds = (clock.now - started).seconds
 
-#if DEBUG
-print("A debug build: these figures, and any MISS, mean nothing. Use swift run -c release.\n")
-#endif
-print(report.table())
-print()
+if !selected.isEmpty {
+  #if DEBUG
+  print("A debug build: these figures, and any MISS, mean nothing. Use swift run -c release.\n")
+  #endif
+  print(report.table())
+  print()
+}
+if !accuracyRows.isEmpty {
+  print(AccuracyBenchmarks.table(accuracyRows))
+  print()
+}
 for failure in report.failures { print("FAILED: \(failure.scenario): \(failure.error)") }
 print(report.summaryLine)
 
@@ -188,6 +235,13 @@ do {
     }
     try PerformanceDocument.update(
       markdownFile, with: PerformanceDocument.section(machine: machine, report: report))
+  }
+  if let accuracyMarkdownFile {
+    guard accuracyRows.count == AccuracyBenchmarks.names.count else {
+      fail("not rewriting \(accuracyMarkdownFile.path): a scenario failed to read", status: 1)
+    }
+    let document = AccuracyBenchmarks.document(rows: accuracyRows, machine: machine)
+    try Data(document.utf8).write(to: accuracyMarkdownFile, options: .atomic)
   }
 } catch {
   fail("cannot write the results: \(error)", status: 1)

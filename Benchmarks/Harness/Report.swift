@@ -237,6 +237,16 @@ extension Report {
     let body = rows.enumerated().map { index, row in
       (Self.cells(row) + extraCells(index, row)).map(escape)
     }
+    return Self.alignedTable(header: header, body: body)
+  }
+
+  /// A Markdown table whose columns line up in a terminal.
+  ///
+  /// - Parameters:
+  ///   - header: The header's cells.
+  ///   - body: The cells of each line, as many as the header's.
+  /// - Returns: The table, a line per body line after the header and the rule.
+  static func alignedTable(header: [String], body: [[String]]) -> String {
     var widths = header.map(\.count)
     for cells in body {
       for (index, cell) in cells.enumerated() { widths[index] = max(widths[index], cell.count) }

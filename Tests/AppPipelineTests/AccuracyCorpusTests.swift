@@ -2,74 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// One scenario of the corpus with the library's reading of it.
-struct CorpusRow: Sendable {
-  /// The scenario.
-  let scenario: PlatformScenario
-  /// What the library concludes from the scenario's callbacks: the upper bound.
-  let library: AppDayTotals
-  /// The lower bound: what the evidence confirms.
-  let confirmed: AppDayTotals
-
-  /// The library's error against the truth over all days and apps, in percent.
-  var libraryErrorPercent: Double { Self.percent(library.total, of: scenario.truth.total) }
-
-  /// The library's largest error on one app and day, in ladder steps.
-  var worstSteps: Double { Self.worstSteps(library, against: scenario.truth, scenario: scenario) }
-
-  /// The largest difference between two readings on one app and day, in ladder steps.
-  ///
-  /// - Parameters:
-  ///   - reading: A reading.
-  ///   - truth: The reading it is compared with.
-  ///   - scenario: The scenario whose ladder step is the unit.
-  /// - Returns: The largest `|reading − truth|` over the app-days of either, over the step.
-  /// - Complexity: O(*k*) for *k* app-days.
-  static func worstSteps(
-    _ reading: AppDayTotals, against truth: AppDayTotals, scenario: PlatformScenario
-  ) -> Double {
-    let keys = reading.keys + truth.keys
-    let errors = keys.map { abs(reading[$0.day, $0.app] - truth[$0.day, $0.app]) }
-    let worst = errors.max() ?? 0
-    return Double(worst) / Double(scenario.ladderStep)
-  }
-
-  /// `value − reference` as a percentage of `reference`; 0 when the reference is 0.
-  ///
-  /// - Parameters:
-  ///   - value: The value.
-  ///   - reference: The reference.
-  /// - Returns: The signed error in percent.
-  static func percent(_ value: Int, of reference: Int) -> Double {
-    reference == 0 ? 0 : Double(value - reference) / Double(reference) * 100
-  }
-
-  /// The table's header, as markdown.
-  static let header = [
-    "| scenario | truth s | revealed s | naive s | lower s | upper s | naive err | lower err "
-      + "| upper err | worst steps |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
-  ]
-
-  /// The row, as markdown.
-  var line: String {
-    let cells = [
-      scenario.name, "\(scenario.truth.total)", "\(scenario.revealed.total)",
-      "\(scenario.naive.total)", "\(confirmed.total)", "\(library.total)",
-      String(format: "%+.1f%%", scenario.naiveErrorPercent),
-      String(format: "%+.1f%%", Self.percent(confirmed.total, of: scenario.truth.total)),
-      String(format: "%+.1f%%", libraryErrorPercent), String(format: "%.1f", worstSteps),
-    ]
-    return "| " + cells.joined(separator: " | ") + " |"
-  }
-}
-
 /// Every scenario of the corpus read by the library, computed once for the whole suite.
 private let corpusRows: Result<[CorpusRow], any Error> = Result {
-  try PlatformCorpus.scenarios.map {
-    let bounds = try LibraryReading.bounds(of: $0)
-    return CorpusRow(scenario: $0, library: bounds.upper, confirmed: bounds.lower)
-  }
+  try PlatformCorpus.scenarios.map(CorpusRow.init(reading:))
 }
 
 /// The row of a scenario by name.
@@ -81,19 +16,16 @@ private func row(_ name: String) throws -> CorpusRow {
   try #require(try corpusRows.get().first { $0.scenario.name == name })
 }
 
-/// The scenarios in which the platform behaved: on time, late, duplicated, out of order, and a
-/// 23-hour day; both bounds are within one step of the truth in all but out-of-order, whose
-/// lower bound is more cautious (a burst amid use counts only as far as the time since the
-/// app's last confirmed report holds it).
-private let behaved = ["ideal", "late", "duplicated", "DST spring forward"]
+/// The scenarios where the platform behaved (see `CorpusRules`).
+private let behaved = CorpusRules.behaved
 
 /// The scenario whose lower bound is off the truth by more than one step today.
-private let lowerTooCautious = ["out-of-order"]
+private let lowerTooCautious = CorpusRules.lowerTooCautious
 
-/// The scenarios whose upper bound loses proven use on some day today: a catch-up storm held
-/// across midnight for longer than `IntervalAttribution.lateDeliveryWindow` is read in the next
-/// day's interval, and phantoms claiming hours crowd earlier real use out of the interval.
-private let upperLosing = ["catch-up storm", "first-pickup phantoms"]
+/// The scenario whose lower bound exceeds the truth on some day today.
+
+/// The scenarios whose upper bound loses proven use on some day today.
+private let upperLosing = CorpusRules.upperLosing
 
 /// The library's accuracy on the platform simulator's corpus, side by side with the truth, the
 /// revealed truth and the naive reading peers compute.

@@ -2,7 +2,6 @@ import AppPipeline
 import Foundation
 import SequenceTracking
 import SignalValues
-import TestSupport
 import TrackerSignals
 import UsageModel
 
@@ -15,16 +14,19 @@ import UsageModel
 /// let library = try LibraryReading.totals(of: scenario)
 /// #expect(library["2026-04-14", "com.a"] == scenario.truth["2026-04-14", "com.a"])
 /// ```
-enum LibraryReading {
+package enum LibraryReading {
   /// How many callbacks the extension records between two wakes of the app.
-  static let callbacksPerWake = 5
+  package static let callbacksPerWake = 5
 
   /// Both bounds of the library's reading.
-  struct Bounds: Sendable, Equatable {
+  package struct Bounds: Sendable, Equatable {
     /// Everything plausibly claimed.
-    var upper = AppDayTotals()
+    package var upper = AppDayTotals()
     /// What the evidence confirms.
-    var lower = AppDayTotals()
+    package var lower = AppDayTotals()
+
+    /// Two empty readings.
+    package init() {}
   }
 
   /// The library's reading of a scenario, its callbacks delivered in the scenario's order.
@@ -34,7 +36,7 @@ enum LibraryReading {
   ///   truth.
   /// - Throws: What the folder or the pipeline throws.
   /// - Complexity: O(*d* · *n* log *n*) for *n* callbacks and *d* days.
-  static func totals(of scenario: PlatformScenario) throws -> AppDayTotals {
+  package static func totals(of scenario: PlatformScenario) throws -> AppDayTotals {
     try totals(of: scenario, callbacks: scenario.callbacks)
   }
 
@@ -43,7 +45,7 @@ enum LibraryReading {
   /// - Parameter scenario: A scenario of the platform simulator.
   /// - Returns: The upper and lower bounds, in seconds per app and per day.
   /// - Throws: What the folder or the pipeline throws.
-  static func bounds(of scenario: PlatformScenario) throws -> Bounds {
+  package static func bounds(of scenario: PlatformScenario) throws -> Bounds {
     try bounds(of: scenario, callbacks: scenario.callbacks)
   }
 
@@ -61,7 +63,7 @@ enum LibraryReading {
   /// - Returns: The library's seconds per app and per day of the scenario's truth.
   /// - Throws: What the folder or the pipeline throws.
   /// - Complexity: O(*d* · *n* log *n*) for *n* callbacks and *d* days.
-  static func totals(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) throws
+  package static func totals(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) throws
     -> AppDayTotals
   {
     try bounds(of: scenario, callbacks: callbacks).upper
@@ -75,7 +77,7 @@ enum LibraryReading {
   ///   - callbacks: The callbacks, in delivery order.
   /// - Returns: The upper and lower bounds, in seconds per app and per day.
   /// - Throws: What the folder or the pipeline throws.
-  static func bounds(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) throws
+  package static func bounds(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) throws
     -> Bounds
   {
     let folder = try SharedFolder.inMemory(layout: .standard(outboxCapacity: 100_000))
@@ -112,7 +114,7 @@ enum LibraryReading {
   /// - Parameter scenario: The scenario.
   /// - Returns: The starting zone, the daily activity's plan and the past-activity setting.
   /// - Throws: `UsageModelError` if the schedule cannot be built.
-  static func configuration(of scenario: PlatformScenario) throws -> PipelineConfiguration {
+  package static func configuration(of scenario: PlatformScenario) throws -> PipelineConfiguration {
     var configuration = PipelineConfiguration(
       userId: "simulated", timeZone: scenario.plan.homeZone)
     // The simulator monitors one activity on a daily 00:00–23:59 schedule.
@@ -134,7 +136,9 @@ enum LibraryReading {
   /// - Parameter scenario: The scenario.
   /// - Returns: The registrations for ``PipelineConfiguration/registrations``.
   /// - Throws: `UsageModelError` for an out-of-range instant.
-  static func registrations(of scenario: PlatformScenario) throws -> [MonitoringRegistration] {
+  package static func registrations(of scenario: PlatformScenario) throws
+    -> [MonitoringRegistration]
+  {
     try scenario.simulator.registrations.map { registration in
       let fromStart =
         registration.semantics == .fromOccurrenceStart && registration.includesPastActivity
@@ -154,7 +158,7 @@ enum LibraryReading {
   ///
   /// - Parameter scenario: The scenario.
   /// - Returns: The setting for ``PipelineConfiguration/includesPastActivity``.
-  static func includesPastActivity(of scenario: PlatformScenario) -> Bool {
+  package static func includesPastActivity(of scenario: PlatformScenario) -> Bool {
     scenario.simulator.registrations.first?.includesPastActivity ?? false
   }
 
@@ -165,7 +169,7 @@ enum LibraryReading {
   ///   - scenario: The scenario.
   ///   - callbacks: The callbacks delivered.
   /// - Returns: The instant.
-  static func end(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) -> Date {
+  package static func end(of scenario: PlatformScenario, callbacks: [SimulatedCallback]) -> Date {
     let intervalsEnd = scenario.simulator.intervals.last.map { LocalClock.date($0.end) }
     let lastDelivery = callbacks.map(\.at).max()
     return [intervalsEnd, lastDelivery].compactMap { $0 }.max() ?? .distantPast
@@ -175,7 +179,7 @@ enum LibraryReading {
   ///
   /// - Parameter duration: A duration.
   /// - Returns: Its seconds.
-  static func seconds(_ duration: Duration) -> Int {
+  package static func seconds(_ duration: Duration) -> Int {
     let (seconds, attoseconds) = duration.components
     return Int(seconds) + (attoseconds >= 500_000_000_000_000_000 ? 1 : 0)
   }
