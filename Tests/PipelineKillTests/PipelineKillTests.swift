@@ -104,10 +104,15 @@ final class PipelineKillStressTests: XCTestCase {
       print("scenario \(index + 1) seed=\(seed) \(pipeline.summary) | \(control.summary)")
       XCTAssertEqual(pipeline.mismatches, [], "scenario \(index + 1)")
       XCTAssertEqual(pipeline.problems, [], "scenario \(index + 1)")
-      // As the `swift test` run allows 300 of its 320: on a loaded machine a launch can run on
-      // past its kill target to the end of the script, so a few kills may not happen.
+      // As the `swift test` run allows 300 of its 320: a launch can run on past its kill target
+      // to the end of the script, so a few kills may not happen. The short run's single script
+      // of 80 kills (`Scripts/stress.sh --short`) is a smoke run whose count varies more with
+      // timing (67 to 80 measured since the app's dashboard stopped taking the folder's lock):
+      // it must reach three quarters of them; the full run, 15 sixteenths.
+      let short = environment["STK_STRESS"] == "short"
       XCTAssertGreaterThanOrEqual(
-        pipeline.run.extensionKills, perScenario - perScenario / 16, "scenario \(index + 1)")
+        pipeline.run.extensionKills, perScenario - perScenario / (short ? 4 : 16),
+        "scenario \(index + 1)")
       // The kills must land inside callbacks, and some callbacks must die unrecorded, or the
       // scenario proves nothing about a kill mid-write.
       XCTAssertGreaterThan(pipeline.run.inFlight.count, 0, "scenario \(index + 1)")
