@@ -101,7 +101,7 @@ extension MonitoringIntervalUsage {
 
 extension ThresholdAccountant {
   /// Every interval's usage laid out on the timeline, by the rule of
-  /// ``MonitoringIntervalUsage/usageRecords(bound:)``.
+  /// ``MonitoringIntervalUsage/usageRecords(bound:asOf:)``.
   ///
   /// - Parameters:
   ///   - bound: Which bound of the evidence to place; the upper bound unless you choose
