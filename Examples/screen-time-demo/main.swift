@@ -144,14 +144,14 @@ func pipelineTour(in directory: URL, output: URL?) throws {
   }
   if try app.wake(.foreground, at: evening) { drains += 1 }  // opened in the evening
   let statistics = app.pipeline.coordinator.statistics
-  let state = try app.pipeline.state()
+  let facts = try app.pipeline.facts()
   print(
     """
     callbacks recorded:   \(tally.callbacks), each one fact in one durable write, then a heartbeat
     heartbeats on Sunday: \(tally.heartbeats), one a minute from 07:00, none while the extension was dead
     notifications lost:   \(tally.lost) of \(tally.posted)
     app drains:           \(drains), \(statistics.pollsThatFoundWork) of them from a poll that found facts no notification had announced
-    facts the app holds:  \(state.facts.count), each applied exactly once — nothing lost
+    facts the app holds:  \(facts.count), each applied exactly once — nothing lost
     """)
   try app.show(at: evening, output: output)
 }

@@ -44,8 +44,12 @@ struct LibraryKey {
       let entries = try folder.diagnostics.snapshot().entries
       return count(entries.count, "diagnostic entry", plural: "diagnostic entries") + " decode"
     case .appState:
-      guard let record = try pipelineRecord(store) else { return "absent" }
-      return "the pipeline state decodes, " + count(record.state.facts.count, "fact")
+      guard try pipelineRecord(store) != nil else { return "absent" }
+      return "the pipeline state decodes"
+    case .appFacts, .appStarts:
+      return count(try appFacts(store).count, "fact") + " decode"
+    case .appSummaries:
+      return count(try store.readLog(key)?.records.count ?? 0, "record") + " read"
     }
   }
 
@@ -59,6 +63,12 @@ struct LibraryKey {
         try showHeartbeats(folder, source: source, header: header, json: json)
       case .diagnostics: try showDiagnostics(folder, header: header, json: json)
       case .appState: try showPipelineState(folder, header: header)
+      case .appFacts, .appStarts: try showAppFacts(folder, header: header, json: json)
+      case .appSummaries:
+        print(header)
+        print(
+          "the app's summaries of past days (UsagePipeline): "
+            + count(try folder.store.readLog(key)?.records.count ?? 0, "record"))
       }
     } catch let failure as Failure {
       throw failure
@@ -74,6 +84,30 @@ struct LibraryKey {
     guard let data = try store.read(layout.appStateKey) else { return nil }
     return try StoreCodec<OutboxConsumerRecord<PipelineState>>.json.decode(
       data, key: layout.appStateKey)
+  }
+
+  /// The facts of an app side's log of facts, in their order.
+  private func appFacts(_ store: FileStore) throws -> [MonitorFact] {
+    let decoder = JSONDecoder()
+    return try (store.readLog(key)?.records ?? []).map {
+      try decoder.decode(MonitorFact.self, from: $0.bytes)
+    }
+  }
+
+  /// Prints the facts of an app side's log of facts, one a line.
+  private func showAppFacts(_ folder: Folder, header: String, json: Bool) throws {
+    let facts = try appFacts(folder.store)
+    if json {
+      for fact in facts { print(try jsonLine(fact)) }
+      return
+    }
+    print(header)
+    let what = content == .appStarts ? "intervalDidStart facts" : "facts of one UTC day"
+    print("the app's \(what) (UsagePipeline): " + count(facts.count, "fact"))
+    guard !facts.isEmpty else { return }
+    print("")
+    let rows = facts.map(Self.cells)
+    for line in table([["CALLBACK", "ACTIVITY", "EVENT", "INSTANT"]] + rows) { print(line) }
   }
 
   /// The log's counts, for the header line.
@@ -233,13 +267,7 @@ struct LibraryKey {
     let balance = state.ledger.balance
     var lines = [
       ["cursor", "\(record.cursor)" + head],
-      [
-        "facts",
-        count(state.facts.count, "fact")
-          + (state.facts.first.map { first in
-            ", from \(instant(first.at)) to \(instant(state.facts.last?.at ?? first.at))"
-          } ?? ""),
-      ],
+      ["facts", "in the logs \(layout.appFactsKeyPrefix)<UTC day>"],
       [
         "last applied",
         state.lastApplied.map { "\($0.number), a fact of \(instant($0.at))" } ?? "none",
@@ -284,10 +312,6 @@ struct LibraryKey {
       ],
     ]
     for line in table(lines.map { ["  " + $0[0], $0[1]] }) { print(line) }
-    guard !state.facts.isEmpty else { return }
-    print("")
-    let rows = state.facts.map(Self.cells)
-    for line in table([["CALLBACK", "ACTIVITY", "EVENT", "INSTANT"]] + rows) { print(line) }
   }
 }
 

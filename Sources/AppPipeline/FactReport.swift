@@ -71,20 +71,18 @@ public struct ThresholdCounts: Sendable, Hashable, Codable {
 /// were lost or could not be decoded, and how their threshold events were counted.
 ///
 /// Each field says what it counts. The day's fields cover the facts dated within the day up to
-/// the dashboard's `evaluatedAt`; ``retainedFacts`` and the lists of lost and undecodable
-/// entries cover everything the app keeps (``PipelineConfiguration/retentionDays``), because a
-/// lost or undecodable entry has no date of its own. It depends only on the set of facts the app
-/// holds, not on how often they were delivered: the numbering statistics of the deliveries are
-/// ``PipelineState/sequence``'s.
+/// the dashboard's `evaluatedAt`; the lists of lost and undecodable entries cover everything the
+/// app keeps (``PipelineConfiguration/retentionDays``), because a lost or undecodable entry has
+/// no date of its own. It depends only on the set of facts the app holds, not on how often they
+/// were delivered: the numbering statistics of the deliveries are ``PipelineState/sequence``'s.
+/// (Every fact kept: `UsagePipeline.facts()`.)
 ///
-/// JSON form: `{"dayFacts": 41, "retainedFacts": 412, "losses": [SequenceLoss, …],
+/// JSON form: `{"dayFacts": 41, "losses": [SequenceLoss, …],
 /// "undecodable": [SequenceNumber, …], "thresholds": ThresholdCounts, "rejected":
 /// [RejectedFact, …], "implausible": [ImplausibleThresholdEvent, …]}`.
 public struct FactReport: Sendable, Hashable, Codable {
   /// How many facts are dated within the day, up to the dashboard's instant.
   public let dayFacts: Int
-  /// How many facts the app keeps, over its whole retention.
-  public let retainedFacts: Int
   /// The facts never delivered, with their epochs, within the retention; also the gap report's
   /// notification-loss evidence.
   public let losses: [SequenceLoss]
@@ -98,15 +96,14 @@ public struct FactReport: Sendable, Hashable, Codable {
   public let implausible: [ImplausibleThresholdEvent]
 
   private enum CodingKeys: String, CodingKey {
-    case dayFacts, retainedFacts, losses, undecodable, thresholds, rejected, implausible
+    case dayFacts, losses, undecodable, thresholds, rejected, implausible
   }
 
   init(
-    dayFacts: Int, retainedFacts: Int, losses: [SequenceLoss], undecodable: [SequenceNumber],
+    dayFacts: Int, losses: [SequenceLoss], undecodable: [SequenceNumber],
     thresholds: ThresholdCounts, rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
   ) {
     self.dayFacts = dayFacts
-    self.retainedFacts = retainedFacts
     self.losses = losses
     self.undecodable = undecodable
     self.thresholds = thresholds
@@ -121,7 +118,6 @@ public struct FactReport: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     dayFacts = try container.decodeCount(forKey: .dayFacts)
-    retainedFacts = try container.decodeCount(forKey: .retainedFacts)
     losses = try container.decode([SequenceLoss].self, forKey: .losses)
     undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
     thresholds = try container.decode(ThresholdCounts.self, forKey: .thresholds)

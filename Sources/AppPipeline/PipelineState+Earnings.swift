@@ -5,10 +5,12 @@ import UsageModel
 extension PipelineState {
   /// Whether ``credit(_:configuration:asOf:)`` would credit anything.
   func owesCredit(
-    for usage: ThresholdAccountant, configuration: PipelineConfiguration, asOf now: Date
+    for usage: ThresholdAccountant, intervalsFrom first: Int64,
+    configuration: PipelineConfiguration, asOf now: Date
   ) -> Bool {
     guard let rewards = configuration.rewards else { return false }
-    return Self.earnings(usage, bound: configuration.rewardBound, asOf: now).contains { earning in
+    return Self.earnings(usage, from: first, bound: configuration.rewardBound, asOf: now).contains {
+      earning in
       let xp = rewards.experiencePoints(
         for: earning.amount, in: configuration.rules.category(for: earning.app))
       return xp > (earned[earning.key] ?? 0)
@@ -28,11 +30,15 @@ extension PipelineState {
   /// unconfirms stays credited, and earnings are keyed by the interval's start, so changing the
   /// configuration's registrations, which can move an interval's start, credits the use again
   /// under the new start.
+  ///
+  /// Only the intervals that start at or after `first` are credited: `usage` is derived from
+  /// the facts from `first` on, and an interval that began before has facts it did not read.
   mutating func credit(
-    _ usage: ThresholdAccountant, configuration: PipelineConfiguration, asOf now: Date
+    _ usage: ThresholdAccountant, intervalsFrom first: Int64,
+    configuration: PipelineConfiguration, asOf now: Date
   ) throws(PipelineError) {
     guard let rewards = configuration.rewards else { return }
-    for earning in Self.earnings(usage, bound: configuration.rewardBound, asOf: now) {
+    for earning in Self.earnings(usage, from: first, bound: configuration.rewardBound, asOf: now) {
       let category = configuration.rules.category(for: earning.app)
       let xp = rewards.experiencePoints(for: earning.amount, in: category)
       let key = earning.key
@@ -58,12 +64,14 @@ extension PipelineState {
     var at: Date
   }
 
-  /// Each interval's apps, with their use within `bound` as of `now`.
-  private static func earnings(_ usage: ThresholdAccountant, bound: UsageBound, asOf now: Date)
-    -> [Earning]
-  {
-    usage.intervals.flatMap { interval in
+  /// Each interval's apps, with their use within `bound` as of `now`, for the intervals that
+  /// start at or after `first`.
+  private static func earnings(
+    _ usage: ThresholdAccountant, from first: Int64, bound: UsageBound, asOf now: Date
+  ) -> [Earning] {
+    usage.intervals.flatMap { interval -> [Earning] in
       let start = Milliseconds.clampedInstant(interval.start)
+      guard start >= first else { return [] }
       return zip(interval.apps, interval.gradings(asOf: now)).map { app, grading in
         let amount = grading.threshold(for: bound)
         let at = app.steps.first { $0.threshold == amount }?.reportedAt ?? app.reachedAt

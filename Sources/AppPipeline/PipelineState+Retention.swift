@@ -15,17 +15,10 @@ extension PipelineState {
   /// Drops what is older than `cutoff`, and the alerts of windows that ended before `day` (see
   /// the type's discussion).
   mutating func prune(before cutoff: Int64, day: LocalDay) {
-    facts.removeAll { Self.expires($0, before: cutoff) }
     losses.removeAll { Self.expires($0, before: cutoff) }
     earned = earned.filter { !Self.expires(earningKey: $0.key, before: cutoff) }
     acknowledgedTrackerDownInstants.removeAll { $0 < cutoff }
     alerts.forgetWindows(endingBefore: day)
-  }
-
-  /// An `intervalDidStart` is kept the longest monitoring interval longer than other facts,
-  /// while events of its interval may remain.
-  private static func expires(_ fact: MonitorFact, before cutoff: Int64) -> Bool {
-    fact.instant < (fact.callback == .intervalDidStart ? cutoff - longestInterval : cutoff)
   }
 
   private static func expires(_ loss: SequenceLoss, before cutoff: Int64) -> Bool {

@@ -6,34 +6,32 @@ import SignalValues
 import TrackerSignals
 import UsageModel
 
-/// What the app side of the pipeline keeps in the shared store: the facts it drained, and the
-/// little it must remember beyond them.
+/// What the app side of the pipeline keeps beside the facts it drained: the little it must
+/// remember that the facts do not say.
 ///
 /// The state lives in one `OutboxConsumerRecord` together with the outbox cursor, so that a
-/// drain applies a batch of facts and moves the cursor in one atomic write: each fact is applied
-/// exactly once, whatever kills the app. Everything a dashboard shows — usage, budgets, health,
-/// gaps — is derived from the facts afresh; only what cannot be derived is kept besides them:
+/// drain observes a batch's numbers and moves the cursor in one atomic write. The facts
+/// themselves are not here: a drain first appends them to the folder's per-day logs (see
+/// ``UsagePipeline``), then commits this record. Everything a dashboard shows — usage, budgets,
+/// health, gaps — is derived from the facts; only what cannot be derived is kept here:
 ///
-/// - ``facts``: every fact drained within the retention, as a set (sorted, each once), so that
-///   the order in which they arrived cannot change what is derived from them;
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
 /// - ``ledger`` and ``earned``: the reward ledger, credited from usage as it grows;
 /// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
 ///   dashboard shows them again.
 ///
-/// **Bounds.** Facts, losses, earnings bookkeeping and acknowledged alerts older than the configured
-/// retention (``PipelineConfiguration/retentionDays``, counted back from the
-/// `now` of each drain) are dropped; an `intervalDidStart` is kept up to 7 days longer, the
-/// longest monitoring interval, while events of its interval may remain. ``losses`` and
-/// ``undecodable`` keep at most ``maximumListLength`` items each, the newest. The reward ledger keeps
-/// every transaction, as a ledger must (one earning per minute of rewarded use, at most).
+/// **Bounds.** Losses, earnings bookkeeping and acknowledged alerts older than the configured
+/// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
+/// drain) are dropped. ``losses`` and ``undecodable`` keep at most ``maximumListLength`` items
+/// each, the newest. The reward ledger keeps every transaction, as a ledger must (one earning
+/// per minute of rewarded use, at most).
 ///
-/// JSON form: `{"facts": [MonitorFact, …], "sequence": SequenceTracker, "lastApplied":
-/// {"number": SequenceNumber, "at": "…"}, "losses": [SequenceLoss, …], "undecodable":
-/// [SequenceNumber, …], "ledger": RewardLedger, "earned": {"<interval ms>|<app>": xp},
-/// "alerts": BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`;
-/// `lastApplied` is omitted before the first fact.
+/// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
+/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "ledger":
+/// RewardLedger, "earned": {"<interval ms>|<app>": xp}, "alerts": BudgetAlertState,
+/// "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is omitted before
+/// the first fact.
 public struct PipelineState: Sendable, Hashable, Codable {
   /// The most items ``losses`` and ``undecodable`` keep: 1,000 each.
   public static let maximumListLength = 1_000
@@ -79,9 +77,6 @@ public struct PipelineState: Sendable, Hashable, Codable {
     }
   }
 
-  /// Every fact drained within the retention, sorted by instant, callback, activity and event,
-  /// each once.
-  public internal(set) var facts: [MonitorFact]
   /// Every number drained, for the delivery statistics and to find lost facts.
   public internal(set) var sequence: SequenceTracker
   /// The last fact applied.
@@ -113,7 +108,6 @@ public struct PipelineState: Sendable, Hashable, Codable {
   ///
   /// - Parameter ledger: The empty reward ledger to start from.
   public init(ledger: RewardLedger) {
-    facts = []
     sequence = SequenceTracker()
     lastApplied = nil
     losses = []
@@ -127,24 +121,18 @@ public struct PipelineState: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case facts, sequence, lastApplied, losses, undecodable, ledger, earned, alerts
+    case sequence, lastApplied, losses, undecodable, ledger, earned, alerts
     case acknowledgedTrackerDown
   }
 
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field; also when the facts are not
-  ///   sorted and unique, when ``losses`` or ``undecodable`` hold more than ``maximumListLength``
+  /// - Throws: `DecodingError` naming the missing or invalid field; also when ``losses`` or ``undecodable`` hold more than ``maximumListLength``
   ///   items, or when ``earned`` credits a negative amount — none of which a state written by
   ///   this library holds.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    facts = try container.decode([MonitorFact].self, forKey: .facts)
-    for (earlier, later) in zip(facts, facts.dropFirst()) where !Self.precedes(earlier, later) {
-      throw DecodingError.dataCorruptedError(
-        forKey: .facts, in: container, debugDescription: "the facts are not sorted and unique")
-    }
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
     losses = try container.decode([SequenceLoss].self, forKey: .losses)
@@ -183,7 +171,6 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(facts, forKey: .facts)
     try container.encode(sequence, forKey: .sequence)
     try container.encodeIfPresent(lastApplied, forKey: .lastApplied)
     try container.encode(losses, forKey: .losses)
@@ -197,11 +184,10 @@ public struct PipelineState: Sendable, Hashable, Codable {
 
   // MARK: - Applying
 
-  /// Applies one drained entry: inserts its fact, observes its number and records what the
-  /// number says was lost before it.
+  /// Applies one drained entry, whose fact is in the folder's per-day logs already: observes its
+  /// number and records what the number says was lost before it.
   mutating func apply(_ entry: SequencedEntry<MonitorFact>) {
     let fact = entry.payload
-    insert(fact)
     let observation = sequence.observe(entry.number)
     let missing: SequenceRange?
     switch observation {
@@ -246,14 +232,19 @@ public struct PipelineState: Sendable, Hashable, Codable {
     return true
   }
 
-  /// Inserts `fact` in order, unless an equal fact is there already.
-  mutating func insert(_ fact: MonitorFact) {
-    let position = facts.partitioningIndex { !Self.precedes($0, fact) }
-    if position < facts.count, facts[position] == fact { return }
-    facts.insert(fact, at: position)
+  /// `facts` as a set: sorted by ``precedes(_:_:)``, each once.
+  ///
+  /// - Complexity: O(*n* log *n*).
+  static func sortedSet(_ facts: [MonitorFact]) -> [MonitorFact] {
+    var sorted = facts
+    sorted.sort(by: precedes)
+    var unique: [MonitorFact] = []
+    unique.reserveCapacity(sorted.count)
+    for fact in sorted where unique.last != fact { unique.append(fact) }
+    return unique
   }
 
-  /// The order of ``facts``.
+  /// The order of the facts: by instant, callback, activity, event and zone.
   static func precedes(_ left: MonitorFact, _ right: MonitorFact) -> Bool {
     (
       left.instant, left.callback.rawValue, left.activity, left.event ?? "",

@@ -45,16 +45,17 @@ extension UsagePipeline {
     guard !now.timeIntervalSince1970.isNaN else {
       throw .usage(.instantOutOfRange(field: "now", secondsSince1970: .nan))
     }
-    let now = Milliseconds.date(Milliseconds.clampedInstant(now))
+    let instant = Milliseconds.clampedInstant(now)
+    let now = Milliseconds.date(instant)
     let snapshot = try state()
-    let facts = Self.facts(snapshot.facts, upTo: now)
-    let derived = FactDerivation.derive(
-      facts, configuration: configuration, accountant: emptyAccountant)
-    let history = try heartbeatHistory()
     let boundary = configuration.boundary
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
+    let window = try window(for: firstDay...day, now: instant)
+    let facts = window.facts
+    let derived = derive(window)
+    let history = try heartbeatHistory()
     // The month so far, up to `now`: budgets and pace need every day of it. Each interval's
     // use is read in the days of the zone it began in, so travel moves no past use between days.
     let upperReport = try report(derived, bound: .upper, days: firstDay...day, now: now)
@@ -84,8 +85,7 @@ extension UsagePipeline {
         configuration.name(of: $0)
       },
       facts: FactReport(
-        dayFacts: facts.count { dayRange.contains($0.instant) },
-        retainedFacts: snapshot.facts.count, losses: snapshot.losses,
+        dayFacts: facts.count { dayRange.contains($0.instant) }, losses: snapshot.losses,
         undecodable: snapshot.undecodable, thresholds: derived.counts(in: dayRange),
         rejected: derived.rejected.filter { dayRange.contains($0.fact.instant) },
         implausible: derived.accountant.implausibleEvents.filter {
@@ -104,8 +104,20 @@ extension UsagePipeline {
   /// - Complexity: O(*n* log *n*) in the facts within the retention.
   public func usageRecords(bound: UsageBound = .upper) throws(PipelineError) -> [UsageRecord] {
     FactDerivation.derive(
-      try state().facts, configuration: configuration, accountant: emptyAccountant
+      try facts(), configuration: configuration, accountant: emptyAccountant
     ).accountant.usageRecords(bound: bound)
+  }
+
+  /// Every fact drained and kept, sorted by instant, callback, activity, event and zone, each
+  /// once: the facts everything is derived from.
+  ///
+  /// For tools and tests: it reads every day's log. Dashboards read only the days they show.
+  ///
+  /// - Returns: The facts.
+  /// - Throws: ``PipelineError/store(_:)`` when a log cannot be read.
+  /// - Complexity: O(*n* log *n*) in the facts within the retention.
+  public func facts() throws(PipelineError) -> [MonitorFact] {
+    try journal.allFacts()
   }
 
   /// The diagnostics report of `day`: health, gaps, usage blocks, the extension's recent
@@ -123,9 +135,7 @@ extension UsagePipeline {
     for day: LocalDay, now: Date, title: String = "Tracking Diagnostics"
   ) throws(PipelineError) -> DiagnosticsReport {
     let snapshot = try state()
-    let derived = FactDerivation.derive(
-      Self.facts(snapshot.facts, upTo: now), configuration: configuration,
-      accountant: emptyAccountant)
+    let derived = derive(try window(for: day...day, now: Milliseconds.clampedInstant(now)))
     let history = try heartbeatHistory()
     let entries: [DiagnosticEntry]
     do throws(TrackerSignalsError) {
@@ -148,13 +158,6 @@ extension UsagePipeline {
     } catch {
       throw .signals(error)
     }
-  }
-
-  /// The facts dated up to `now`: the sorted prefix of `facts`.
-  private static func facts(_ facts: [MonitorFact], upTo now: Date) -> ArraySlice<MonitorFact> {
-    let limit = Milliseconds.clampedInstant(now)
-    guard let last = facts.last, last.instant > limit else { return facts[...] }
-    return facts.prefix { $0.instant <= limit }
   }
 
   /// The aggregation of the usage within `bound` on `days` up to `now`, each interval's in the

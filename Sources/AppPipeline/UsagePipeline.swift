@@ -49,6 +49,8 @@ public struct UsagePipeline: Sendable {
   public private(set) var coordinator = DrainCoordinator()
 
   let emptyAccountant: ThresholdAccountant
+  /// The facts drained, in the folder's per-day logs.
+  let journal: FactJournal
   private var lastHead: OutboxHead?
   private var cursor: OutboxCursor?
 
@@ -108,6 +110,7 @@ public struct UsagePipeline: Sendable {
     }
     self.configuration = configuration
     self.folder = folder
+    journal = FactJournal(store: folder.store, layout: folder.layout)
   }
 
   // MARK: - Draining
@@ -152,9 +155,12 @@ public struct UsagePipeline: Sendable {
     guard decision.shouldDrain else {
       return PipelineDrain(decision: decision, applied: 0, lost: nil, reset: nil)
     }
-    let batch = try drainPassingOverUndecodable()
+    let (batch, previous) = try drainPassingOverUndecodable()
     cursor = batch.cursor
-    try settle(now: now)
+    // Credits are settled over the days from the last fact of the previous drain on: the
+    // intervals that were current then may have been confirmed since.
+    let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
+    try settle(now: now, since: earliest)
     return PipelineDrain(
       decision: decision, applied: batch.entries.count, lost: batch.lost, reset: batch.reset)
   }
@@ -162,46 +168,98 @@ public struct UsagePipeline: Sendable {
   /// Drains; an entry that never decodes (written by a newer extension) is passed over and
   /// recorded in ``PipelineState/undecodable``.
   ///
-  /// Passing over an entry and recording it are two writes: a kill between them leaves the
-  /// entry unrecorded as undecodable, and the next fact drained then reports its number as lost.
-  private func drainPassingOverUndecodable() throws(PipelineError) -> OutboxBatch<MonitorFact> {
+  /// Each step writes, then commits: the facts read from the outbox are appended to the
+  /// folder's per-day logs (``FactJournal``), and only then is the cursor moved past them
+  /// (`OutboxConsumer.drain(through:_:)`), so a kill in between leaves them to the next drain,
+  /// which appends them again — the logs are read as a set. Passing over an entry and recording
+  /// it are two writes: a kill between them leaves the entry unrecorded as undecodable, and the
+  /// next fact drained then reports its number as lost.
+  private func drainPassingOverUndecodable() throws(PipelineError)
+    -> (batch: OutboxBatch<MonitorFact>, previous: Int64?)
+  {
+    var previous: Int64?
     var applied: [SequencedEntry<MonitorFact>] = []
     var lost: SequenceRange?
     var reset: SequenceResetReason?
-    // Each pass applies or passes over at least one entry, so the outbox's capacity bounds the
-    // passes; the bound guards against an outbox that keeps changing underneath.
-    for _ in 0...consumer.outbox.capacity {
-      let undecodable: SequenceNumber
-      do throws(SequenceTrackingError) {
-        let batch = try consumer.drain { state, entry in state.apply(entry) }
-        return OutboxBatch(
-          entries: applied + batch.entries, lost: lost ?? batch.lost, reset: reset ?? batch.reset,
-          cursor: batch.cursor, head: batch.head)
-      } catch .payloadDecoding(_, let number, _, _) {
-        undecodable = number
-      } catch {
-        throw .sequence(error)
-      }
-      let batch: OutboxBatch<MonitorFact>
-      do throws(SequenceTrackingError) {
-        batch = try consumer.skip(through: undecodable) { state, entry in state.apply(entry) }
-      } catch {
-        throw .sequence(error)
-      }
-      if batch.cursor.last == undecodable {
-        try updateState { state throws(PipelineError) in state.passOver(undecodable) }
-      }
-      applied += batch.entries
-      lost = lost ?? batch.lost
-      reset = reset ?? batch.reset
+    var cursor: OutboxCursor?
+    var head: SequenceNumber?
+    // Each pass commits, passes over or finds nothing, and the outbox's capacity bounds the
+    // entries to commit or pass over; the bound guards against an outbox that keeps changing
+    // underneath.
+    for pass in 0...consumer.outbox.capacity {
+      let step = try drainStep()
+      if pass == 0 { previous = step.previous }
+      applied += step.batch.entries
+      lost = lost ?? step.batch.lost
+      reset = reset ?? step.batch.reset
+      cursor = step.batch.cursor
+      head = step.batch.head
+      guard step.again else { break }
     }
+    let batch = OutboxBatch(
+      entries: applied, lost: lost, reset: reset, cursor: cursor ?? OutboxCursor(), head: head)
+    return (batch, previous)
+  }
+
+  /// One write-then-commit step of a drain: what it committed, whether there may be more, and
+  /// the instant of the last fact applied before it.
+  private func drainStep() throws(PipelineError)
+    -> (batch: OutboxBatch<MonitorFact>, again: Bool, previous: Int64?)
+  {
+    let stored: OutboxCursor
+    let previous: Int64?
+    let read: OutboxBatch<MonitorFact>
+    var undecodable: SequenceNumber?
     do throws(SequenceTrackingError) {
-      let batch = try consumer.drain { state, entry in state.apply(entry) }
-      return OutboxBatch(
-        entries: applied + batch.entries, lost: lost ?? batch.lost, reset: reset ?? batch.reset,
-        cursor: batch.cursor, head: batch.head)
+      let record = try consumer.record()
+      stored = record.cursor
+      previous = record.state.lastApplied.flatMap { Milliseconds.instant($0.at) }
+      read = try peek(after: stored, undecodable: &undecodable)
     } catch {
       throw .sequence(error)
+    }
+    try journal.append(read.entries.map(\.payload))
+    let written = Set(read.entries.map(\.number))
+    var unwritten: [MonitorFact] = []
+    let apply = { (state: inout PipelineState, entry: SequencedEntry<MonitorFact>) in
+      // Only an entry this step did not read can be unwritten: the record was rolled back
+      // underneath. It is written just after the commit.
+      if !written.contains(entry.number) { unwritten.append(entry.payload) }
+      state.apply(entry)
+    }
+    let batch: OutboxBatch<MonitorFact>
+    do throws(SequenceTrackingError) {
+      if let undecodable {
+        batch = try consumer.skip(through: undecodable, apply)
+      } else if let last = read.entries.last {
+        batch = try consumer.drain(through: last.number, apply)
+      } else {
+        // Nothing to read, but perhaps a cursor to realign (a new epoch, a reset outbox).
+        batch = try consumer.drain(apply)
+      }
+    } catch {
+      throw .sequence(error)
+    }
+    try journal.append(unwritten)
+    if let undecodable, batch.cursor.last == undecodable {
+      try updateState { state throws(PipelineError) in state.passOver(undecodable) }
+    }
+    // After passing over an entry, the ones after it are still to read. After a commit through
+    // the last entry read, entries published since are left to the next wake, which the
+    // extension's notification or the poll brings.
+    return (batch, undecodable != nil && batch.cursor != stored, previous)
+  }
+
+  /// The entries after `cursor`; when one does not decode, the entries before it, with its
+  /// number in `undecodable`.
+  private func peek(after cursor: OutboxCursor, undecodable: inout SequenceNumber?)
+    throws(SequenceTrackingError) -> OutboxBatch<MonitorFact>
+  {
+    do throws(SequenceTrackingError) {
+      return try consumer.outbox.drain(after: cursor)
+    } catch .payloadDecoding(_, let number, _, _) {
+      undecodable = number
+      return try consumer.outbox.drain(after: cursor, passingOver: number)
     }
   }
 
@@ -209,31 +267,48 @@ public struct UsagePipeline: Sendable {
   ///
   /// One atomic write, idempotent, so a kill before it loses nothing; nothing is written when
   /// there is nothing to drop or credit.
-  private func settle(now: Date) throws(PipelineError) {
+  ///
+  /// - Parameter since: The earliest instant whose intervals are credited: the last fact of the
+  ///   previous drain, or the earliest fact of this one.
+  private func settle(now: Date, since: Int64?) throws(PipelineError) {
     let snapshot = try state()
     // A retention longer than the supported instants reach (a planted configuration may ask
     // for Int.max days) keeps everything: the cutoff saturates before the earliest instant.
     let (retention, overflow) = Int64(configuration.retentionDays).multipliedReportingOverflow(
       by: 86_400_000)
     let span = Milliseconds.latest - Milliseconds.earliest
-    let cutoff = Milliseconds.clampedInstant(now) - (overflow ? span : min(retention, span))
+    let instant = Milliseconds.clampedInstant(now)
+    let cutoff = instant - (overflow ? span : min(retention, span))
     let cutoffDay = Self.day(before: cutoff, in: configuration.boundary)
+    // Whole UTC days of facts expire; the starts a week later, while events of their
+    // intervals may remain.
+    try journal.remove(
+      daysBefore: FactJournal.utcDay(of: cutoff),
+      startsBefore: FactJournal.utcDay(of: cutoff - IntervalAttribution.longestIntervalMilliseconds)
+    )
     let expired = snapshot.hasExpired(before: cutoff, day: cutoffDay)
-    var credits = emptyAccountant
+    var credits: (usage: ThresholdAccountant, from: Int64)?
     if configuration.rewards != nil {
-      credits =
-        FactDerivation.derive(
-          snapshot.facts, configuration: configuration, accountant: emptyAccountant
-        ).accountant
+      // The intervals from `since` through today: those wholly within the facts read are
+      // credited.
+      let today = configuration.boundary.day(containingSupported: instant)
+      let first = min(today, configuration.boundary.day(containingSupported: since ?? instant))
+      let window = try window(for: first...today, now: instant)
+      credits = (derive(window).accountant, window.from)
     }
-    let asOf = Milliseconds.date(Milliseconds.clampedInstant(now))
-    guard expired || snapshot.owesCredit(for: credits, configuration: configuration, asOf: asOf)
-    else {
-      return
-    }
+    let asOf = Milliseconds.date(instant)
+    let owed =
+      credits.map {
+        snapshot.owesCredit(
+          for: $0.usage, intervalsFrom: $0.from, configuration: configuration, asOf: asOf)
+      } ?? false
+    guard expired || owed else { return }
     try updateState { state throws(PipelineError) in
       state.prune(before: cutoff, day: cutoffDay)
-      try state.credit(credits, configuration: configuration, asOf: asOf)
+      if let credits {
+        try state.credit(
+          credits.usage, intervalsFrom: credits.from, configuration: configuration, asOf: asOf)
+      }
     }
   }
 

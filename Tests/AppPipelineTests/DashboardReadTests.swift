@@ -102,7 +102,7 @@ struct DashboardReadTests {
     #expect(late.usage.total == minutes(45))
   }
 
-  @Test("a dashboard's fact counts are the day's; retainedFacts counts every day kept")
+  @Test("a dashboard's fact counts are the day's; facts() holds every day kept")
   func factCountsSayWhatTheyCount() throws {
     var harness = try PipelineHarness()
     for shown in ["2026-04-14", day] {
@@ -112,7 +112,7 @@ struct DashboardReadTests {
     _ = harness.recorder.eventDidReachThreshold(
       "stk:5m:com.example", activity: "daily", now: try harness.at("2026-04-14 08:05:30"))
     let dashboard = try harness.dashboard(day, at: "12:00")
-    #expect(dashboard.facts.retainedFacts == 7)
+    #expect(try harness.pipeline.facts().count == 7)
     #expect(dashboard.facts.dayFacts == 3)
     #expect(dashboard.facts.thresholds.counted == 2)
     #expect(dashboard.facts.thresholds.duplicates == 0, "the duplicate was the day before")

@@ -39,7 +39,7 @@ struct DecodedExtremesTests {
       for: fixture.day, now: fixture.now)
     // Within a tolerance that long the 7-day threshold is plausible and counts.
     #expect(dashboard.facts.thresholds.implausible == 0)
-    #expect(try fixture.pipeline.state().facts.count == 11)
+    #expect(try fixture.pipeline.facts().count == 11)
     #expect(dashboard.alerts.trackerDown.isEmpty)
   }
 
@@ -86,7 +86,7 @@ struct DecodedExtremesTests {
       for: fixture.day, now: fixture.now)
     let valid = try json(dashboard.facts)
     for field in [
-      "dayFacts", "retainedFacts", "counted", "duplicates", "superseded", "implausible",
+      "dayFacts", "counted", "duplicates", "superseded", "implausible",
     ] {
       let planted = valid.replacingOccurrences(
         of: #""\#(field)":([0-9]+)"#, with: #""\#(field)":-1"#, options: .regularExpression)

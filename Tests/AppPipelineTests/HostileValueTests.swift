@@ -38,7 +38,7 @@ struct HostileValueTests {
       ).svg
     }
     try fixture.pipeline.wake(.poll, now: Date(timeIntervalSince1970: .nan))
-    #expect(try fixture.pipeline.state().facts.count == 11)
+    #expect(try fixture.pipeline.facts().count == 11)
   }
 
   @Test("a clock that goes back: a dashboard shows the day as of its now, a drain prunes less")
@@ -56,7 +56,7 @@ struct HostileValueTests {
     }
     // Use from 08:00, in 5-minute steps: 40 minutes by noon, 15 by 08:15, none before.
     #expect(totals == [.seconds(2_400), .seconds(900), .zero, .zero])
-    #expect(try fixture.pipeline.state().facts.count == 11)
+    #expect(try fixture.pipeline.facts().count == 11)
     // The reward earned at noon stays earned: the ledger records what happened.
     #expect(try fixture.pipeline.state().ledger.balance.xp == 120)
   }

@@ -33,6 +33,6 @@ struct PipelineLaunchTests {
     #expect(try directory.contents().filter { $0.hasPrefix(".tmp.") } == [])
     // Nothing else was touched: the fact is still there to drain.
     #expect(try pipeline.wake(.foreground, now: now).applied == 1)
-    #expect(try pipeline.state().facts.map(\.callback) == [.intervalDidStart])
+    #expect(try pipeline.facts().map(\.callback) == [.intervalDidStart])
   }
 }

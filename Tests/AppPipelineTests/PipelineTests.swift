@@ -34,7 +34,7 @@ struct PipelineTests {
     #expect(second.gaps == first.gaps)
     #expect(second.facts == first.facts)
     #expect(first.facts.thresholds.duplicates == 1)
-    #expect(try harness.pipeline.state().facts.count == 4)
+    #expect(try harness.pipeline.facts().count == 4)
   }
 
   @Test("usage counted from before the interval is clamped to the interval's start")
@@ -133,16 +133,16 @@ struct PipelineTests {
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("2026-03-01 00:00"))
     try harness.use("com.example", day: "2026-03-01", from: "08:00", minutes: 10, step: 5)
     try harness.pipeline.wake(.foreground, now: try harness.at("2026-03-01 09:00"))
-    #expect(try harness.pipeline.state().facts.count == 3)
+    #expect(try harness.pipeline.facts().count == 3)
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("2026-04-12 00:00"))
     try harness.pipeline.wake(.foreground, now: try harness.at("2026-04-12 09:00"))
-    let kept = try harness.pipeline.state().facts
+    let kept = try harness.pipeline.facts()
     #expect(
       kept.map(\.callback) == [.intervalDidStart, .intervalDidStart],
       "42 days later the events are gone; an interval's start stays 7 days longer")
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("2026-04-19 00:00"))
     try harness.pipeline.wake(.foreground, now: try harness.at("2026-04-19 09:00"))
-    #expect(try harness.pipeline.state().facts.count == 2, "49 days later, it is gone too")
+    #expect(try harness.pipeline.facts().count == 2, "49 days later, it is gone too")
   }
 
   @Test("a day before the month's plan starts has no budgets, and is not an error")

@@ -37,7 +37,7 @@ struct StoreToolTests {
     let lines = outcome.lines
     #expect(
       lines.first
-        == "\(sample.path): 8 keys — 6 ok, 1 corrupted, 1 of a newer format version; "
+        == "\(sample.path): 10 keys — 8 ok, 1 corrupted, 1 of a newer format version; "
         + "1 leftover temporary file, 1 quarantined file, 1 foreign file")
     let rows = lines.dropFirst(2).filter { !$0.isEmpty }.map(Self.cells)
     #expect(rows.first == ["KEY OR FILE", "KIND", "BYTES", "FORMAT", "CHANGE TOKEN", "STATE"])
@@ -69,6 +69,8 @@ struct StoreToolTests {
     #expect(try row("stk.heartbeats.monitor").last == "ok, 7 records")
     #expect(try row("stk.diagnostics").last == "ok, 2 records")
     #expect(try row("stk.pipeline.state").last == "ok")
+    #expect(try row("stk.pipeline.state.facts.2026-03-29").last == "ok, 4 records")
+    #expect(try row("stk.pipeline.state.starts").last == "ok, 1 record")
     #expect(
       try row(".tmp.app.settings.5eed")
         == [
@@ -240,7 +242,7 @@ struct StoreToolTests {
       ])
   }
 
-  @Test("show summarises the pipeline state (cursor, facts, losses, ledger) and lists its facts")
+  @Test("show summarises the pipeline state (cursor, losses, ledger); a day's log lists its facts")
   func showPipelineState() throws {
     let sample = try SampleStore()
     let outcome = try example.run(["show", sample.path, "stk.pipeline.state"])
@@ -251,13 +253,22 @@ struct StoreToolTests {
     #expect(lines[2].hasSuffix(": 2 facts not yet drained"))
     #expect(
       Array(lines[3...]) == [
-        "  facts         4 facts, from 2026-03-29T07:00:00Z to 2026-03-29T07:55:30Z",
+        "  facts         in the logs stk.pipeline.state.facts.<UTC day>",
         lines[4],
         "  delivery      4 received, 0 missed, 0 recovered, 0 duplicates, 0 resets",
         "  losses        none",
         "  undecodable   none",
         "  ledger        balance 0 XP, 0s available, 0s reserved; 0 transactions",
         "  tracker down  no alert acknowledged",
+        "",
+      ])
+    #expect(lines[4].hasPrefix("  last applied  4@"))
+    #expect(lines[4].hasSuffix(", a fact of 2026-03-29T07:55:30Z"))
+    let day = try example.run(["show", sample.path, "stk.pipeline.state.facts.2026-03-29"])
+    #expect(day.status == 0)
+    #expect(
+      Array(day.lines[1...]) == [
+        "the app's facts of one UTC day (UsagePipeline): 4 facts",
         "",
         "CALLBACK                ACTIVITY  EVENT                        INSTANT",
         "intervalDidStart        daily     -                            2026-03-29T07:00:00Z",
@@ -266,8 +277,6 @@ struct StoreToolTests {
         "eventDidReachThreshold  daily     stk:5m:com.duolingo          2026-03-29T07:55:30Z",
         "",
       ])
-    #expect(lines[4].hasPrefix("  last applied  4@"))
-    #expect(lines[4].hasSuffix(", a fact of 2026-03-29T07:55:30Z"))
   }
 
   @Test("show of a damaged key prints the typed error on standard error and exits with 1")
@@ -291,7 +300,7 @@ struct StoreToolTests {
     #expect(outcome.stderr == "")
     #expect(
       outcome.lines == [
-        "verify \(sample.path): 7 keys",
+        "verify \(sample.path): 9 keys",
         "ok       app.events",
         "DAMAGED  app.profile: SharedStoreError.corrupted: The value of key 'app.profile' at "
           + "'\(sample.path)/app.profile' is corrupted: the payload checksum does not match. "
@@ -300,9 +309,11 @@ struct StoreToolTests {
         "ok       stk.diagnostics: 2 diagnostic entries decode",
         "ok       stk.heartbeats.monitor: 7 heartbeats decode",
         "ok       stk.monitor.facts: 6 facts decode",
-        "ok       stk.pipeline.state: the pipeline state decodes, 4 facts",
+        "ok       stk.pipeline.state: the pipeline state decodes",
+        "ok       stk.pipeline.state.facts.2026-03-29: 4 facts decode",
+        "ok       stk.pipeline.state.starts: 1 fact decode",
         "note     .lock: the store's lock file",
-        "1 of 7 keys cannot be read: 1 damaged",
+        "1 of 9 keys cannot be read: 1 damaged",
         "",
       ])
   }
@@ -312,7 +323,7 @@ struct StoreToolTests {
     let sample = try SampleStore()
     let outcome = try example.run(["verify", sample.path])
     #expect(outcome.status == 0)
-    #expect(outcome.lines.suffix(2) == ["all 6 keys read", ""])
+    #expect(outcome.lines.suffix(2) == ["all 8 keys read", ""])
   }
 
   @Test("verify counts a newer format version as unreadable and notes the leftovers")
@@ -335,7 +346,7 @@ struct StoreToolTests {
         "note     .quarantined.app.old.1: a quarantined file of app.old (ok), kept as evidence; "
           + "delete it once it is no longer needed"))
     #expect(lines.contains("note     .DS_Store: not the store's; the store ignores it"))
-    #expect(lines.suffix(2) == ["1 of 7 keys cannot be read: 1 of a newer format version", ""])
+    #expect(lines.suffix(2) == ["1 of 9 keys cannot be read: 1 of a newer format version", ""])
   }
 
   @Test("list, show and verify leave the folder byte-identical, damaged files included")

@@ -213,7 +213,13 @@ final class PipelineStateDriver: StoredFormatDriver {
     }
     let state = try probe.read("state") { try pipeline.state() }
     var woken = pipeline
-    let wake = try probe.change("wake", mayChange: [name]) {
+    // A wake writes the state, and first appends the facts it drains to the app side's logs.
+    let layout = folder.layout
+    let journal = [
+      layout.appFactsKey(of: day.advanced(by: -1)), layout.appFactsKey(of: day),
+      layout.appStartsKey, layout.appSummariesKey,
+    ].map(StoredBytes.fileName(forKey:))
+    let wake = try probe.change("wake", mayChange: Set([name] + journal)) {
       try woken.wake(.foreground, now: now)
     }
     try probe.require(

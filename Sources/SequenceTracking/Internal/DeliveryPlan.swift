@@ -116,6 +116,18 @@ struct DeliveryPlan: Equatable {
     return plan
   }
 
+  /// This plan cut short after `number`: the planned entries up to and including it are
+  /// delivered, and the cursor stops just after it; `nil` when `number` is not a planned entry.
+  func through(_ number: SequenceNumber, in layout: OutboxLayout) -> DeliveryPlan? {
+    guard let values, number.epoch == layout.header.epoch, values.contains(number.value) else {
+      return nil
+    }
+    var plan = self
+    plan.values = values.lowerBound...number.value
+    plan.cursor = layout.cursor(after: number.value)
+    return plan
+  }
+
   /// What the plan commits once its entries are applied and its cursor stored.
   var committed: CommittedChange {
     var applied: SequenceRange?

@@ -5,12 +5,14 @@ extension OutboxConsumer {
   /// How often a drain reads again after losing a race with another drain.
   static var maximumAttempts: Int { 16 }
 
-  /// Drains, passing over `number` when it is given (``skip(through:_:)``).
+  /// Drains, passing over `number` when it is given (``skip(through:_:)``), or stopping after
+  /// `limit` (``drain(through:_:)``).
   ///
   /// - Returns: The batch applied.
   /// - Throws: The outbox's and the store's errors.
   func consume(
     passingOver number: SequenceNumber?,
+    through limit: SequenceNumber? = nil,
     applying apply: (inout State, SequencedEntry<Payload>) -> Void
   ) throws(SequenceTrackingError) -> OutboxBatch<Payload> {
     var attempts = 0
@@ -21,11 +23,15 @@ extension OutboxConsumer {
       // other drain wrote since, so the plan made there is not based on a stale outbox.
       let stored = try record()
       let layout = try outbox.snapshot()
-      guard Self.plan(cursor: stored.cursor, layout: layout, passingOver: number) != nil else {
+      guard
+        Self.plan(cursor: stored.cursor, layout: layout, passingOver: number, through: limit)
+          != nil
+      else {
         return Self.unchanged(stored.cursor, layout)
       }
       let applied = try commit(
-        layout, passingOver: number, ifRevisionIs: stored.revision, applying: apply)
+        layout, passingOver: number, through: limit, ifRevisionIs: stored.revision,
+        applying: apply)
       if let applied { return applied }
       // Another drain wrote in between and made progress. Read both again; if drains keep
       // racing this one, they are applying the entries, and there is nothing left to report.
@@ -36,15 +42,20 @@ extension OutboxConsumer {
   }
 
   /// The plan for a consumer at `cursor`, or `nil` when it would change nothing: nothing after
-  /// the cursor and no cursor to realign, or, for a skip, `number` not among the planned entries.
+  /// the cursor and no cursor to realign, or, for a skip or a drain through a limit, `number` or
+  /// `limit` not among the planned entries.
   private static func plan(
     cursor: OutboxCursor,
     layout: OutboxLayout?,
-    passingOver number: SequenceNumber?
+    passingOver number: SequenceNumber?,
+    through limit: SequenceNumber?
   ) -> DeliveryPlan? {
     let plan = DeliveryPlan(cursor: cursor, layout: layout)
     if let number {
       return layout.flatMap { plan.passingOver(number, in: $0) }
+    }
+    if let limit {
+      return layout.flatMap { plan.through(limit, in: $0) }
     }
     return plan.values == nil && plan.cursor == cursor ? nil : plan
   }
@@ -63,6 +74,7 @@ extension OutboxConsumer {
   private func commit(
     _ layout: OutboxLayout?,
     passingOver number: SequenceNumber?,
+    through limit: SequenceNumber?,
     ifRevisionIs revision: UInt64,
     applying apply: (inout State, SequencedEntry<Payload>) -> Void
   ) throws(SequenceTrackingError) -> OutboxBatch<Payload>? {
@@ -76,7 +88,8 @@ extension OutboxConsumer {
         // (as its initial value).
         committed = .drained(applied: nil, lost: nil, reset: nil, cursor: record.cursor)
         guard record.revision == revision,
-          let plan = Self.plan(cursor: record.cursor, layout: layout, passingOver: number)
+          let plan = Self.plan(
+            cursor: record.cursor, layout: layout, passingOver: number, through: limit)
         else { return nil }
         let entries =
           try layout.map { layout throws(SequenceTrackingError) in

@@ -103,6 +103,43 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
     try consume(passingOver: nil, applying: apply)
   }
 
+  /// Applies the entries after the stored cursor up to and including `number`, and stores the
+  /// cursor just after it, all in one atomic write: the commit of a consumer that keeps what it
+  /// drains outside its record.
+  ///
+  /// Such a consumer reads the entries first (``SequencedOutbox/drain(after:)`` with the stored
+  /// cursor), writes them where it keeps them, idempotently, and then commits through the last
+  /// one it wrote. Write, then commit: a kill in between leaves the cursor where it was, and the
+  /// next drain writes the same entries again; an entry published meanwhile is not committed,
+  /// because it was not written.
+  ///
+  /// ```swift
+  /// let cursor = try consumer.record().cursor
+  /// let batch = try consumer.outbox.drain(after: cursor)
+  /// try journal.insert(batch.entries)              // idempotent: a set, or keyed by number
+  /// if let last = batch.entries.last {
+  ///   try consumer.drain(through: last.number) { state, entry in state.observe(entry) }
+  /// }
+  /// ```
+  ///
+  /// When `number` is no longer among the entries after the stored cursor — another drain
+  /// committed it, the outbox evicted it, or the outbox started a new epoch — nothing is written
+  /// and the result is an empty batch at the stored cursor; drain again.
+  ///
+  /// - Parameters:
+  ///   - number: The last entry to apply.
+  ///   - apply: Applies one entry to the state. It must not use the record's store.
+  /// - Returns: The batch applied, with what was lost or reset before it.
+  /// - Throws: Like ``drain(_:)``.
+  /// - Complexity: Like ``drain(_:)``.
+  @discardableResult
+  public func drain(
+    through number: SequenceNumber,
+    _ apply: (inout State, SequencedEntry<Payload>) -> Void
+  ) throws(SequenceTrackingError) -> OutboxBatch<Payload> {
+    try consume(passingOver: nil, through: number, applying: apply)
+  }
+
   /// Applies the entries after the stored cursor and before `number`, passes over `number`
   /// without applying it, and stores the cursor just after it, all in one atomic write: the way
   /// past an entry that can never be decoded.

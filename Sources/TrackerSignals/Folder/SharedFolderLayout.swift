@@ -1,5 +1,6 @@
 import SharedStore
 import SignalValues
+import UsageModel
 
 /// Where everything the library keeps in the shared folder lives: the keys, the capacities, the
 /// durabilities and the format versions, in one value.
@@ -93,6 +94,37 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     HeartbeatRecorder.key(of: source)
   }
 
+  /// The key of the app side's facts whose instants fall on `day`, in UTC:
+  /// `<appStateKey>.facts.<yyyy-mm-dd>`.
+  ///
+  /// The app side keeps the facts it drained in one append-only log per UTC day, so that a
+  /// drain appends only what it drained and a dashboard reads only the days it shows.
+  ///
+  /// - Parameter day: The day, in UTC.
+  /// - Returns: The key.
+  public func appFactsKey(of day: LocalDay) -> String {
+    appFactsKeyPrefix + day.description
+  }
+
+  /// What every ``appFactsKey(of:)`` starts with: `<appStateKey>.facts.`.
+  public var appFactsKeyPrefix: String { appStateKey + ".facts." }
+
+  /// The key of the app side's copy of the `intervalDidStart` facts it drained:
+  /// `<appStateKey>.starts`.
+  ///
+  /// Attributing an event to its monitoring interval needs the starts of the week before it;
+  /// this small log holds them, so that the days of facts before a dashboard's are not read.
+  public var appStartsKey: String { appStateKey + ".starts" }
+
+  /// The key of the app side's summaries of past days: `<appStateKey>.days`.
+  ///
+  /// Each summary keeps a day's usage, so that a month's budget is read from one summary per
+  /// past day, and still after the day's facts expire.
+  public var appSummariesKey: String { appStateKey + ".days" }
+
+  /// The longest ``appStateKey``: the app side's other keys add at most 17 characters to it.
+  public static let maximumAppStateKeyLength = StoreKeyRules.maximumLength - 17
+
   /// What a key of the folder holds, if it is one of the layout's.
   ///
   /// - Parameter key: A store key.
@@ -102,7 +134,16 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     case outboxKey: return .facts
     case diagnosticsKey: return .diagnostics
     case appStateKey: return .appState
+    case appStartsKey: return .appStarts
+    case appSummariesKey: return .appSummaries
     default:
+      if key.hasPrefix(appFactsKeyPrefix) {
+        do throws(UsageModelError) {
+          return .appFacts(try LocalDay(parsing: String(key.dropFirst(appFactsKeyPrefix.count))))
+        } catch {
+          return nil  // not a day: not a key this library writes
+        }
+      }
       guard key.hasPrefix(HeartbeatRecorder.keyPrefix),
         let source = HeartbeatSource(
           rawValue: String(key.dropFirst(HeartbeatRecorder.keyPrefix.count)))
@@ -121,6 +162,9 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     case .heartbeats(let source): return heartbeatKey(of: source)
     case .diagnostics: return diagnosticsKey
     case .appState: return appStateKey
+    case .appFacts(let day): return appFactsKey(of: day)
+    case .appStarts: return appStartsKey
+    case .appSummaries: return appSummariesKey
     }
   }
 
@@ -138,11 +182,21 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
       } catch {
         throw .invalidValue(field: field, value: key, requirement: error.description)
       }
-      guard !key.hasPrefix(HeartbeatRecorder.keyPrefix), seen.insert(key).inserted else {
+      guard !key.hasPrefix(HeartbeatRecorder.keyPrefix), !key.hasPrefix(appStateKey + "."),
+        seen.insert(key).inserted
+      else {
         throw .invalidValue(
           field: field, value: key,
-          requirement: "a key of its own, not starting with \(HeartbeatRecorder.keyPrefix)")
+          requirement:
+            "a key of its own, not starting with \(HeartbeatRecorder.keyPrefix) or the app "
+            + "state's key and a dot")
       }
+    }
+    guard appStateKey.count <= Self.maximumAppStateKeyLength else {
+      throw .invalidValue(
+        field: "appStateKey", value: appStateKey,
+        requirement: "at most \(Self.maximumAppStateKeyLength) characters, so that the app "
+          + "side's day keys are valid")
     }
     for (field, value, limit) in [
       ("outboxCapacity", outboxCapacity, Int.max),
@@ -168,4 +222,11 @@ public enum SharedFolderContent: Sendable, Hashable {
   case diagnostics
   /// The app side's state and its cursor in the outbox, written durably.
   case appState
+  /// The app side's facts of one UTC day: an append-only log of `MonitorFact`, written durably.
+  case appFacts(LocalDay)
+  /// The app side's `intervalDidStart` facts: an append-only log of `MonitorFact`, written
+  /// durably.
+  case appStarts
+  /// The app side's summaries of past days: an append-only log, written durably.
+  case appSummaries
 }

@@ -147,8 +147,10 @@ enum KillScenarios {
     let end = Date(timeIntervalSince1970: TimeInterval(script.end))
     try pipeline.wake(.foreground, now: end)
     let state = try pipeline.state()
-    outcome.factsApplied = state.facts.count
-    outcome.problems += checkApplied(state, expected: expected, published: published.entries.count)
+    let facts = try pipeline.facts()
+    outcome.factsApplied = facts.count
+    outcome.problems += checkApplied(
+      state, facts: facts, expected: expected, published: published.entries.count)
     if try pipeline.consumer.record().cursor.last != head?.number {
       outcome.problems.append("the final drain did not reach the outbox's head")
     }
@@ -187,17 +189,17 @@ enum KillScenarios {
 
   /// What is wrong with the facts the app applied.
   private static func checkApplied(
-    _ state: PipelineState, expected: Set<MonitorFact>, published: Int
+    _ state: PipelineState, facts: [MonitorFact], expected: Set<MonitorFact>, published: Int
   ) -> [String] {
     var problems: [String] = []
-    let applied = Set(state.facts)
+    let applied = Set(facts)
     if applied != expected {
       problems.append(
         "the state lacks \(expected.subtracting(applied).count) durable facts and holds "
           + "\(applied.subtracting(expected).count) others")
     }
-    if state.facts.count != expected.count {
-      problems.append("\(state.facts.count) facts in the state, \(expected.count) durable")
+    if facts.count != expected.count {
+      problems.append("\(facts.count) facts in the state, \(expected.count) durable")
     }
     let statistics = state.sequence.statistics
     if statistics.received != UInt64(published) || statistics.duplicates != 0

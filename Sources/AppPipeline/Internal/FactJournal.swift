@@ -1,0 +1,262 @@
+import Foundation
+import SharedStore
+import SignalValues
+import TrackerSignals
+import UsageModel
+
+/// Where the app side keeps the facts it drained: one append-only log per UTC day of the facts'
+/// instants, and a copy of the `intervalDidStart` facts in a log of their own.
+///
+/// **Write, then commit.** A drain appends the facts it read from the outbox here first, and
+/// only then moves the consumer's cursor past them (`OutboxConsumer.drain(through:_:)`). A kill
+/// in between leaves the cursor where it was, and the next drain appends the same facts again:
+/// the journal is read as a set (sorted, each fact once), so a fact appended twice is one fact.
+///
+/// **Why per UTC day.** A drain writes only what it drained — one record per fact, in the log of
+/// its day — and a dashboard reads only the days its monitoring intervals span. The day is the
+/// UTC one, a property of the fact alone, so no configuration (zone, day start) decides where a
+/// fact is kept. Retention removes whole days.
+///
+/// Formats: each record is a `MonitorFact` in its JSON form, in the store's append-only log
+/// format (checksummed records; a torn append is discarded on read). `Documentation/Formats.md`
+/// describes both.
+struct FactJournal: Sendable {
+  /// The most facts one UTC day's log keeps: far more than the platform delivers (a threshold
+  /// ladder of every minute over 50 apps is 72,000 a day). Beyond it the oldest are evicted, and
+  /// ``FactReport/evictedFacts`` counts them.
+  static let dayCapacity = 100_000
+  /// The most `intervalDidStart` facts the starts' log keeps.
+  static let startsCapacity = 100_000
+  /// A UTC day, in milliseconds.
+  static let dayMilliseconds: Int64 = 86_400_000
+
+  let store: any SharedStore
+  let layout: SharedFolderLayout
+  let cache: JournalCache
+
+  init(store: any SharedStore, layout: SharedFolderLayout) {
+    self.store = store
+    self.layout = layout
+    cache = JournalCache()
+  }
+
+  /// The UTC day of `instant`.
+  static func utcDay(of instant: Int64) -> LocalDay {
+    let dayNumber = Int(instant.floorDivided(by: dayMilliseconds))
+    return LocalDay(
+      uncheckedDayNumber: min(
+        max(dayNumber, LocalDay.supportedDayNumbers.lowerBound),
+        LocalDay.supportedDayNumbers.upperBound))
+  }
+
+  // MARK: - Writing
+
+  /// Appends `facts` to the logs of their days, and the `intervalDidStart` ones to the starts'
+  /// log too; idempotent as a set.
+  ///
+  /// - Throws: ``PipelineError/store(_:)``; what was appended before the error stays, which the
+  ///   next drain appends again.
+  /// - Complexity: O(*k*) in the facts, one append per day they fall on.
+  func append(_ facts: some Collection<MonitorFact>) throws(PipelineError) {
+    guard !facts.isEmpty else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var byDay: [LocalDay: [Data]] = [:]
+    var starts: [Data] = []
+    for fact in facts {
+      let bytes = try Self.encode(fact, with: encoder, key: layout.appStartsKey)
+      byDay[Self.utcDay(of: fact.instant), default: []].append(bytes)
+      if fact.callback == .intervalDidStart { starts.append(bytes) }
+    }
+    do throws(SharedStoreError) {
+      for day in byDay.keys.sorted() {
+        try store.append(
+          byDay[day] ?? [], toLog: layout.appFactsKey(of: day), capacity: Self.dayCapacity)
+      }
+      if !starts.isEmpty {
+        try store.append(starts, toLog: layout.appStartsKey, capacity: Self.startsCapacity)
+      }
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// The JSON form of `fact`.
+  private static func encode(_ fact: MonitorFact, with encoder: JSONEncoder, key: String)
+    throws(PipelineError) -> Data
+  {
+    do {
+      return try encoder.encode(fact)
+    } catch {
+      throw .store(.encoding(key: key, type: "MonitorFact", description: "\(error)"))
+    }
+  }
+
+  // MARK: - Reading
+
+  /// The facts whose instants fall on the UTC days from `first` through `last`, sorted and
+  /// unique, with how many each day's log evicted.
+  ///
+  /// - Complexity: O(*n* log *n*) in the facts of those days; a day read before and unchanged
+  ///   since (its change token says so) is not read again.
+  func facts(from first: LocalDay, through last: LocalDay) throws(PipelineError)
+    -> (facts: [MonitorFact], evicted: UInt64)
+  {
+    guard first <= last else { return ([], 0) }
+    var facts: [MonitorFact] = []
+    var evicted: UInt64 = 0
+    for day in first...last {
+      let log = try read(layout.appFactsKey(of: day))
+      facts += log.facts
+      evicted += log.evicted
+    }
+    return (PipelineState.sortedSet(facts), evicted)
+  }
+
+  /// The `intervalDidStart` facts drained, sorted and unique.
+  func starts() throws(PipelineError) -> [MonitorFact] {
+    try read(layout.appStartsKey).facts
+  }
+
+  /// The UTC days whose logs exist, in order.
+  ///
+  /// - Complexity: O(*k*) in the keys of the store.
+  func days() throws(PipelineError) -> [LocalDay] {
+    let keys: [String]
+    do throws(SharedStoreError) {
+      keys = try store.keys()
+    } catch {
+      throw .store(error)
+    }
+    return keys.compactMap { key in
+      if case .appFacts(let day) = layout.content(of: key) { return day }
+      return nil
+    }.sorted()
+  }
+
+  /// Every fact of every day, and the starts kept beyond them; sorted and unique.
+  func allFacts() throws(PipelineError) -> [MonitorFact] {
+    let days = try days()
+    let starts = try starts()
+    guard let first = days.first, let last = days.last else { return starts }
+    return PipelineState.sortedSet(try facts(from: first, through: last).facts + starts)
+  }
+
+  // MARK: - Retention
+
+  /// Removes the logs of the UTC days before `day`, and the starts before `startsDay` from the
+  /// starts' log.
+  ///
+  /// - Returns: Whether anything was removed.
+  @discardableResult
+  func remove(daysBefore day: LocalDay, startsBefore startsDay: LocalDay) throws(PipelineError)
+    -> Bool
+  {
+    var removed = false
+    let days = try days()
+    let starts = try starts()
+    do throws(SharedStoreError) {
+      for old in days where old < day {
+        try store.remove(layout.appFactsKey(of: old))
+        removed = true
+      }
+      if let first = starts.first, Self.utcDay(of: first.instant) < startsDay {
+        let limit = Int64(startsDay.dayNumber) * Self.dayMilliseconds
+        let decoder = JSONDecoder()
+        try store.compactLog(layout.appStartsKey) { record in
+          do {
+            return try decoder.decode(MonitorFact.self, from: record.bytes).instant >= limit
+          } catch {
+            return false  // a record no reader can use, past the retention as well
+          }
+        }
+        removed = true
+      }
+    } catch {
+      throw .store(error)
+    }
+    return removed
+  }
+
+  // MARK: - The cache
+
+  /// The decoded facts of the log under `key`, from the cache when its change token is the
+  /// cached one.
+  private func read(_ key: String) throws(PipelineError) -> JournalCache.Log {
+    let token: ChangeToken?
+    do throws(SharedStoreError) {
+      token = try store.changeToken(for: key)
+    } catch {
+      throw .store(error)
+    }
+    guard let token else { return JournalCache.Log(token: nil, facts: [], evicted: 0) }
+    if let cached = cache.log(key), cached.token == token { return cached }
+    let snapshot: LogSnapshot?
+    do throws(SharedStoreError) {
+      snapshot = try store.readLog(key)
+    } catch {
+      throw .store(error)
+    }
+    let decoder = JSONDecoder()
+    var facts: [MonitorFact] = []
+    facts.reserveCapacity(snapshot?.records.count ?? 0)
+    for record in snapshot?.records ?? [] {
+      do {
+        facts.append(try decoder.decode(MonitorFact.self, from: record.bytes))
+      } catch {
+        throw .store(.decoding(key: key, type: "MonitorFact", description: "\(error)"))
+      }
+    }
+    // The token is read before the records: a change in between is caught by the next read,
+    // whose token differs.
+    let log = JournalCache.Log(
+      token: token, facts: PipelineState.sortedSet(facts), evicted: snapshot?.evictedCount ?? 0)
+    cache.store(log, for: key)
+    return log
+  }
+}
+
+/// The logs a ``FactJournal`` decoded, by key, each with the change token it was read at.
+///
+/// Shared by the copies of one ``UsagePipeline``; a lock guards it, since a pipeline is
+/// `Sendable`. It keeps the logs most recently read, at most ``capacity`` of them, so that its
+/// memory does not grow with the history.
+final class JournalCache: @unchecked Sendable {
+  struct Log: Sendable {
+    var token: ChangeToken?
+    var facts: [MonitorFact]
+    var evicted: UInt64
+  }
+
+  /// The most logs kept: a dashboard reads two or three days and the starts.
+  static let capacity = 8
+
+  private let lock = NSLock()
+  private var logs: [String: Log] = [:]
+  private var recent: [String] = []
+
+  func log(_ key: String) -> Log? {
+    lock.lock()
+    defer { lock.unlock() }
+    return logs[key]
+  }
+
+  func store(_ log: Log, for key: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    logs[key] = log
+    recent.removeAll { $0 == key }
+    recent.append(key)
+    while recent.count > Self.capacity {
+      logs[recent.removeFirst()] = nil
+    }
+  }
+}
+
+extension Int64 {
+  /// The quotient rounded toward negative infinity.
+  fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+    let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+    return remainder < 0 ? quotient - 1 : quotient
+  }
+}
