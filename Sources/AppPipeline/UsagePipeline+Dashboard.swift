@@ -52,14 +52,20 @@ extension UsagePipeline {
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
-    let window = try window(for: firstDay...day, now: instant)
+    // The month so far, up to `now`: budgets and pace need every day of it. A past day with a
+    // summary is read from it; the others, and the day itself, from their facts.
+    let summaries = try summaries(of: firstDay..<day, now: instant)
+    let derivedFrom = (firstDay..<day).first { summaries[$0] == nil } ?? day
+    let window = try window(for: derivedFrom...day, now: instant)
     let facts = window.facts
     let derived = derive(window)
     let history = try heartbeatHistory()
-    // The month so far, up to `now`: budgets and pace need every day of it. Each interval's
-    // use is read in the days of the zone it began in, so travel moves no past use between days.
-    let upperReport = try report(derived, bound: .upper, days: firstDay...day, now: now)
-    let lowerReport = try report(derived, bound: .lower, days: firstDay...day, now: now)
+    // Each interval's use is read in the days of the zone it began in, so travel moves no past
+    // use between days.
+    let upperReport = try Self.month(
+      try report(derived, bound: .upper, days: derivedFrom...day, now: now), summaries, \.upper)
+    let lowerReport = try Self.month(
+      try report(derived, bound: .lower, days: derivedFrom...day, now: now), summaries, \.lower)
     let upper = try Self.usage(on: day, in: upperReport, interval: dayInterval)
     let lower = try Self.usage(on: day, in: lowerReport, interval: dayInterval)
     let budgets = try overviews(
@@ -162,7 +168,7 @@ extension UsagePipeline {
 
   /// The aggregation of the usage within `bound` on `days` up to `now`, each interval's in the
   /// days of its own zone (with the configuration's day start), merged day by day.
-  private func report(
+  func report(
     _ derived: DerivedUsage, bound: UsageBound, days: ClosedRange<LocalDay>, now: Date
   ) throws(PipelineError) -> UsageReport {
     do throws(UsageModelError) {
@@ -184,7 +190,7 @@ extension UsagePipeline {
   }
 
   /// The usage of `day` in `report`; no usage when the report has none.
-  private static func usage(on day: LocalDay, in report: UsageReport, interval: DateInterval)
+  static func usage(on day: LocalDay, in report: UsageReport, interval: DateInterval)
     throws(PipelineError) -> DailyUsage
   {
     if let found = report[day] { return found }

@@ -51,6 +51,8 @@ public struct UsagePipeline: Sendable {
   let emptyAccountant: ThresholdAccountant
   /// The facts drained, in the folder's per-day logs.
   let journal: FactJournal
+  /// The configuration's digest, which the summaries of past days record.
+  let configurationDigest: String
   private var lastHead: OutboxHead?
   private var cursor: OutboxCursor?
 
@@ -111,6 +113,7 @@ public struct UsagePipeline: Sendable {
     self.configuration = configuration
     self.folder = folder
     journal = FactJournal(store: folder.store, layout: folder.layout)
+    configurationDigest = configuration.digest
   }
 
   // MARK: - Draining
@@ -218,7 +221,9 @@ public struct UsagePipeline: Sendable {
     } catch {
       throw .sequence(error)
     }
-    try journal.append(read.entries.map(\.payload))
+    let facts = read.entries.map(\.payload)
+    try journal.append(facts)
+    try markStale(facts)
     let written = Set(read.entries.map(\.number))
     var unwritten: [MonitorFact] = []
     let apply = { (state: inout PipelineState, entry: SequencedEntry<MonitorFact>) in
@@ -241,6 +246,7 @@ public struct UsagePipeline: Sendable {
       throw .sequence(error)
     }
     try journal.append(unwritten)
+    try markStale(unwritten)
     if let undecodable, batch.cursor.last == undecodable {
       try updateState { state throws(PipelineError) in state.passOver(undecodable) }
     }
@@ -263,13 +269,17 @@ public struct UsagePipeline: Sendable {
     }
   }
 
-  /// Drops what is past the retention and credits the reward ledger with the usage so far.
+  /// Drops what is past the retention, summarises the days that closed, and credits the reward
+  /// ledger with the usage so far.
   ///
-  /// One atomic write, idempotent, so a kill before it loses nothing; nothing is written when
-  /// there is nothing to drop or credit.
+  /// Each write is idempotent, so a kill before it loses nothing; nothing is written when there
+  /// is nothing to drop, summarise or credit.
   ///
-  /// - Parameter since: The earliest instant whose intervals are credited: the last fact of the
-  ///   previous drain, or the earliest fact of this one.
+  /// - Parameters:
+  ///   - now: The drain's instant.
+  ///   - since: The earliest instant whose intervals are credited: the last fact of the previous
+  ///     drain, or the earliest fact of this one.
+  /// - Throws: ``PipelineError`` from the store.
   private func settle(now: Date, since: Int64?) throws(PipelineError) {
     let snapshot = try state()
     // A retention longer than the supported instants reach (a planted configuration may ask
@@ -286,6 +296,7 @@ public struct UsagePipeline: Sendable {
       daysBefore: FactJournal.utcDay(of: cutoff),
       startsBefore: FactJournal.utcDay(of: cutoff - IntervalAttribution.longestIntervalMilliseconds)
     )
+    try summarize(now: instant)
     let expired = snapshot.hasExpired(before: cutoff, day: cutoffDay)
     var credits: (usage: ThresholdAccountant, from: Int64)?
     if configuration.rewards != nil {

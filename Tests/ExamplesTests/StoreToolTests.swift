@@ -37,7 +37,7 @@ struct StoreToolTests {
     let lines = outcome.lines
     #expect(
       lines.first
-        == "\(sample.path): 10 keys — 8 ok, 1 corrupted, 1 of a newer format version; "
+        == "\(sample.path): 11 keys — 9 ok, 1 corrupted, 1 of a newer format version; "
         + "1 leftover temporary file, 1 quarantined file, 1 foreign file")
     let rows = lines.dropFirst(2).filter { !$0.isEmpty }.map(Self.cells)
     #expect(rows.first == ["KEY OR FILE", "KIND", "BYTES", "FORMAT", "CHANGE TOKEN", "STATE"])
@@ -300,7 +300,7 @@ struct StoreToolTests {
     #expect(outcome.stderr == "")
     #expect(
       outcome.lines == [
-        "verify \(sample.path): 9 keys",
+        "verify \(sample.path): 10 keys",
         "ok       app.events",
         "DAMAGED  app.profile: SharedStoreError.corrupted: The value of key 'app.profile' at "
           + "'\(sample.path)/app.profile' is corrupted: the payload checksum does not match. "
@@ -310,10 +310,11 @@ struct StoreToolTests {
         "ok       stk.heartbeats.monitor: 7 heartbeats decode",
         "ok       stk.monitor.facts: 6 facts decode",
         "ok       stk.pipeline.state: the pipeline state decodes",
+        "ok       stk.pipeline.state.days: 1 record read",
         "ok       stk.pipeline.state.facts.2026-03-29: 4 facts decode",
         "ok       stk.pipeline.state.starts: 1 fact decode",
         "note     .lock: the store's lock file",
-        "1 of 9 keys cannot be read: 1 damaged",
+        "1 of 10 keys cannot be read: 1 damaged",
         "",
       ])
   }
@@ -323,7 +324,7 @@ struct StoreToolTests {
     let sample = try SampleStore()
     let outcome = try example.run(["verify", sample.path])
     #expect(outcome.status == 0)
-    #expect(outcome.lines.suffix(2) == ["all 8 keys read", ""])
+    #expect(outcome.lines.suffix(2) == ["all 9 keys read", ""])
   }
 
   @Test("verify counts a newer format version as unreadable and notes the leftovers")
@@ -346,7 +347,7 @@ struct StoreToolTests {
         "note     .quarantined.app.old.1: a quarantined file of app.old (ok), kept as evidence; "
           + "delete it once it is no longer needed"))
     #expect(lines.contains("note     .DS_Store: not the store's; the store ignores it"))
-    #expect(lines.suffix(2) == ["1 of 9 keys cannot be read: 1 of a newer format version", ""])
+    #expect(lines.suffix(2) == ["1 of 10 keys cannot be read: 1 of a newer format version", ""])
   }
 
   @Test("list, show and verify leave the folder byte-identical, damaged files included")

@@ -21,9 +21,10 @@ import UsageModel
 /// format (checksummed records; a torn append is discarded on read). `Documentation/Formats.md`
 /// describes both.
 struct FactJournal: Sendable {
-  /// The most facts one UTC day's log keeps: far more than the platform delivers (a threshold
-  /// ladder of every minute over 50 apps is 72,000 a day). Beyond it the oldest are evicted, and
-  /// ``FactReport/evictedFacts`` counts them.
+  /// The most facts one UTC day's log keeps.
+  ///
+  /// Far more than the platform delivers: a threshold ladder of every minute over 50 apps is
+  /// 72,000 callbacks a day. Beyond it the log evicts its oldest facts.
   static let dayCapacity = 100_000
   /// The most `intervalDidStart` facts the starts' log keeps.
   static let startsCapacity = 100_000
@@ -142,6 +143,64 @@ struct FactJournal: Sendable {
     return PipelineState.sortedSet(try facts(from: first, through: last).facts + starts)
   }
 
+  // MARK: - Summaries
+
+  /// The most records the summaries' log keeps: a summary and a stale mark a day, for years.
+  static let summariesCapacity = 10_000
+
+  /// The latest summary of each past day.
+  func summaries() throws(PipelineError) -> [LocalDay: DaySummary] {
+    let key = layout.appSummariesKey
+    let token: ChangeToken?
+    do throws(SharedStoreError) {
+      token = try store.changeToken(for: key)
+    } catch {
+      throw .store(error)
+    }
+    guard let token else { return [:] }
+    if let cached = cache.summaries, cached.token == token { return cached.days }
+    let snapshot: LogSnapshot?
+    do throws(SharedStoreError) {
+      snapshot = try store.readLog(key)
+    } catch {
+      throw .store(error)
+    }
+    let decoder = JSONDecoder()
+    var records: [DaySummary] = []
+    for record in snapshot?.records ?? [] {
+      do {
+        records.append(try decoder.decode(DaySummary.self, from: record.bytes))
+      } catch {
+        // A summary is a cache of what the facts say: one that does not decode is derived again.
+        continue
+      }
+    }
+    let days = DaySummary.latest(records)
+    cache.summaries = (token, days)
+    return days
+  }
+
+  /// Appends `summaries` (or stale marks) to the summaries' log.
+  func append(_ summaries: [DaySummary]) throws(PipelineError) {
+    guard !summaries.isEmpty else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var records: [Data] = []
+    for summary in summaries {
+      do {
+        records.append(try encoder.encode(summary))
+      } catch {
+        throw .store(
+          .encoding(key: layout.appSummariesKey, type: "DaySummary", description: "\(error)"))
+      }
+    }
+    do throws(SharedStoreError) {
+      try store.append(records, toLog: layout.appSummariesKey, capacity: Self.summariesCapacity)
+    } catch {
+      throw .store(error)
+    }
+  }
+
   // MARK: - Retention
 
   /// Removes the logs of the UTC days before `day`, and the starts before `startsDay` from the
@@ -234,6 +293,21 @@ final class JournalCache: @unchecked Sendable {
   private let lock = NSLock()
   private var logs: [String: Log] = [:]
   private var recent: [String] = []
+  private var summaryDays: (token: ChangeToken, days: [LocalDay: DaySummary])?
+
+  /// The summaries' log, decoded, with the change token it was read at.
+  var summaries: (token: ChangeToken, days: [LocalDay: DaySummary])? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return summaryDays
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      summaryDays = newValue
+    }
+  }
 
   func log(_ key: String) -> Log? {
     lock.lock()

@@ -10,9 +10,10 @@ import UsageModel
 /// own facts and on the starts before them (`IntervalAttribution`). So a derivation of the
 /// window's facts gives those days what a derivation of every fact gives them: the window
 /// starts at the earliest start of an interval in progress when the first day begins (in any
-/// zone an interval may be read in), and ends a day and ``IntervalAttribution/lateDeliveryWindow``
-/// after the last day, or at `now`: a daily schedule's occurrence lasts at most a day, and its
-/// events are accepted until the late delivery window after it closes.
+/// zone an interval may be read in), and ends ``IntervalAttribution/lateDeliveryWindow`` after the
+/// last interval in progress when the last day ends (its scheduled end, else the activity's next
+/// start, else the longest interval after its start), or at `now`: an interval's events are
+/// accepted until the late delivery window after it closes.
 struct FactWindow {
   /// The first instant of the window, in milliseconds.
   var from: Int64
@@ -22,9 +23,8 @@ struct FactWindow {
   /// each once.
   var facts: [MonitorFact]
 
-  /// How far after the last day's end the window reaches.
-  static let trailingReach: Int64 =
-    86_400_000 + Int64(IntervalAttribution.lateDeliveryWindow.components.seconds) * 1_000
+  /// How far after its interval's end an event is still attributed to it, in milliseconds.
+  static let lateReach = Int64(IntervalAttribution.lateDeliveryWindow.components.seconds) * 1_000
 }
 
 extension UsagePipeline {
@@ -33,6 +33,23 @@ extension UsagePipeline {
   /// - Complexity: O(*n* log *n*) in the facts of the UTC days the window spans, and the starts;
   ///   a day's log read before and unchanged since is not read again.
   func window(for days: ClosedRange<LocalDay>, now: Int64) throws(PipelineError) -> FactWindow {
+    let bounds = try windowBounds(for: days, now: now)
+    let (from, through, starts) = (bounds.from, bounds.through, bounds.starts)
+    guard from <= through else { return FactWindow(from: from, through: through, facts: []) }
+    let read = try journal.facts(
+      from: FactJournal.utcDay(of: from), through: FactJournal.utcDay(of: through)
+    ).facts
+    let within = read.filter { $0.instant >= from && $0.instant <= through }
+    let earlierStarts = starts.filter { $0.instant < from }
+    return FactWindow(
+      from: from, through: through, facts: PipelineState.sortedSet(earlierStarts + within))
+  }
+
+  /// The first and last instants of the window of `days` as of `now` (milliseconds), and the
+  /// starts they were found with; reads only the starts.
+  func windowBounds(for days: ClosedRange<LocalDay>, now: Int64) throws(PipelineError)
+    -> (from: Int64, through: Int64, starts: [MonitorFact])
+  {
     let starts = try journal.starts()
     var attribution = IntervalAttribution(
       plan: configuration.monitoring, timeZone: configuration.timeZone,
@@ -50,23 +67,19 @@ extension UsagePipeline {
       last = max(last, Milliseconds.clampedInstant(boundary.interval(of: days.upperBound).end))
     }
     var from = first
-    let activities =
-      Set(starts.map(\.activity)).union(configuration.monitoring?.activities.map(\.name) ?? [])
+    var end = last
+    let activities = Set(attribution.activitiesStarted).union(
+      configuration.monitoring?.activities.map(\.name) ?? [])
     for activity in activities {
       if let start = attribution.intervalStart(of: activity, containing: first) {
         from = min(from, start)
       }
+      if let intervalEnd = attribution.intervalEnd(of: activity, containing: last - 1) {
+        end = max(end, intervalEnd)
+      }
     }
-    let (reach, overflow) = last.addingReportingOverflow(FactWindow.trailingReach)
-    let through = min(now, overflow ? Milliseconds.latest : reach)
-    guard from <= through else { return FactWindow(from: from, through: through, facts: []) }
-    let read = try journal.facts(
-      from: FactJournal.utcDay(of: from), through: FactJournal.utcDay(of: through)
-    ).facts
-    let within = read.filter { $0.instant >= from && $0.instant <= through }
-    let earlierStarts = starts.filter { $0.instant < from }
-    return FactWindow(
-      from: from, through: through, facts: PipelineState.sortedSet(earlierStarts + within))
+    let (reach, overflow) = end.addingReportingOverflow(FactWindow.lateReach)
+    return (from, min(now, overflow ? Milliseconds.latest : reach), starts)
   }
 
   /// What the facts of `window` say.

@@ -150,6 +150,32 @@ public struct IntervalAttribution: Sendable, Hashable {
     return latest.instant
   }
 
+  /// The end of the interval of `activity` that contains `instant`, as far as the plan and the
+  /// recorded starts tell: the scheduled occurrence's end, else the activity's next recorded
+  /// start, else ``longestInterval`` after the interval's start; `nil` when no known interval
+  /// contains `instant`.
+  package func intervalEnd(of activity: String, containing instant: Int64) -> Int64? {
+    guard let start = intervalStart(of: activity, containing: instant) else { return nil }
+    if let schedule = plan?.activities.first(where: { $0.name == activity })?.schedule {
+      let zone = self.zone(of: activity, at: instant, eventZone: nil)
+      switch schedule {
+      case .daily(let window):
+        if let occurrence = window.occurrence(containing: Milliseconds.date(instant), in: zone),
+          let end = Milliseconds.instant(occurrence.end)
+        {
+          return end
+        }
+      case .timer(let window):
+        if window.contains(Milliseconds.date(instant)) { return window.endInstant }
+      }
+    }
+    let next = starts[activity]?.first { $0.instant > start }?.instant
+    return min(next ?? .max, start + Self.longestIntervalMilliseconds)
+  }
+
+  /// The activities whose starts were recorded, sorted.
+  package var activitiesStarted: [String] { starts.keys.sorted() }
+
   /// The zone an interval of `activity` containing `instant` is read in: the zone recorded with
   /// the latest start at or before it, else the event's, else ``timeZone``.
   package func zone(of activity: String, at instant: Int64, eventZone: TimeZone?) -> TimeZone {

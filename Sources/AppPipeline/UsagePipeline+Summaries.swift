@@ -1,0 +1,111 @@
+import Foundation
+import SignalValues
+import UsageModel
+
+extension UsagePipeline {
+  /// How far before a day a fact may still change it: an interval in progress when the day
+  /// begins started at most the longest interval before, and its events are attributed by the
+  /// starts of the longest interval before them.
+  static let summaryLookback = 2 * IntervalAttribution.longestIntervalMilliseconds
+
+  /// The valid summaries of `days` as of `now` (milliseconds): made under this configuration,
+  /// or of a day whose facts are past the retention.
+  func summaries(of days: Range<LocalDay>, now: Int64) throws(PipelineError)
+    -> [LocalDay: DaySummary]
+  {
+    guard !days.isEmpty else { return [:] }
+    let all = try journal.summaries()
+    let expiry = now - Int64(min(configuration.retentionDays, 100_000)) * 86_400_000
+    var valid: [LocalDay: DaySummary] = [:]
+    for day in days {
+      guard let summary = all[day], summary.upper != nil, summary.lower != nil else { continue }
+      let expired =
+        Milliseconds.clampedInstant(configuration.boundary.interval(of: day).end) < expiry
+      if summary.configuration == configurationDigest || expired { valid[day] = summary }
+    }
+    return valid
+  }
+
+  /// `derived`'s report, its past days replaced by their summaries' usage within `bound`.
+  static func month(
+    _ derived: UsageReport, _ summaries: [LocalDay: DaySummary],
+    _ bound: KeyPath<DaySummary, DailyUsage?>
+  ) throws(PipelineError) -> UsageReport {
+    guard !summaries.isEmpty else { return derived }
+    var days: [LocalDay: DailyUsage] = [:]
+    for usage in derived.days { days[usage.day] = usage }
+    var uncategorized = Set(derived.uncategorizedApps)
+    for (day, summary) in summaries {
+      days[day] = summary[keyPath: bound]
+      uncategorized.formUnion(summary.uncategorized ?? [])
+    }
+    do throws(UsageModelError) {
+      return try UsageReport(
+        boundary: derived.boundary, days: Array(days.values),
+        uncategorizedApps: Array(uncategorized))
+    } catch {
+      throw .usage(error)
+    }
+  }
+
+  /// Summarises the closed days of the retention that have no valid summary, up to the day
+  /// before the one containing `now` (milliseconds).
+  ///
+  /// A day is closed when `now` is past the last instant a derivation of it reads
+  /// (``FactWindow/through``): no fact the extension records from then on can change it. Each
+  /// is derived from its facts, once; the days before the first fact kept get none.
+  func summarize(now: Int64) throws(PipelineError) {
+    let boundary = configuration.boundary
+    let today = boundary.day(containingSupported: now)
+    let first = today.advanced(by: -min(configuration.retentionDays, 400) + 1)
+    guard first < today else { return }
+    let valid = try summaries(of: first..<today, now: now)
+    var closed: [LocalDay] = []
+    for day in first..<today where valid[day] == nil {
+      if try windowBounds(for: day...day, now: .max).through < now { closed.append(day) }
+    }
+    guard !closed.isEmpty, let firstKept = try journal.days().first else { return }
+    // The local day before the first UTC day kept: local days begin up to 14 hours earlier.
+    let earliest = boundary.day(
+      containingSupported: Int64(firstKept.dayNumber) * FactJournal.dayMilliseconds
+        - FactJournal.dayMilliseconds)
+    var written: [DaySummary] = []
+    for day in closed where day >= earliest {
+      let window = try window(for: day...day, now: now)
+      let derived = derive(window)
+      let through = Milliseconds.date(window.through)
+      let interval = boundary.interval(of: day)
+      let upper = try report(derived, bound: .upper, days: day...day, now: through)
+      let lower = try report(derived, bound: .lower, days: day...day, now: through)
+      written.append(
+        DaySummary(
+          day: day, configuration: configurationDigest, through: through,
+          upper: try Self.usage(on: day, in: upper, interval: interval),
+          lower: try Self.usage(on: day, in: lower, interval: interval),
+          uncategorized: upper.uncategorizedApps))
+    }
+    try journal.append(written)
+  }
+
+  /// Marks stale the summaries that a derivation of their day would read one of `facts` in.
+  ///
+  /// Called after the facts are in the journal and before the cursor commits past them, so a
+  /// kill in between marks them again at the next drain.
+  func markStale(_ facts: [MonitorFact]) throws(PipelineError) {
+    guard !facts.isEmpty else { return }
+    let summaries = try journal.summaries()
+    guard !summaries.isEmpty else { return }
+    var stale: [DaySummary] = []
+    for day in summaries.keys.sorted() {
+      guard let through = summaries[day]?.through.map(Milliseconds.clampedInstant) else {
+        continue
+      }
+      let start =
+        Milliseconds.clampedInstant(configuration.boundary.start(of: day)) - Self.summaryLookback
+      if facts.contains(where: { $0.instant >= start && $0.instant <= through }) {
+        stale.append(DaySummary(staleDay: day))
+      }
+    }
+    try journal.append(stale)
+  }
+}
