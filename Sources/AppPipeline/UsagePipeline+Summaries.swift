@@ -60,17 +60,19 @@ extension UsagePipeline {
     let first = today.advanced(by: -min(configuration.retentionDays, 400) + 1)
     guard first < today else { return }
     let valid = try summaries(of: first..<today, now: now)
-    var closed: [LocalDay] = []
-    for day in first..<today where valid[day] == nil {
-      if try windowBounds(for: day...day, now: .max).through < now { closed.append(day) }
-    }
-    guard !closed.isEmpty, let firstKept = try journal.days().first else { return }
+    guard (first..<today).contains(where: { valid[$0] == nil }),
+      let firstKept = try journal.firstDay()
+    else { return }
     // The local day before the first UTC day kept: local days begin up to 14 hours earlier.
     let earliest = boundary.day(
       containingSupported: Int64(firstKept.dayNumber) * FactJournal.dayMilliseconds
         - FactJournal.dayMilliseconds)
+    var closed: [LocalDay] = []
+    for day in max(first, earliest)..<max(today, earliest) where valid[day] == nil {
+      if try windowBounds(for: day...day, now: .max).through < now { closed.append(day) }
+    }
     var written: [DaySummary] = []
-    for day in closed where day >= earliest {
+    for day in closed {
       let window = try window(for: day...day, now: now)
       let derived = derive(window)
       let through = Milliseconds.date(window.through)

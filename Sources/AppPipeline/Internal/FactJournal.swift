@@ -135,6 +135,17 @@ struct FactJournal: Sendable {
     }.sorted()
   }
 
+  /// The first UTC day whose log exists; `nil` when none does.
+  ///
+  /// It lists the store's keys once per process and removal: logs are only ever added after it,
+  /// or removed by ``remove(daysBefore:startsBefore:)``.
+  func firstDay() throws(PipelineError) -> LocalDay? {
+    if let known = cache.firstDay { return known }
+    let first = try days().first
+    cache.firstDay = first
+    return first
+  }
+
   /// Every fact of every day, and the starts kept beyond them; sorted and unique.
   func allFacts() throws(PipelineError) -> [MonitorFact] {
     let days = try days()
@@ -207,10 +218,13 @@ struct FactJournal: Sendable {
   /// starts' log.
   ///
   /// - Returns: Whether anything was removed.
+  /// It lists the store's keys once per process and UTC day of `day`: a removal already done
+  /// for `day` is not looked for again.
   @discardableResult
   func remove(daysBefore day: LocalDay, startsBefore startsDay: LocalDay) throws(PipelineError)
     -> Bool
   {
+    if let done = cache.removedBefore, done >= day { return false }
     var removed = false
     let days = try days()
     let starts = try starts()
@@ -234,6 +248,8 @@ struct FactJournal: Sendable {
     } catch {
       throw .store(error)
     }
+    cache.removedBefore = day
+    if removed { cache.firstDay = nil }
     return removed
   }
 
@@ -294,6 +310,36 @@ final class JournalCache: @unchecked Sendable {
   private var logs: [String: Log] = [:]
   private var recent: [String] = []
   private var summaryDays: (token: ChangeToken, days: [LocalDay: DaySummary])?
+  private var removed: LocalDay?
+  private var first: LocalDay?
+
+  /// The first UTC day with a log, as last listed.
+  var firstDay: LocalDay? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return first
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      first = newValue
+    }
+  }
+
+  /// The day before which this process last removed the day logs.
+  var removedBefore: LocalDay? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return removed
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      removed = newValue
+    }
+  }
 
   /// The summaries' log, decoded, with the change token it was read at.
   var summaries: (token: ChangeToken, days: [LocalDay: DaySummary])? {
