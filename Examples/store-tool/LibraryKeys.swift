@@ -50,6 +50,8 @@ struct LibraryKey {
       return count(try appFacts(store).count, "fact") + " decode"
     case .appSummaries:
       return count(try store.readLog(key)?.records.count ?? 0, "record") + " read"
+    case .appLedger:
+      return count(try ledgerTransactions(store).count, "transaction") + " decode"
     }
   }
 
@@ -64,6 +66,16 @@ struct LibraryKey {
       case .diagnostics: try showDiagnostics(folder, header: header, json: json)
       case .appState: try showPipelineState(folder, header: header)
       case .appFacts, .appStarts: try showAppFacts(folder, header: header, json: json)
+      case .appLedger:
+        let transactions = try ledgerTransactions(folder.store)
+        if json {
+          for transaction in transactions { print(try jsonLine(transaction)) }
+        } else {
+          print(header)
+          print(
+            "the app's reward ledger (UsagePipeline): "
+              + count(transactions.count, "transaction"))
+        }
       case .appSummaries:
         print(header)
         print(
@@ -84,6 +96,14 @@ struct LibraryKey {
     guard let data = try store.read(layout.appStateKey) else { return nil }
     return try StoreCodec<OutboxConsumerRecord<PipelineState>>.json.decode(
       data, key: layout.appStateKey)
+  }
+
+  /// The transactions of the app side's reward ledger, in their order.
+  private func ledgerTransactions(_ store: FileStore) throws -> [LedgerTransaction] {
+    let decoder = JSONDecoder()
+    return try (store.readLog(key)?.records ?? []).map {
+      try decoder.decode(LedgerTransaction.self, from: $0.bytes)
+    }
   }
 
   /// The facts of an app side's log of facts, in their order.
@@ -264,7 +284,6 @@ struct LibraryKey {
       head = " (the outbox does not read: \(error))"
     }
     let statistics = state.sequence.statistics
-    let balance = state.ledger.balance
     var lines = [
       ["cursor", "\(record.cursor)" + head],
       ["facts", "in the logs \(layout.appFactsKeyPrefix)<UTC day>"],
@@ -297,12 +316,7 @@ struct LibraryKey {
         state.undecodable.isEmpty
           ? "none" : state.undecodable.map(\.description).joined(separator: ", "),
       ],
-      [
-        "ledger",
-        "balance \(balance.xp) XP, \(format(balance.available)) available, "
-          + "\(format(balance.reserved)) reserved; "
-          + count(state.ledger.transactions.count, "transaction"),
-      ],
+      ["ledger", "in the log \(layout.appLedgerKey)"],
       [
         "tracker down",
         state.acknowledgedTrackerDown.isEmpty

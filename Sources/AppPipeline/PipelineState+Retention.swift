@@ -16,7 +16,6 @@ extension PipelineState {
   /// the type's discussion).
   mutating func prune(before cutoff: Int64, day: LocalDay) {
     losses.removeAll { Self.expires($0, before: cutoff) }
-    earned = earned.filter { !Self.expires(earningKey: $0.key, before: cutoff) }
     acknowledgedTrackerDownInstants.removeAll { $0 < cutoff }
     alerts.forgetWindows(endingBefore: day)
   }
@@ -25,11 +24,4 @@ extension PipelineState {
     (Milliseconds.instant(loss.before) ?? .min) < cutoff
   }
 
-  /// An earning's key starts with its interval's start in milliseconds.
-  private static func expires(earningKey key: String, before cutoff: Int64) -> Bool {
-    (Int64(key.prefix { $0 != "|" }) ?? .min) < cutoff - longestInterval
-  }
-
-  /// The longest monitoring interval, in milliseconds.
-  static let longestInterval = IntervalAttribution.longestIntervalMilliseconds
 }

@@ -17,20 +17,19 @@ import UsageModel
 ///
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
-/// - ``ledger`` and ``earned``: the reward ledger, credited from usage as it grows;
 /// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
 ///   dashboard shows them again.
 ///
-/// **Bounds.** Losses, earnings bookkeeping and acknowledged alerts older than the configured
+/// The reward ledger is in a log of its own (`UsagePipeline.ledger()`).
+///
+/// **Bounds.** Losses and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
 /// drain) are dropped. ``losses`` and ``undecodable`` keep at most ``maximumListLength`` items
-/// each, the newest. The reward ledger keeps every transaction, as a ledger must (one earning
-/// per minute of rewarded use, at most).
+/// each, the newest.
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
-/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "ledger":
-/// RewardLedger, "earned": {"<interval ms>|<app>": xp}, "alerts": BudgetAlertState,
-/// "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is omitted before
+/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "alerts":
+/// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is omitted before
 /// the first fact.
 public struct PipelineState: Sendable, Hashable, Codable {
   /// The most items ``losses`` and ``undecodable`` keep: 1,000 each.
@@ -88,11 +87,6 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// Outbox entries that could not be decoded and were passed over (written by a newer version
   /// of the extension, for example).
   public internal(set) var undecodable: [SequenceNumber]
-  /// The reward ledger: earnings from usage, and the app's own redemptions and sessions.
-  public internal(set) var ledger: RewardLedger
-  /// The XP credited so far per monitoring interval and app, keyed `"<interval start in
-  /// ms>|<app>"`.
-  public internal(set) var earned: [String: Int]
   /// The budget thresholds whose alerts the app acknowledged.
   public internal(set) var alerts: BudgetAlertState
   /// The windows whose tracker-down alert the app acknowledged, by the window's start in
@@ -105,15 +99,11 @@ public struct PipelineState: Sendable, Hashable, Codable {
   }
 
   /// Creates the state before anything was drained.
-  ///
-  /// - Parameter ledger: The empty reward ledger to start from.
-  public init(ledger: RewardLedger) {
+  public init() {
     sequence = SequenceTracker()
     lastApplied = nil
     losses = []
     undecodable = []
-    self.ledger = ledger
-    earned = [:]
     alerts = BudgetAlertState()
     acknowledgedTrackerDownInstants = []
   }
@@ -121,7 +111,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case sequence, lastApplied, losses, undecodable, ledger, earned, alerts
+    case sequence, lastApplied, losses, undecodable, alerts
     case acknowledgedTrackerDown
   }
 
@@ -129,8 +119,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the missing or invalid field; also when ``losses`` or ``undecodable`` hold more than ``maximumListLength``
-  ///   items, or when ``earned`` credits a negative amount — none of which a state written by
-  ///   this library holds.
+  ///   items — which no state written by this library holds.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
@@ -142,14 +131,6 @@ public struct PipelineState: Sendable, Hashable, Codable {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container,
         debugDescription: "\(count) items, more than the \(Self.maximumListLength) kept")
-    }
-    ledger = try container.decode(RewardLedger.self, forKey: .ledger)
-    earned = try container.decode([String: Int].self, forKey: .earned)
-    // What was credited is subtracted from what is owed: a negative amount would overflow.
-    if let (key, xp) = earned.first(where: { $0.value < 0 }) {
-      throw DecodingError.dataCorruptedError(
-        forKey: .earned, in: container,
-        debugDescription: "\(key.debugDescription) credits \(xp) XP, a negative amount")
     }
     alerts = try container.decode(BudgetAlertState.self, forKey: .alerts)
     var reported = try container.nestedUnkeyedContainer(forKey: .acknowledgedTrackerDown)
@@ -175,8 +156,6 @@ public struct PipelineState: Sendable, Hashable, Codable {
     try container.encodeIfPresent(lastApplied, forKey: .lastApplied)
     try container.encode(losses, forKey: .losses)
     try container.encode(undecodable, forKey: .undecodable)
-    try container.encode(ledger, forKey: .ledger)
-    try container.encode(earned, forKey: .earned)
     try container.encode(alerts, forKey: .alerts)
     try container.encode(
       acknowledgedTrackerDownInstants.map(ISO8601Instant.format), forKey: .acknowledgedTrackerDown)

@@ -83,7 +83,7 @@ extension UsagePipeline {
       }.flatMap { $0.gradings(asOf: now) }.filter { $0.reason != nil },
       budgets: budgets,
       alerts: try pendingAlerts(budgets, gaps: gaps, state: snapshot),
-      rewards: snapshot.ledger.balance,
+      rewards: try ledgerJournal.fold().ledger.balance,
       health: configuration.health.health(
         of: Self.latestSignOfLife(history.last, facts.last), at: now),
       gaps: gaps,

@@ -11,9 +11,9 @@ extension UsagePipeline {
   ///   an unknown session), with nothing changed, and the store's errors.
   @discardableResult
   public func apply(_ transaction: LedgerTransaction) throws(PipelineError) -> LedgerApplyResult {
-    try updateState { state throws(PipelineError) in
+    try ledgerJournal.update { fold throws(PipelineError) in
       do throws(BudgetMathError) {
-        return try state.ledger.apply(transaction)
+        return try fold.ledger.apply(transaction)
       } catch {
         throw .budget(error)
       }
@@ -33,12 +33,23 @@ extension UsagePipeline {
   ///   transaction, and the store's errors.
   @discardableResult
   public func redeemAll(id: String, at: Date) throws(PipelineError) -> LedgerRedemption {
-    try updateState { state throws(PipelineError) in
+    try ledgerJournal.update { fold throws(PipelineError) in
       do throws(BudgetMathError) {
-        return try state.ledger.redeemAll(id: id, at: at)
+        return try fold.ledger.redeemAll(id: id, at: at)
       } catch {
         throw .budget(error)
       }
     }
+  }
+
+  /// The reward ledger: the usage credited, and the app's own redemptions and sessions.
+  ///
+  /// - Returns: The ledger, folded from its log (`<appStateKey>.ledger`).
+  /// - Throws: ``PipelineError/store(_:)`` when the log cannot be read,
+  ///   ``PipelineError/budget(_:)`` when a transaction in it does not apply.
+  /// - Complexity: O(*t*) in the transactions the first time a process reads it, and when another
+  ///   process appended since; O(1) otherwise.
+  public func ledger() throws(PipelineError) -> RewardLedger {
+    try ledgerJournal.fold().ledger
   }
 }

@@ -51,6 +51,8 @@ public struct UsagePipeline: Sendable {
   let emptyAccountant: ThresholdAccountant
   /// The facts drained, in the folder's per-day logs.
   let journal: FactJournal
+  /// The reward ledger, in its log.
+  let ledgerJournal: LedgerJournal
   /// The configuration's digest, which the summaries of past days record.
   let configurationDigest: String
   private var lastHead: OutboxHead?
@@ -101,7 +103,7 @@ public struct UsagePipeline: Sendable {
     do throws(SequenceTrackingError) {
       consumer = try OutboxConsumer(
         outbox: folder.outbox, store: folder.store, key: folder.layout.appStateKey,
-        initialState: PipelineState(ledger: RewardLedger(rate: configuration.exchangeRate)))
+        initialState: PipelineState())
     } catch {
       throw .sequence(error)
     }
@@ -113,6 +115,9 @@ public struct UsagePipeline: Sendable {
     self.configuration = configuration
     self.folder = folder
     journal = FactJournal(store: folder.store, layout: folder.layout)
+    ledgerJournal = LedgerJournal(
+      store: folder.store, key: folder.layout.appLedgerKey, rate: configuration.exchangeRate,
+      cache: journal.cache)
     configurationDigest = configuration.digest
   }
 
@@ -308,16 +313,15 @@ public struct UsagePipeline: Sendable {
       credits = (derive(window).accountant, window.from)
     }
     let asOf = Milliseconds.date(instant)
-    let owed =
-      credits.map {
-        snapshot.owesCredit(
-          for: $0.usage, intervalsFrom: $0.from, configuration: configuration, asOf: asOf)
-      } ?? false
-    guard expired || owed else { return }
-    try updateState { state throws(PipelineError) in
-      state.prune(before: cutoff, day: cutoffDay)
-      if let credits {
-        try state.credit(
+    if expired {
+      try updateState { state throws(PipelineError) in state.prune(before: cutoff, day: cutoffDay) }
+    }
+    guard let credits else { return }
+    if try ledgerJournal.fold().owesCredit(
+      for: credits.usage, intervalsFrom: credits.from, configuration: configuration, asOf: asOf)
+    {
+      try ledgerJournal.update { fold throws(PipelineError) in
+        try fold.credit(
           credits.usage, intervalsFrom: credits.from, configuration: configuration, asOf: asOf)
       }
     }

@@ -58,7 +58,7 @@ struct HostileValueTests {
     #expect(totals == [.seconds(2_400), .seconds(900), .zero, .zero])
     #expect(try fixture.pipeline.facts().count == 11)
     // The reward earned at noon stays earned: the ledger records what happened.
-    #expect(try fixture.pipeline.state().ledger.balance.xp == 120)
+    #expect(try fixture.pipeline.ledger().balance.xp == 120)
   }
 
   @Test("an unknown time zone in a stored configuration is a DecodingError")

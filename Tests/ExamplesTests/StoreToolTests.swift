@@ -258,7 +258,7 @@ struct StoreToolTests {
         "  delivery      4 received, 0 missed, 0 recovered, 0 duplicates, 0 resets",
         "  losses        none",
         "  undecodable   none",
-        "  ledger        balance 0 XP, 0s available, 0s reserved; 0 transactions",
+        "  ledger        in the log stk.pipeline.state.ledger",
         "  tracker down  no alert acknowledged",
         "",
       ])

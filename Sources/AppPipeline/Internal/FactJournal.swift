@@ -311,6 +311,21 @@ final class JournalCache: @unchecked Sendable {
   private var recent: [String] = []
   private var summaryDays: (token: ChangeToken, days: [LocalDay: DaySummary])?
   private var removed: LocalDay?
+  private var ledgerFold: LedgerJournal.Fold?
+
+  /// The reward ledger as last folded, with the log position it was folded at.
+  var ledger: LedgerJournal.Fold? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return ledgerFold
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      ledgerFold = newValue
+    }
+  }
   private var first: LocalDay?
 
   /// The first UTC day with a log, as last listed.

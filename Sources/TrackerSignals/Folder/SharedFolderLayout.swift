@@ -122,6 +122,10 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   /// past day, and still after the day's facts expire.
   public var appSummariesKey: String { appStateKey + ".days" }
 
+  /// The key of the app side's reward ledger: `<appStateKey>.ledger`, an append-only log of its
+  /// transactions.
+  public var appLedgerKey: String { appStateKey + ".ledger" }
+
   /// The longest ``appStateKey``: the app side's other keys add at most 17 characters to it.
   public static let maximumAppStateKeyLength = StoreKeyRules.maximumLength - 17
 
@@ -136,6 +140,7 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     case appStateKey: return .appState
     case appStartsKey: return .appStarts
     case appSummariesKey: return .appSummaries
+    case appLedgerKey: return .appLedger
     default:
       if key.hasPrefix(appFactsKeyPrefix) {
         do throws(UsageModelError) {
@@ -165,6 +170,7 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     case .appFacts(let day): return appFactsKey(of: day)
     case .appStarts: return appStartsKey
     case .appSummaries: return appSummariesKey
+    case .appLedger: return appLedgerKey
     }
   }
 
@@ -229,4 +235,6 @@ public enum SharedFolderContent: Sendable, Hashable {
   case appStarts
   /// The app side's summaries of past days: an append-only log, written durably.
   case appSummaries
+  /// The app side's reward ledger: an append-only log of `LedgerTransaction`, written durably.
+  case appLedger
 }

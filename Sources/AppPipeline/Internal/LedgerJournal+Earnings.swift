@@ -2,8 +2,8 @@ import BudgetMath
 import Foundation
 import UsageModel
 
-extension PipelineState {
-  /// Whether ``credit(_:configuration:asOf:)`` would credit anything.
+extension LedgerJournal.Fold {
+  /// Whether ``credit(_:intervalsFrom:configuration:asOf:)`` would credit anything.
   func owesCredit(
     for usage: ThresholdAccountant, intervalsFrom first: Int64,
     configuration: PipelineConfiguration, asOf now: Date
@@ -56,7 +56,7 @@ extension PipelineState {
   }
 
   /// One app's use in one interval within a bound, keyed `"<interval start in ms>|<app>"` as
-  /// ``earned`` is, with the instant its amount was first reported.
+  /// `earned` is, with the instant its amount was first reported.
   private struct Earning {
     var key: String
     var app: AppID

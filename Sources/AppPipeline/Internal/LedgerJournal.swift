@@ -1,0 +1,143 @@
+import BudgetMath
+import Foundation
+import SharedStore
+import TrackerSignals
+
+/// Where the app side keeps the reward ledger: every transaction, in order, in an append-only
+/// log of the shared folder (`<appStateKey>.ledger`).
+///
+/// The ledger is the fold of its transactions: each is applied in the order of the log
+/// (`RewardLedger.apply(_:)`), so a transaction appended twice under one identifier is one
+/// transaction. A change — the usage credited by a drain, a redemption the app makes — is
+/// applied to the ledger folded so far and its new transactions appended **only if no other
+/// writer appended in between** (the log's position is checked under the store's lock); if one
+/// did, the log is folded again and the change made again. So a redemption is checked against
+/// the balance every writer sees, and a drain writes one record per new transaction, not the
+/// ledger.
+///
+/// Opening folds the whole log: O(*t*) in the transactions ever made (a ledger keeps every one).
+/// A process keeps the fold, and checks it against the log's newest record only.
+struct LedgerJournal: Sendable {
+  /// The most transactions the log keeps: a ledger keeps every transaction, so this is a bound
+  /// on the file (about 15 MB), not a retention.
+  static let capacity = 100_000
+  /// How often a change is made again after another writer appended first.
+  static let attempts = 16
+
+  let store: any SharedStore
+  let key: String
+  let rate: ExchangeRate
+  let cache: JournalCache
+
+  /// The ledger folded from the log, with what it credited per interval and app.
+  struct Fold: Sendable {
+    var ledger: RewardLedger
+    /// The XP credited per interval and app, keyed `"<interval start in ms>|<app>"`: the largest
+    /// total among the `usage:<key>|<xp>` earnings.
+    var earned: [String: Int]
+    /// The log's identity and next position when folded; `nil` before the log exists.
+    var position: (identity: UInt64, next: UInt64)?
+  }
+
+  /// The ledger as the log holds it now.
+  func fold() throws(PipelineError) -> Fold {
+    let newest: LogSnapshot?
+    do throws(SharedStoreError) {
+      newest = try store.readLog(key, newest: 1)
+    } catch {
+      throw .store(error)
+    }
+    guard let newest else { return Fold(ledger: RewardLedger(rate: rate), earned: [:]) }
+    if let cached = cache.ledger, let position = cached.position,
+      position.identity == newest.identity, position.next == newest.nextPosition
+    {
+      return cached
+    }
+    let snapshot: LogSnapshot?
+    do throws(SharedStoreError) {
+      snapshot = try store.readLog(key)
+    } catch {
+      throw .store(error)
+    }
+    var fold = Fold(ledger: RewardLedger(rate: rate), earned: [:])
+    let decoder = JSONDecoder()
+    for record in snapshot?.records ?? [] {
+      let transaction: LedgerTransaction
+      do {
+        transaction = try decoder.decode(LedgerTransaction.self, from: record.bytes)
+      } catch {
+        throw .store(.decoding(key: key, type: "LedgerTransaction", description: "\(error)"))
+      }
+      do throws(BudgetMathError) {
+        try fold.ledger.apply(transaction)
+      } catch {
+        throw .budget(error)
+      }
+      Self.noteEarning(transaction, in: &fold.earned)
+    }
+    fold.position = snapshot.map { ($0.identity, $0.nextPosition) }
+    cache.ledger = fold
+    return fold
+  }
+
+  /// Makes `change` to the ledger and appends the transactions it added, unless another writer
+  /// appended first; then it folds again and makes the change again.
+  ///
+  /// - Returns: What `change` returned.
+  /// - Throws: What `change` throws (nothing is appended then), ``PipelineError/store(_:)``, and
+  ///   ``PipelineError/store(_:)`` with `SharedStoreError.io` when other writers appended first
+  ///   ``attempts`` times in a row.
+  func update<Result>(_ change: (inout Fold) throws(PipelineError) -> Result)
+    throws(PipelineError) -> Result
+  {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    for _ in 0..<Self.attempts {
+      let before = try fold()
+      var after = before
+      let result = try change(&after)
+      let added = after.ledger.transactions.dropFirst(before.ledger.transactions.count)
+      guard !added.isEmpty else { return result }
+      var records: [Data] = []
+      for transaction in added {
+        do {
+          records.append(try encoder.encode(transaction))
+        } catch {
+          throw .store(
+            .encoding(key: key, type: "LedgerTransaction", description: "\(error)"))
+        }
+      }
+      let appended: LogAppend?
+      do throws(SharedStoreError) {
+        appended = try store.appendToLog(key, capacity: Self.capacity, examiningNewest: 0) {
+          log in
+          let unchanged =
+            before.position.map { log.identity == $0.identity && log.nextPosition == $0.next }
+            ?? (log.count == 0 && log.evictedCount == 0)
+          return unchanged ? records : []
+        }
+      } catch {
+        throw .store(error)
+      }
+      guard let appended else { continue }  // another writer appended first
+      after.position = (appended.identity, appended.positions.upperBound + 1)
+      cache.ledger = after
+      return result
+    }
+    throw .store(
+      .io(
+        operation: "append to the reward ledger: other writers kept appending first",
+        path: key, errno: .resourceTemporarilyUnavailable))
+  }
+
+  /// Records in `earned` what a usage earning `transaction` credited.
+  static func noteEarning(_ transaction: LedgerTransaction, in earned: inout [String: Int]) {
+    guard transaction.id.hasPrefix("usage:"),
+      let separator = transaction.id.lastIndex(of: "|"),
+      let xp = Int(transaction.id[transaction.id.index(after: separator)...])
+    else { return }
+    let key = String(
+      transaction.id[transaction.id.index(transaction.id.startIndex, offsetBy: 6)..<separator])
+    earned[key] = max(earned[key] ?? 0, xp)
+  }
+}
