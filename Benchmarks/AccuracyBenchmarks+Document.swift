@@ -84,10 +84,7 @@ extension AccuracyBenchmarks {
         + "known gaps, which it names and keeps as disabled tests of the same rule:",
       "",
       "- Where the platform behaved (" + names(CorpusRules.behaved) + "), both bounds are within "
-        + "one ladder step of the truth per app and day. Known gap: "
-        + names(CorpusRules.lowerTooCautious) + ", whose lower bound counts a burst amid use only "
-        + "as far as the time since the app's last confirmed report holds it, and is more than "
-        + "one step low.",
+        + "one ladder step of the truth per app and day.",
       "- The lower bound counts no phantom second: at most the truth per app and day, in every "
         + "scenario.",
       "- The lower bound never exceeds the upper, in every scenario.",
