@@ -88,10 +88,10 @@ extension AccuracyBenchmarks {
       "- The lower bound counts no phantom second: at most the truth per app and day, in every "
         + "scenario.",
       "- The lower bound never exceeds the upper, in every scenario.",
-      "- The upper bound is at least the revealed truth per app and day. Known gaps: "
+      "- The upper bound is at least the revealed truth per app and day. Known gap: "
         + names(CorpusRules.upperLosing) + ": a catch-up storm held across midnight for longer "
-        + "than `IntervalAttribution.lateDeliveryWindow` is read in the next day's interval, and "
-        + "phantoms claiming hours crowd earlier real use out of the interval.",
+        + "than `IntervalAttribution.lateDeliveryWindow` is read in the next day's interval, "
+        + "whose `intervalDidStart`, held with it, reads as a restart there.",
       "- Duplicating callbacks or permuting their delivery changes no total; its control drops "
         + "one app's callbacks and sees the reading change.",
       "",

@@ -19,7 +19,7 @@ private func row(_ name: String) throws -> CorpusRow {
 /// The scenarios where the platform behaved (see `CorpusRules`).
 private let behaved = CorpusRules.behaved
 
-/// The scenarios whose upper bound loses proven use on some day today.
+/// The scenario whose upper bound loses proven use on some day today.
 private let upperLosing = CorpusRules.upperLosing
 
 /// The library's accuracy on the platform simulator's corpus, side by side with the truth, the
@@ -105,11 +105,11 @@ struct AccuracyCorpusTests {
 
   // MARK: - Known gaps
 
-  /// The same rule as ``upperAtLeastRevealed(name:)``, for the scenarios it fails today.
+  /// The same rule as ``upperAtLeastRevealed(name:)``, for the scenario it fails today.
   @Test(
     "rule: the upper bound is at least what the delivered callbacks prove, per app and day",
     .disabled(
-      "issue 18: storms held across midnight and phantoms crowding real use lose use"
+      "issue 18: a storm held across midnight for longer than the late-delivery window loses use"
     ),
     arguments: upperLosing)
   func upperAtLeastRevealedKnownGaps(name: String) throws {
