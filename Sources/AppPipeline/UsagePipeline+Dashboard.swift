@@ -105,7 +105,7 @@ extension UsagePipeline {
   public func usageRecords(bound: UsageBound = .upper) throws(PipelineError) -> [UsageRecord] {
     FactDerivation.derive(
       try state().facts, configuration: configuration, accountant: emptyAccountant
-    ).accountant.usageRecords(bound: bound)
+    ).accountant(for: bound).usageRecords(bound: bound)
   }
 
   /// The diagnostics report of `day`: health, gaps, usage blocks, the extension's recent

@@ -224,7 +224,7 @@ public struct UsagePipeline: Sendable {
       credits =
         FactDerivation.derive(
           snapshot.facts, configuration: configuration, accountant: emptyAccountant
-        ).accountant
+        ).accountant(for: configuration.rewardBound)
     }
     let asOf = Milliseconds.date(Milliseconds.clampedInstant(now))
     guard expired || snapshot.owesCredit(for: credits, configuration: configuration, asOf: asOf)
