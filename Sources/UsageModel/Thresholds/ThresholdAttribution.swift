@@ -14,7 +14,7 @@ public enum ThresholdAttribution: Sendable, Hashable {
   case lateDelivery(start: Date, registration: MonitoringRegistration?, reachedBy: Date)
   /// The event was held back past ``IntervalAttribution/lateDeliveryWindow`` — a catch-up storm
   /// across midnight — and belongs to the interval before: it began at `start` and ended at
-  /// `reachedBy` (``IntervalAttribution/heldDelivery``). It counts in the upper bound only: a
+  /// `reachedBy` (``IntervalAttribution/lateDeliveryWindow``). It counts in the upper bound only: a
   /// phantom that claims more than the time since its interval began looks the same.
   /// `registration` is as for ``interval(start:registration:)``.
   case heldDelivery(start: Date, registration: MonitoringRegistration?, reachedBy: Date)
