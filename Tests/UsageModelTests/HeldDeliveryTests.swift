@@ -67,6 +67,18 @@ struct HeldDeliveryTests {
         == .interval(start: try at("2026-04-14T15:00:00"), registration: nil))
   }
 
+  @Test("control: a threshold that outruns an interval started on time is no held delivery")
+  func onTimeStartKeepsItsEvents() throws {
+    // The 14th's start came on time; at 01:10, 85 minutes outrun it (a phantom), 71 minutes
+    // after the 13th ended: it stays in the 14th's interval, where it is implausible.
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    attribution.recordStart(of: "daily", at: try at("2026-04-13T00:00:00"))
+    attribution.recordStart(of: "daily", at: try at("2026-04-14T00:00:02"))
+    #expect(
+      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T01:10:00"))
+        == .interval(start: try at("2026-04-14T00:00:02"), registration: nil))
+  }
+
   @Test("control: a day before with no monitoring takes no held delivery")
   func unmonitoredDayBeforeTakesNothing() throws {
     // Monitoring began at 07:30 on the 14th: nothing of the 13th can be held.

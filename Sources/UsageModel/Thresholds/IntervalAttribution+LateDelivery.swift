@@ -13,8 +13,10 @@ extension IntervalAttribution {
   /// *held delivery* of the occurrence before
   /// (``ThresholdAttribution/heldDelivery(start:registration:reachedBy:)``) when:
   /// - its threshold exceeds the time since the interval that contains it began, and that
-  ///   interval is the first of its occurrence (no start recorded in the occurrence before it):
-  ///   a restart later in the day keeps the events after it;
+  ///   interval is the first of its occurrence (no start recorded in the occurrence before it)
+  ///   and began more than the window after the occurrence did — its `intervalDidStart` was
+  ///   held too: a restart later in the day keeps the events after it, and thresholds that
+  ///   outrun an interval started on time stay implausible (phantoms at the first pickup);
   /// - a start of the activity is recorded before the previous occurrence ended, so that it was
   ///   monitored, and the event's registration, if any, was made by then;
   /// - the threshold fits in the previous occurrence's interval.
@@ -60,12 +62,13 @@ extension IntervalAttribution {
     else { return nil }
     if received - end <= window { return (previousStart, end, false) }
     // Held past the window: only into a monitored occurrence, from the first interval of the
-    // one it was received in, and only what fits.
+    // one it was received in when that interval's own start was held too, and only what fits.
     guard amount <= end - previousStart,
       latestStart(of: activity, atOrBefore: end - 1) != nil,
       let current = daily.occurrence(containing: Milliseconds.date(start), in: zone)
         .flatMap({ Milliseconds.instant($0.start) }),
-      (latestStart(of: activity, atOrBefore: start - 1)?.instant ?? .min) < current
+      (latestStart(of: activity, atOrBefore: start - 1)?.instant ?? .min) < current,
+      start - current > window
     else { return nil }
     return (previousStart, end, true)
   }
