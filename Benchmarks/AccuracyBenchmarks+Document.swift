@@ -80,21 +80,15 @@ extension AccuracyBenchmarks {
       "",
       "## The rules the tests hold",
       "",
-      "`Tests/AppPipelineTests/AccuracyCorpusTests.swift` holds these on every scenario but the "
-        + "known gaps, which it names and keeps as disabled tests of the same rule:",
+      "`Tests/AppPipelineTests/AccuracyCorpusTests.swift` holds these; no known gap remains "
+        + "disabled:",
       "",
       "- Where the platform behaved (" + names(CorpusRules.behaved) + "), both bounds are within "
-        + "one ladder step of the truth per app and day. Known gap: "
-        + names(CorpusRules.lowerTooCautious) + ", whose lower bound counts a burst amid use only "
-        + "as far as the time since the app's last confirmed report holds it, and is more than "
-        + "one step low.",
+        + "one ladder step of the truth per app and day.",
       "- The lower bound counts no phantom second: at most the truth per app and day, in every "
         + "scenario.",
       "- The lower bound never exceeds the upper, in every scenario.",
-      "- The upper bound is at least the revealed truth per app and day. Known gaps: "
-        + names(CorpusRules.upperLosing) + ": a catch-up storm held across midnight for longer "
-        + "than `IntervalAttribution.lateDeliveryWindow` is read in the next day's interval, and "
-        + "phantoms claiming hours crowd earlier real use out of the interval.",
+      "- The upper bound is at least the revealed truth per app and day, in every scenario.",
       "- Duplicating callbacks or permuting their delivery changes no total; its control drops "
         + "one app's callbacks and sees the reading change.",
       "",

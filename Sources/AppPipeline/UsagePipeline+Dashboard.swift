@@ -111,7 +111,7 @@ extension UsagePipeline {
   public func usageRecords(bound: UsageBound = .upper) throws(PipelineError) -> [UsageRecord] {
     FactDerivation.derive(
       try facts(), configuration: configuration, accountant: emptyAccountant
-    ).accountant.usageRecords(bound: bound)
+    ).accountant(for: bound).usageRecords(bound: bound)
   }
 
   /// Every fact drained and kept, sorted by instant, callback, activity, event and zone, each

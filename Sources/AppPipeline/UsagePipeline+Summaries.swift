@@ -57,7 +57,10 @@ extension UsagePipeline {
   func summarize(now: Int64) throws(PipelineError) {
     let boundary = configuration.boundary
     let today = boundary.day(containingSupported: now)
-    let first = today.advanced(by: -min(configuration.retentionDays, 400) + 1)
+    let first = LocalDay(
+      uncheckedDayNumber: max(
+        LocalDay.supportedDayNumbers.lowerBound,
+        today.dayNumber - min(configuration.retentionDays, 400) + 1))
     guard first < today else { return }
     let valid = try summaries(of: first..<today, now: now)
     guard (first..<today).contains(where: { valid[$0] == nil }),

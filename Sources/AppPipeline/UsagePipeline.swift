@@ -310,7 +310,7 @@ public struct UsagePipeline: Sendable {
       let today = configuration.boundary.day(containingSupported: instant)
       let first = min(today, configuration.boundary.day(containingSupported: since ?? instant))
       let window = try window(for: first...today, now: instant)
-      credits = (derive(window).accountant, window.from)
+      credits = (derive(window).accountant(for: configuration.rewardBound), window.from)
     }
     let asOf = Milliseconds.date(instant)
     if expired {

@@ -155,8 +155,10 @@ extension PipelinePropertyTests {
 /// each interval's seconds backwards from its last report, each second going to the pending
 /// step with the latest deadline (a step: the use between one threshold of an app and the next
 /// lower; its deadline: the earliest report of it or of a higher threshold of the same app),
-/// one app a second; then count the seconds of use of each app, once however many intervals
-/// cover them.
+/// one app a second; then give each app the seconds other apps' steps crowded out of its own
+/// (what its steps alone would fill), in the interval's free seconds before its last report of
+/// any threshold, latest first, apps in ascending order; then count the seconds of use of each
+/// app, once however many intervals cover them.
 struct ReferenceUsage {
   /// The seconds since 1970 in which each app was in use.
   var usedSeconds: [String: Set<Int>] = [:]
@@ -175,6 +177,8 @@ struct ReferenceUsage {
     calendar.timeZone = zone
     // interval start -> app -> threshold seconds -> earliest report.
     var reports: [Int: [String: [Int: Int]]] = [:]
+    // interval start -> its last report of any plausible threshold.
+    var lastReports: [Int: Int] = [:]
     for callback in callbacks where callback.kind == .eventDidReachThreshold {
       guard let name = try? ThresholdEventName(parsing: callback.event ?? "") else { continue }
       let at = Int(callback.at.timeIntervalSince1970)
@@ -192,6 +196,7 @@ struct ReferenceUsage {
       let app = name.app.rawValue
       reports[start, default: [:]][app, default: [:]][threshold] = min(
         reports[start]?[app]?[threshold] ?? .max, at)
+      lastReports[start] = max(lastReports[start] ?? at, at)
     }
     for (start, apps) in reports {
       var steps: [Step] = []
@@ -208,29 +213,54 @@ struct ReferenceUsage {
           higher = threshold
         }
       }
-      let last = steps.map(\.deadline).max() ?? start
-      var second = last - 1
-      while second >= start {
-        // The pending step with the latest deadline, then the higher threshold, then the app.
-        let candidates = steps.indices.filter {
-          steps[$0].remaining > 0 && steps[$0].deadline > second
+      let joint = Self.fill(steps, from: start)
+      var taken = Set(joint.values.joined())
+      var second = (lastReports[start] ?? start) - 1
+      for app in Set(steps.map(\.app)).sorted() {
+        var crowded =
+          Self.fill(steps.filter { $0.app == app }, from: start)[app, default: []].count
+          - joint[app, default: []].count
+        while crowded > 0, second >= start {
+          if !taken.contains(second) {
+            usedSeconds[app, default: []].insert(second)
+            taken.insert(second)
+            crowded -= 1
+          }
+          second -= 1
         }
-        guard
-          let chosen = candidates.max(by: {
-            (steps[$0].deadline, steps[$0].threshold, steps[$0].app)
-              < (steps[$1].deadline, steps[$1].threshold, steps[$1].app)
-          })
-        else {
-          // Nothing is pending before the next deadline back: jump to it.
-          let next = steps.filter { $0.remaining > 0 }.map(\.deadline).filter { $0 <= second }.max()
-          second = (next ?? start) - 1
-          continue
-        }
-        usedSeconds[steps[chosen].app, default: []].insert(second)
-        steps[chosen].remaining -= 1
-        second -= 1
       }
+      for (app, seconds) in joint { usedSeconds[app, default: []].formUnion(seconds) }
     }
+  }
+
+  /// The seconds of each app that `steps` fill backwards from their last deadline to `start`,
+  /// each second going to the pending step with the latest deadline.
+  static func fill(_ steps: [Step], from start: Int) -> [String: [Int]] {
+    var steps = steps
+    var used: [String: [Int]] = [:]
+    let last = steps.map(\.deadline).max() ?? start
+    var second = last - 1
+    while second >= start {
+      // The pending step with the latest deadline, then the higher threshold, then the app.
+      let candidates = steps.indices.filter {
+        steps[$0].remaining > 0 && steps[$0].deadline > second
+      }
+      guard
+        let chosen = candidates.max(by: {
+          (steps[$0].deadline, steps[$0].threshold, steps[$0].app)
+            < (steps[$1].deadline, steps[$1].threshold, steps[$1].app)
+        })
+      else {
+        // Nothing is pending before the next deadline back: jump to it.
+        let next = steps.filter { $0.remaining > 0 }.map(\.deadline).filter { $0 <= second }.max()
+        second = (next ?? start) - 1
+        continue
+      }
+      used[steps[chosen].app, default: []].append(second)
+      steps[chosen].remaining -= 1
+      second -= 1
+    }
+    return used
   }
 
   /// Each app's time in use within `interval`.

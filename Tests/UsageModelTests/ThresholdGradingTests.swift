@@ -57,13 +57,43 @@ struct ThresholdGradingTests {
 
   @Test("in a burst amid use, a threshold counts as far as the time since the last confirmed holds")
   func burstAmidUseCountsAsFarAsTheClockHolds() throws {
-    // com.b is in use at 09:55; com.a reached 5 minutes at 10:00, then 10 and 15 arrive
-    // together at 10:10: ten minutes hold the 10-minute threshold, not the 15-minute one.
+    // com.b is in use at 09:55; com.a reached 5 minutes at 10:00, then 10, 15 and 20 arrive
+    // together at 10:10: ten minutes (and the burst window) hold the 15-minute threshold, not
+    // the 20-minute one.
     let graded = try grading(
-      [("com.b", 5, 595), ("com.a", 5, 600), ("com.a", 10, 610), ("com.a", 15, 610.5)],
+      [
+        ("com.b", 5, 595), ("com.a", 5, 600), ("com.a", 10, 610), ("com.a", 15, 610.25),
+        ("com.a", 20, 610.5),
+      ],
       of: "com.a")
-    #expect(graded.confirmed == .seconds(600))
-    #expect(graded.claimed == .seconds(900))
+    #expect(graded.confirmed == .seconds(900))
+    #expect(graded.claimed == .seconds(1_200))
+  }
+
+  @Test(
+    "rule: a burst amid use is measured from the last confirmed report before it, not from its own"
+  )
+  func burstIsMeasuredFromTheReportBeforeIt() throws {
+    // com.a reached 30 minutes at 20:21 on its own; 35 (reached at 20:26, held back) and 40
+    // arrive together at 20:31: ten minutes since 20:21 hold both. Measured from the burst's
+    // own report of 35, the 40 would need five minutes in none, and the lower bound would
+    // stop a step short.
+    let graded = try grading(
+      [("com.b", 5, 1_200), ("com.a", 30, 1_221), ("com.a", 40, 1_231), ("com.a", 35, 1_231)],
+      of: "com.a")
+    #expect(graded.confirmed == .seconds(2_400))
+    #expect(graded.reason == nil)
+  }
+
+  @Test("control: a burst amid use that outruns the clock since the report before it still stops")
+  func burstMeasuredFromBeforeStillStops() throws {
+    // The same burst two minutes after the 30-minute report: two minutes hold neither 35 nor
+    // 40, however the burst is ordered.
+    let graded = try grading(
+      [("com.b", 5, 1_200), ("com.a", 30, 1_221), ("com.a", 40, 1_223), ("com.a", 35, 1_223)],
+      of: "com.a")
+    #expect(graded.confirmed == .seconds(1_800))
+    #expect(graded.reason == .burst)
   }
 
   @Test("a burst amid use that claims more than the time since the last confirmed report is not")

@@ -181,3 +181,77 @@ struct IntervalAttributionTests {
     #expect(attribution.intervalStart(of: "other", containing: start + 60) == nil)
   }
 }
+
+/// The upper bound keeps each app's plausible claim whole when other apps' claims crowd it.
+@Suite("Placing crowded claims in the upper bound")
+struct CrowdedPlacementTests {
+  let zone: TimeZone
+  let start: Date
+
+  init() throws {
+    zone = try TestSupport.zone("Europe/Berlin")
+    start = try instant("2026-04-15T00:00:00+02:00")
+  }
+
+  /// The records' seconds per app.
+  func seconds(_ records: [UsageRecord]) -> [String: Int] {
+    records.reduce(into: [:]) {
+      $0[$1.app.rawValue, default: 0] += Int($1.end.timeIntervalSince($1.start))
+    }
+  }
+
+  /// An accountant with `events` `(app, minutes, received minutes after the start)`.
+  func accountant(_ events: [(String, Int, Double)]) throws -> ThresholdAccountant {
+    var accountant = ThresholdAccountant(timeZone: zone)
+    for (app, minutes, at) in events {
+      _ = accountant.record(
+        try ThresholdEvent(
+          name: try ThresholdEventName(app: try AppID(app), threshold: .seconds(minutes * 60)),
+          intervalStart: start, receivedAt: start.addingTimeInterval(at * 60)))
+    }
+    return accountant
+  }
+
+  @Test("rule: other apps' claims never crowd an app's plausible claim out of the upper bound")
+  func crowdedClaimsArePlacedInFreeTime() throws {
+    // At 07:00 phantoms claim 4 hours for com.a and com.b: together more than the 7 hours
+    // since the interval began. com.c then reports 5 minutes at 07:10 and 20:00 ends the
+    // evidence with com.a's 245 minutes, on its own.
+    let accountant = try accountant(
+      [
+        ("com.a", 240, 420), ("com.b", 240, 420), ("com.c", 5, 430), ("com.a", 245, 1_200),
+      ])
+    let upper = seconds(accountant.usageRecords(bound: .upper))
+    #expect(upper == ["com.a": 245 * 60, "com.b": 240 * 60, "com.c": 300])
+    let records = accountant.usageRecords(bound: .upper)
+    for (later, earlier) in zip(records, records.dropFirst()) {
+      #expect(earlier.end <= later.start, "records overlap or are not latest first")
+    }
+    #expect(records.allSatisfy { $0.start >= start && $0.end <= start + 1_200 * 60 })
+  }
+
+  @Test("control: an app's own claim beyond the time since the interval began is still cut")
+  func ownClaimBeyondTheIntervalIsCut() throws {
+    // An interval that began at 00:20 counts past activity since 00:00: com.a claims 30
+    // minutes at 00:30, with free time after it; 10 minutes are placed, as without other apps.
+    var accountant = ThresholdAccountant(timeZone: zone)
+    let late = start.addingTimeInterval(20 * 60)
+    for (app, minutes, at) in [("com.a", 30, 10.0), ("com.b", 5, 120)] {
+      _ = accountant.record(
+        try ThresholdEvent(
+          name: try ThresholdEventName(app: try AppID(app), threshold: .seconds(minutes * 60)),
+          intervalStart: late, receivedAt: late.addingTimeInterval(at * 60),
+          includesPastActivity: true))
+    }
+    #expect(seconds(accountant.usageRecords(bound: .upper)) == ["com.a": 600, "com.b": 300])
+  }
+
+  @Test("the last report of any threshold, a duplicate included, round-trips through JSON")
+  func lastReportRoundTrips() throws {
+    // Phantoms report 240 minutes at 07:00; the real 5-minute report at 20:00 is a duplicate.
+    let accountant = try accountant([("com.a", 240, 420), ("com.a", 5, 1_200)])
+    let interval = try #require(accountant.intervals.first)
+    #expect(interval.lastReportAt == start + 1_200 * 60)
+    #expect(try decode(ThresholdAccountant.self, json(accountant)) == accountant)
+  }
+}

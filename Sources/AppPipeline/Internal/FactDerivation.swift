@@ -10,8 +10,11 @@ import UsageModel
 /// facts arrived: the facts are a sorted set, and they are replayed in that order.
 struct DerivedUsage {
   /// The threshold accounting of every attributed threshold event; its usage records are the
-  /// usage.
+  /// usage, and its upper bound the upper bound.
   var accountant: ThresholdAccountant
+  /// The threshold accounting of the events that may count in the lower bound: all but the
+  /// held deliveries (`ThresholdAttribution.heldDelivery`), which count in the upper bound only.
+  var confirmable: ThresholdAccountant
   /// The threshold events that could not be counted, and why.
   var rejected: [RejectedFact]
   /// What recording each counted event did, by the instant it was received.
@@ -22,10 +25,16 @@ struct DerivedUsage {
   /// in when it began (`IntervalAttribution`).
   var zones: [Int64: TimeZone] = [:]
 
+  /// The accounting that `bound` is read from: ``accountant`` for the upper bound,
+  /// ``confirmable`` for the lower.
+  func accountant(for bound: UsageBound) -> ThresholdAccountant {
+    bound == .lower ? confirmable : accountant
+  }
+
   /// The usage records within `bound` as of `now`, laid out by
   /// `MonitoringIntervalUsage.usageRecords(bound:asOf:)`.
   func records(bound: UsageBound, asOf now: Date) -> [UsageRecord] {
-    accountant.usageRecords(bound: bound, asOf: now)
+    accountant(for: bound).usageRecords(bound: bound, asOf: now)
   }
 
   /// The usage records within `bound` as of `now`, grouped by the zone their interval is read
@@ -34,7 +43,7 @@ struct DerivedUsage {
     -> [(zone: TimeZone, records: [UsageRecord])]
   {
     var groups: [String: (zone: TimeZone, records: [UsageRecord])] = [:]
-    for interval in accountant.intervals {
+    for interval in accountant(for: bound).intervals {
       let start = Milliseconds.clampedInstant(interval.start)
       let intervalZone = zones[start] ?? zone
       groups[intervalZone.identifier, default: (intervalZone, [])].records +=
@@ -76,15 +85,16 @@ enum FactDerivation {
       attribution.recordStart(of: fact.activity, at: fact.instant, timeZone: fact.timeZone)
     }
     var derived = DerivedUsage(
-      accountant: accountant, rejected: [], outcomes: [],
+      accountant: accountant, confirmable: accountant, rejected: [], outcomes: [],
       signsOfLife: facts.map {
         Heartbeat(instant: $0.instant, source: .monitorExtension, sequence: nil, memoryBytes: nil)
       })
     for fact in facts where fact.callback == .eventDidReachThreshold {
       guard let name = fact.event else { continue }  // every decoded event fact has one
       switch reading(name, of: fact, attribution: attribution, configuration: configuration) {
-      case .event(let event):
+      case .event(let event, let upperOnly):
         derived.outcomes.append((fact.instant, derived.accountant.record(event)))
+        if !upperOnly { _ = derived.confirmable.record(event) }
         let start = Milliseconds.clampedInstant(event.intervalStart)
         if derived.zones[start] == nil {
           derived.zones[start] = attribution.zone(
@@ -98,7 +108,8 @@ enum FactDerivation {
 
   /// What a threshold fact reports: an event, or why it cannot be counted.
   private enum Reading {
-    case event(ThresholdEvent)
+    /// An event; `upperOnly` for a held delivery, which counts in the upper bound only.
+    case event(ThresholdEvent, upperOnly: Bool)
     case rejected(RejectedFact)
   }
 
@@ -112,6 +123,7 @@ enum FactDerivation {
       let start: Date
       var reachedBy = fact.at
       var includesPastActivity = configuration.includesPastActivity
+      var upperOnly = false
       switch attribution.attribute(
         name, of: fact.activity, receivedAt: fact.instant, timeZone: fact.timeZone)
       {
@@ -122,6 +134,11 @@ enum FactDerivation {
         start = intervalStart
         reachedBy = end
         includesPastActivity = registration?.includesPastActivity ?? includesPastActivity
+      case .heldDelivery(let intervalStart, let registration, let end):
+        start = intervalStart
+        reachedBy = end
+        includesPastActivity = registration?.includesPastActivity ?? includesPastActivity
+        upperOnly = true
       case .replay(let generation, let current):
         return .rejected(
           RejectedFact(
@@ -146,7 +163,7 @@ enum FactDerivation {
       return .event(
         try ThresholdEvent(
           name: name, intervalStart: start, receivedAt: reachedBy,
-          includesPastActivity: includesPastActivity))
+          includesPastActivity: includesPastActivity), upperOnly: upperOnly)
     } catch {
       return .rejected(RejectedFact(fact: fact, reason: error.description))
     }

@@ -10,10 +10,11 @@ import UsageModel
 /// own facts and on the starts before them (`IntervalAttribution`). So a derivation of the
 /// window's facts gives those days what a derivation of every fact gives them: the window
 /// starts at the earliest start of an interval in progress when the first day begins (in any
-/// zone an interval may be read in), and ends ``IntervalAttribution/lateDeliveryWindow`` after the
-/// last interval in progress when the last day ends (its scheduled end, else the activity's next
-/// start, else the longest interval after its start), or at `now`: an interval's events are
-/// accepted until the late delivery window after it closes.
+/// zone an interval may be read in), and ends at the last instant an event can still be
+/// attributed to an interval that began before the last day ended
+/// (`IntervalAttribution.lastAttributable(of:before:)`: an interval's end, an hour after a
+/// scheduled occurrence for its late deliveries, or the next occurrence's end while its
+/// deliveries may be held), or at `now`.
 struct FactWindow {
   /// The first instant of the window, in milliseconds.
   var from: Int64
@@ -23,8 +24,6 @@ struct FactWindow {
   /// each once.
   var facts: [MonitorFact]
 
-  /// How far after its interval's end an event is still attributed to it, in milliseconds.
-  static let lateReach = Int64(IntervalAttribution.lateDeliveryWindow.components.seconds) * 1_000
 }
 
 extension UsagePipeline {
@@ -74,12 +73,11 @@ extension UsagePipeline {
       if let start = attribution.intervalStart(of: activity, containing: first) {
         from = min(from, start)
       }
-      if let intervalEnd = attribution.intervalEnd(of: activity, containing: last - 1) {
-        end = max(end, intervalEnd)
+      if let reach = attribution.lastAttributable(of: activity, before: last) {
+        end = max(end, reach)
       }
     }
-    let (reach, overflow) = end.addingReportingOverflow(FactWindow.lateReach)
-    return (from, min(now, overflow ? Milliseconds.latest : reach), starts)
+    return (from, min(now, end), starts)
   }
 
   /// What the facts of `window` say.

@@ -16,6 +16,11 @@ extension IntervalAttribution {
   /// - For one counted ``ThresholdCounting/fromRegistration``, an interval that starts at the
   ///   later of that interval's start and the registration, so each registration's highest
   ///   threshold adds up, and plausibility is measured from the registration.
+  /// - Where the event's threshold exceeds the time since its interval began, it may belong to
+  ///   the interval before: ``ThresholdAttribution/lateDelivery(start:registration:reachedBy:)``
+  ///   within ``lateDeliveryWindow`` of its end,
+  ///   ``ThresholdAttribution/heldDelivery(start:registration:reachedBy:)`` past it, on the
+  ///   conditions ``lateDeliveryWindow`` gives.
   ///
   /// ```swift
   /// switch attribution.attribute(name, of: "daily", receivedAt: now) {
@@ -78,7 +83,7 @@ extension IntervalAttribution {
   }
 
   /// Where an event received at `instant` counts when the interval that contains it began at
-  /// `start`: there, or in the interval before when it is a late delivery of it.
+  /// `start`: there, or in the interval before when it is a late or held delivery of it.
   private func counted(
     _ name: ThresholdEventName, of activity: String, receivedAt instant: Int64, in start: Int64,
     registration: MonitoringRegistration?, timeZone: TimeZone?
@@ -87,9 +92,17 @@ extension IntervalAttribution {
       of: activity, threshold: name.threshold, receivedAt: instant, intervalStart: start,
       timeZone: timeZone)
     {
-      return .lateDelivery(
-        start: Milliseconds.date(late.start), registration: registration,
-        reachedBy: Milliseconds.date(late.end))
+      guard late.held else {
+        return .lateDelivery(
+          start: Milliseconds.date(late.start), registration: registration,
+          reachedBy: Milliseconds.date(late.end))
+      }
+      // A registration made after the previous occurrence ended counted nothing in it.
+      if (registration?.registeredInstant ?? .min) <= late.end {
+        return .heldDelivery(
+          start: Milliseconds.date(late.start), registration: registration,
+          reachedBy: Milliseconds.date(late.end))
+      }
     }
     return .interval(start: Milliseconds.date(start), registration: registration)
   }

@@ -51,7 +51,7 @@ public struct IntervalAttribution: Sendable, Hashable {
   private var starts: [String: [Start]] = [:]
 
   /// One recorded start.
-  private struct Start: Sendable, Hashable {
+  struct Start: Sendable, Hashable {
     var instant: Int64
     var timeZone: TimeZone?
   }
@@ -182,7 +182,7 @@ public struct IntervalAttribution: Sendable, Hashable {
     latestStart(of: activity, atOrBefore: instant)?.timeZone ?? eventZone ?? timeZone
   }
 
-  private func latestStart(of activity: String, atOrBefore instant: Int64) -> Start? {
+  func latestStart(of activity: String, atOrBefore instant: Int64) -> Start? {
     guard let list = starts[activity] else { return nil }
     var low = 0
     var high = list.count

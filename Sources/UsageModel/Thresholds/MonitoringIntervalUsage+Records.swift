@@ -27,6 +27,15 @@ extension MonitoringIntervalUsage {
   /// the thresholds the evidence confirms (``ThresholdGrading``), with deadlines from their own
   /// reports.
   ///
+  /// **No app is crowded out of the upper bound.** Where several apps' steps claim more than the
+  /// time before their deadlines, one of the claims is false — phantoms claiming hours at the
+  /// first pickup of the day — and the evidence cannot say which. So the upper bound keeps each
+  /// app's claim as far as the app's own steps, placed alone, fit after the interval's start:
+  /// what other apps' steps crowd out is placed, latest first, in the time no record holds
+  /// between the interval's start and its last report of any threshold, a duplicate included
+  /// (``lastReportAt``), apps in ascending order. The lower bound
+  /// places only confirmed steps and keeps the rule above.
+  ///
   /// ```swift
   /// var accountant = ThresholdAccountant(timeZone: zone)
   /// for event in events { _ = accountant.record(event) }
@@ -42,10 +51,20 @@ extension MonitoringIntervalUsage {
   ///   first; empty steps omitted.
   /// - Complexity: O(*s* log *s*) for *s* steps in the interval.
   public func usageRecords(bound: UsageBound = .upper, asOf now: Date? = nil) -> [UsageRecord] {
+    let asOf = now.map(Milliseconds.clampedInstant) ?? .max
+    let steps = steps(of: apps, bound: bound, asOf: asOf)
+    var placed = place(steps)
+    guard bound == .upper else { return placed }
+    placed += placeCrowdedOut(steps, placed: placed)
+    return placed.sorted { ($0.startInstant, $0.app) > ($1.startInstant, $1.app) }
+  }
+
+  /// Places `steps` latest deadline first, each ending at its deadline or at the start of the
+  /// step placed after it, never before the interval.
+  private func place(_ steps: [Step]) -> [UsageRecord] {
     var placed: [UsageRecord] = []
     var cursor = Int64.max
-    let asOf = now.map(Milliseconds.clampedInstant) ?? .max
-    for step in steps(of: apps, bound: bound, asOf: asOf).sorted(by: Self.placesFirst) {
+    for step in steps.sorted(by: Self.placesFirst) {
       let end = max(startInstant, min(step.deadline, cursor))
       let start = max(startInstant, end - step.amount)
       if end > start {
@@ -57,6 +76,57 @@ extension MonitoringIntervalUsage {
       cursor = start
     }
     return placed
+  }
+
+  /// The upper bound's records of the use other apps' claims crowded out of the time before
+  /// its deadlines, in the interval's free time up to its last report of any threshold
+  /// (``lastReportAt``).
+  ///
+  /// An app's claim is cut only as far as its own steps, placed alone, are: past activity, or
+  /// more than the time since the interval began. What other apps' steps crowd out is placed,
+  /// latest first, in the time no record holds between the interval's start and its last
+  /// report, apps in ascending order; what finds no room there is not placed.
+  private func placeCrowdedOut(_ steps: [Step], placed: [UsageRecord]) -> [UsageRecord] {
+    var placedByApp: [AppID: Int64] = [:]
+    for record in placed {
+      placedByApp[record.app, default: 0] += record.endInstant - record.startInstant
+    }
+    var crowded: [(app: AppID, amount: Int64)] = []
+    for usage in apps {
+      let alone = place(steps.filter { $0.app == usage.app }).reduce(0) {
+        $0 + $1.endInstant - $1.startInstant
+      }
+      let amount = alone - placedByApp[usage.app, default: 0]
+      if amount > 0 { crowded.append((usage.app, amount)) }
+    }
+    guard !crowded.isEmpty, let horizon = lastReport else { return [] }
+    // The free time, latest first: the gaps between the placed records, up to the horizon.
+    var free: [(start: Int64, end: Int64)] = []
+    var cursor = horizon
+    for record in placed.sorted(by: { $0.startInstant > $1.startInstant }) {
+      if record.endInstant < cursor { free.append((max(record.endInstant, startInstant), cursor)) }
+      cursor = min(cursor, record.startInstant)
+    }
+    if cursor > startInstant { free.append((startInstant, cursor)) }
+    var records: [UsageRecord] = []
+    var gap = 0
+    for (app, amount) in crowded {
+      var left = amount
+      while left > 0, gap < free.count {
+        let end = free[gap].end
+        let start = max(free[gap].start, end - left)
+        if end > start {
+          records.append(
+            UsageRecord(
+              app: app, category: nil, startInstant: start, endInstant: end,
+              source: .thresholdEvent))
+        }
+        left -= end - start
+        free[gap].end = start
+        if free[gap].end <= free[gap].start { gap += 1 }
+      }
+    }
+    return records
   }
 
   /// The use between one threshold of an app and the next lower one, and its deadline.

@@ -4,7 +4,8 @@ import Foundation
 /// highest of which is its usage, and the events rejected as implausible.
 ///
 /// JSON form: `{"start": "2026-01-02T05:00:00Z", "apps": [AppThreshold, …], "implausibleEvents":
-/// [ImplausibleThresholdEvent, …]}`, apps sorted by app ID.
+/// [ImplausibleThresholdEvent, …], "lastReportAt": "2026-01-02T21:48:32Z"}`, apps sorted by app
+/// ID; `lastReportAt` is omitted when no report came after the last step's.
 public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
   /// An app's thresholds reached in the interval: its highest is the app's usage there, and the
   /// earliest report of each is the evidence that places the usage on the timeline.
@@ -115,6 +116,9 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
   public private(set) var apps: [AppThreshold] = []
   /// The events rejected as implausible, in order of arrival, each once.
   public private(set) var implausibleEvents: [ImplausibleThresholdEvent] = []
+  /// The latest report of any counted threshold in the interval, a duplicate or a lower one
+  /// included, in milliseconds; `nil` before the first.
+  private var lastReportInstant: Int64?
 
   init(startInstant: Int64) {
     self.startInstant = startInstant
@@ -123,10 +127,21 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
   /// When the interval began.
   public var start: Date { Milliseconds.date(startInstant) }
 
+  /// The latest report of any counted threshold in the interval, duplicates and lower ones
+  /// included: every use the interval's evidence proves was reached by then.
+  public var lastReportAt: Date? { lastReportInstant.map(Milliseconds.date) }
+
+  /// ``lastReportAt`` in milliseconds.
+  var lastReport: Int64? { lastReportInstant }
+
+  /// The latest of the steps' earliest reports.
+  private var latestStepReport: Int64? { apps.flatMap { $0.steps.map(\.instant) }.max() }
+
   /// The total of every app's usage in the interval.
   public var total: Duration { apps.reduce(.zero) { $0 + $1.highest } }
 
   mutating func raise(app: AppID, to threshold: Int64, at instant: Int64) -> ThresholdOutcome {
+    lastReportInstant = max(lastReportInstant ?? instant, instant)
     let thresholdDuration = Milliseconds.duration(threshold)
     guard let index = apps.firstIndex(where: { $0.app >= app }), apps[index].app == app else {
       let position = apps.firstIndex { $0.app > app } ?? apps.endIndex
@@ -148,13 +163,14 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
     case start
     case apps
     case implausibleEvents
+    case lastReportAt
   }
 
   /// Decodes the documented JSON form; apps may come in any order, but each at most once.
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the missing or invalid field, also when an app is listed
-  ///   twice (its usage would be ambiguous).
+  ///   twice (its usage would be ambiguous) or `lastReportAt` is not after every step's report.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     startInstant = try container.decodeInstant(forKey: .start)
@@ -166,6 +182,16 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
     }
     implausibleEvents = try container.decode(
       [ImplausibleThresholdEvent].self, forKey: .implausibleEvents)
+    lastReportInstant = latestStepReport
+    if container.contains(.lastReportAt) {
+      let last = try container.decodeInstant(forKey: .lastReportAt)
+      guard last > lastReportInstant ?? .min else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .lastReportAt, in: container,
+          debugDescription: "the last report is not after every step's report")
+      }
+      lastReportInstant = last
+    }
   }
 
   /// Encodes the documented JSON form.
@@ -177,5 +203,8 @@ public struct MonitoringIntervalUsage: Sendable, Hashable, Codable {
     try container.encodeInstant(startInstant, forKey: .start)
     try container.encode(apps, forKey: .apps)
     try container.encode(implausibleEvents, forKey: .implausibleEvents)
+    if let lastReportInstant, lastReportInstant > latestStepReport ?? .min {
+      try container.encodeInstant(lastReportInstant, forKey: .lastReportAt)
+    }
   }
 }

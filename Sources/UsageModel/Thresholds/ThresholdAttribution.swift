@@ -12,6 +12,12 @@ public enum ThresholdAttribution: Sendable, Hashable {
   /// (``IntervalAttribution/lateDeliveryWindow``). `registration` is as for
   /// ``interval(start:registration:)``.
   case lateDelivery(start: Date, registration: MonitoringRegistration?, reachedBy: Date)
+  /// The event was held back past ``IntervalAttribution/lateDeliveryWindow`` — a catch-up storm
+  /// across midnight — and belongs to the interval before: it began at `start` and ended at
+  /// `reachedBy` (``IntervalAttribution/lateDeliveryWindow``). It counts in the upper bound only: a
+  /// phantom that claims more than the time since its interval began looks the same.
+  /// `registration` is as for ``interval(start:registration:)``.
+  case heldDelivery(start: Date, registration: MonitoringRegistration?, reachedBy: Date)
   /// The event is a replay of an older generation: `current`, a higher generation of the same
   /// activity, had been registered when it was received. It counts nothing.
   case replay(generation: UInt32, current: MonitoringRegistration)

@@ -12,8 +12,9 @@ import Foundation
 ///   the interval are a catch-up storm or phantoms, which look the same: they are not confirmed
 ///   until a later report is;
 /// - a burst amid other reports is thresholds delivered out of order: each counts as far as the
-///   time since the app's last confirmed report holds it, one app's use growing no faster than
-///   the clock.
+///   time since the app's last confirmed report before the burst holds it, one app's use
+///   growing no faster than the clock. The burst's own reports are not that report: a
+///   threshold confirmed in the burst proves no time passed before its neighbour.
 ///
 /// Thresholds above the highest confirmed one are *unconfirmed* (``UnconfirmedReason`` says
 /// why).
@@ -46,7 +47,7 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
   /// Thresholds released together after a silence are a catch-up storm or phantoms (the first
   /// pickup of the day, a charger): neither is confirmed until a later report is. A burst amid
   /// other reports is thresholds delivered out of order, and counts when the time since the
-  /// last confirmed report holds it.
+  /// last confirmed report before the burst holds it.
   public static let silenceBeforeBurst = Duration.seconds(15 * 60)
 
   /// When the interval began.
@@ -119,7 +120,9 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
     let silence = Milliseconds.amount(silenceBeforeBurst) ?? 0
     let byReport = steps.sorted { $0.instant < $1.instant }
     var confirmed: Int64 = 0
-    var confirmedAt = start
+    // Every confirmation so far, ascending: a burst is measured from the last one made before
+    // it, never from one of its own reports.
+    var confirmations: [(amount: Int64, at: Int64)] = [(0, start)]
     for (index, step) in byReport.enumerated() where step.instant <= now - window {
       let before = index > 0 ? byReport[index - 1].instant : nil
       let after = index + 1 < byReport.count ? byReport[index + 1].instant : nil
@@ -128,18 +131,22 @@ public struct ThresholdGrading: Sendable, Hashable, Codable {
         && (after.map { $0 - step.instant >= window } ?? true)
       if !alone {
         // A burst amid other reports is reordering, unless it claims more use than the time
-        // since the last confirmed report; after a silence it is a storm or phantoms. The
+        // since the last confirmed report before the burst (a report of the burst itself
+        // proves no time passed); after a silence it is a storm or phantoms. The
         // silence is measured before the first report of the cluster the burst belongs to
         // (reports of any app, each less than a window after the one before), so that a storm
         // whose reports chain over minutes is still one storm.
         let afterSilence = Self.followsSilence(
           step.instant, in: interval, window: window, silence: silence)
-        let fits = step.thresholdAmount - confirmed <= step.instant - confirmedAt + window
-        guard !afterSilence, fits, confirmedAt > .min else { continue }
+        let anchor =
+          confirmations.last { $0.at <= step.instant - window } ?? confirmations[0]
+        guard !afterSilence, anchor.at > .min,
+          step.thresholdAmount - anchor.amount <= step.instant - anchor.at + window
+        else { continue }
       }
       if step.thresholdAmount > confirmed {
         confirmed = step.thresholdAmount
-        confirmedAt = step.instant
+        confirmations.append((confirmed, step.instant))
       }
     }
     return confirmed

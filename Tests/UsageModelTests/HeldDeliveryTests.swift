@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+import UsageModel
+
+/// Thresholds held back past `IntervalAttribution.lateDeliveryWindow`: a catch-up storm across
+/// midnight released with a late `intervalDidStart`.
+@Suite("Attributing thresholds held across midnight")
+struct HeldDeliveryTests {
+  let zone: TimeZone
+  let plan: MonitoringPlan
+
+  init() throws {
+    zone = try TestSupport.zone("Europe/Paris")
+    plan = try MonitoringPlan([
+      MonitoredActivity(
+        name: "daily",
+        schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
+    ])
+  }
+
+  /// An instant in Paris, `yyyy-MM-ddTHH:mm:ss`.
+  func at(_ local: String) throws -> Date { try instant("\(local)+02:00") }
+
+  func name(_ minutes: Int) throws -> ThresholdEventName {
+    try ThresholdEventName(app: try app("com.a"), threshold: .minutes(minutes))
+  }
+
+  /// Monitoring since midnight on 13 April; the storm releases, at 07:30 on the 14th, the 14th's
+  /// own `intervalDidStart` with the thresholds held since 21:30 on the 13th.
+  func storm() throws -> IntervalAttribution {
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    attribution.recordStart(of: "daily", at: try at("2026-04-13T00:00:00"))
+    attribution.recordStart(of: "daily", at: try at("2026-04-14T07:30:00"))
+    return attribution
+  }
+
+  @Test(
+    "rule: a threshold held past the late-delivery window, more than its interval's first start holds, belongs to the day before, in the upper bound only"
+  )
+  func heldThresholdBelongsToTheDayBefore() throws {
+    let attribution = try storm()
+    let held = attribution.attribute(
+      try name(85), of: "daily", receivedAt: try at("2026-04-14T07:30:00"))
+    #expect(
+      held
+        == .heldDelivery(
+          start: try at("2026-04-13T00:00:00"), registration: nil,
+          reachedBy: try at("2026-04-13T23:59:00")))
+  }
+
+  @Test("control: a threshold the interval's time holds stays in the interval that contains it")
+  func thresholdThatFitsStays() throws {
+    let attribution = try storm()
+    // Two hours after the late start, 85 minutes fit in the new interval.
+    #expect(
+      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T09:30:00"))
+        == .interval(start: try at("2026-04-14T07:30:00"), registration: nil))
+  }
+
+  @Test("control: after a restart later in the day, a threshold is no held delivery")
+  func restartKeepsItsEvents() throws {
+    var attribution = try storm()
+    attribution.recordStart(of: "daily", at: try at("2026-04-14T15:00:00"))
+    #expect(
+      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T15:10:00"))
+        == .interval(start: try at("2026-04-14T15:00:00"), registration: nil))
+  }
+
+  @Test("control: a threshold that outruns an interval started on time is no held delivery")
+  func onTimeStartKeepsItsEvents() throws {
+    // The 14th's start came on time; at 01:10, 85 minutes outrun it (a phantom), 71 minutes
+    // after the 13th ended: it stays in the 14th's interval, where it is implausible.
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    attribution.recordStart(of: "daily", at: try at("2026-04-13T00:00:00"))
+    attribution.recordStart(of: "daily", at: try at("2026-04-14T00:00:02"))
+    #expect(
+      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T01:10:00"))
+        == .interval(start: try at("2026-04-14T00:00:02"), registration: nil))
+  }
+
+  @Test("control: a day before with no monitoring takes no held delivery")
+  func unmonitoredDayBeforeTakesNothing() throws {
+    // Monitoring began at 07:30 on the 14th: nothing of the 13th can be held.
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    attribution.recordStart(of: "daily", at: try at("2026-04-14T07:30:00"))
+    #expect(
+      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T07:30:00"))
+        == .interval(start: try at("2026-04-14T07:30:00"), registration: nil))
+  }
+}
