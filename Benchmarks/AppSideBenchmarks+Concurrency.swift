@@ -26,29 +26,18 @@ extension AppSideBenchmarks {
       }
     }
     defer { app.stop() }
-    // The loop's mean cycle, so that the loaded callbacks start at phases spread over it.
-    app.resume()
-    Thread.sleep(forTimeInterval: 0.05)
-    let warmCycles = app.cycles
-    let warmStart = ContinuousClock.now
-    while app.cycles < warmCycles + 3, ContinuousClock.now - warmStart < .seconds(30) {
-      Thread.sleep(forTimeInterval: 0.001)
-    }
-    let cycle = (ContinuousClock.now - warmStart) / max(1, app.cycles - warmCycles)
-    app.pause()
-    try app.check()
-
     let iterations = options.iterations(100)
     let warmup = 3
-    let cyclesBefore = app.cycles
     var phase = 0.0
     var alone: [Duration] = []
     var loaded: [Duration] = []
     for round in 0..<(warmup + iterations) {
       app.pause()
       let quiet = try folder.recordFact().elapsed
+      // Each loaded callback starts at another phase of the loop's cycle (golden-ratio steps of
+      // the mean cycle so far, which the warm-up rounds measure; a first guess of 10 ms).
+      let cycle = app.meanCycle ?? .milliseconds(10)
       app.resume()
-      // Each loaded callback starts at another phase of the loop's cycle (golden-ratio steps).
       phase = (phase + 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
       Thread.sleep(forTimeInterval: (cycle * phase).seconds)
       let busy = try folder.recordFact().elapsed
@@ -58,7 +47,8 @@ extension AppSideBenchmarks {
     }
     app.pause()
     try app.check()
-    let cycles = app.cycles - cyclesBefore
+    let cycles = app.cycles
+    let meanCycle = app.meanCycle?.formatted ?? "unmeasured"
     report.add(
       Report.Row(
         suite: suite.name, scenario: concurrentName,
@@ -76,8 +66,7 @@ extension AppSideBenchmarks {
           + "thread of this process loops wake(.notification) + dashboard(today) on the same "
           + "folder through its own SharedFolder, against the callback with the loop paused; "
           + "timed alternately; each loaded callback starts at a phase spread over the loop's "
-          + "cycle (\(cycle.formatted) before the run); \(cycles) cycles of the loop in the "
-          + "run"))
+          + "mean cycle (\(meanCycle), a drain and a dashboard); \(cycles) cycles of the loop"))
   }
 
   /// A thread that runs a body in a loop while resumed: the app waking in a tight loop.
@@ -89,6 +78,7 @@ extension AppSideBenchmarks {
     private var finished = false
     private var failure: (any Error)?
     private var completed = 0
+    private var busyTime = Duration.zero
 
     /// Starts the thread, which builds its body with `make` and waits to be resumed.
     init(_ make: @escaping @Sendable () throws -> () throws -> Void) {
@@ -101,6 +91,13 @@ extension AppSideBenchmarks {
       condition.lock()
       defer { condition.unlock() }
       return completed
+    }
+
+    /// The mean duration of a cycle so far, or `nil` before the first.
+    var meanCycle: Duration? {
+      condition.lock()
+      defer { condition.unlock() }
+      return completed == 0 ? nil : busyTime / completed
     }
 
     /// Lets the loop run, and returns once a cycle has begun.
@@ -158,10 +155,13 @@ extension AppSideBenchmarks {
         condition.broadcast()
         condition.unlock()
         var thrown: (any Error)?
+        let start = ContinuousClock.now
         do { try cycle() } catch { thrown = error }
+        let elapsed = ContinuousClock.now - start
         condition.lock()
         busy = false
         completed += 1
+        busyTime += elapsed
         if let thrown {
           failure = thrown
           body = nil
