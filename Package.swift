@@ -89,7 +89,7 @@ let package = Package(
       name: "Benchmarks",
       dependencies: [
         "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
-        "TrackerSignals", "GapDetection", "ActivityWatchInterop", "TestSupport",
+        "TrackerSignals", "GapDetection", "ActivityWatchInterop", "AppPipeline", "TestSupport",
       ],
       path: "Benchmarks"
     ),

@@ -188,7 +188,7 @@ extension ExtensionBenchmarks {
     }
 
     /// This executable: `/proc/self/exe` where it exists, else what the process was started as.
-    private static func selfExecutable() -> URL {
+    static func selfExecutable() -> URL {
       if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
         return URL(fileURLWithPath: path)
       }

@@ -22,11 +22,16 @@ let suites: [BenchmarkSuite] = [
   SequenceTrackingBenchmarks.suite,
   GapDetectionBenchmarks.suite,
   BytesWrittenBenchmarks.suite,
+  AppSideBenchmarks.suite,
 ]
 
 // A memory row's child process: the benchmark started by itself (ExtensionBenchmarks+Memory).
 if CommandLine.arguments.dropFirst().first == ExtensionBenchmarks.MemoryChild.flag {
   exit(ExtensionBenchmarks.MemoryChild.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+// The app side's memory row's child process (AppSideBenchmarks+Memory).
+if CommandLine.arguments.dropFirst().first == AppSideBenchmarks.AppMemoryChild.flag {
+  exit(AppSideBenchmarks.AppMemoryChild.main(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 func usage() -> String {
@@ -50,7 +55,8 @@ func usage() -> String {
     Options:
       --filter NAME    run only the scenarios of suite NAME, or whose name contains NAME
                        (ignoring case); repeatable; a bare NAME means the same
-      --quick          smaller inputs and fewer iterations, and a few of the accuracy
+      --quick          smaller inputs and fewer iterations (the appside suite's histories
+                       of 1 and 3 days instead of 1, 7 and 40), and a few of the accuracy
                        corpus's scenarios: a smoke run, not for recording
       --json FILE      also write the timing rows as JSON (format in
                        Documentation/Performance.md)
