@@ -101,7 +101,7 @@ enum AppSideBenchmarks {
   static func dashboardRows(_ options: BenchmarkOptions, _ report: inout Report) throws {
     let histories = try histories(options)
     let folders = try histories.map { try $0.copy(options) }
-    let retained = try folders.map { try $0.dashboard().facts.retainedFacts }
+    let retained = try folders.map { try $0.pipeline.facts().count }
     let operations: [() throws -> TimedSample] = folders.map { folder in
       { try TimedSample.of { _ = try folder.dashboard() } }
     }

@@ -85,7 +85,7 @@ struct App {
     try pipeline.apply(
       LedgerTransaction(
         id: "play-1-end", at: now, kind: .endSpending(session: "evening", used: .seconds(540))))
-    let balance = try pipeline.state().ledger.balance
+    let balance = try pipeline.ledger().balance
     print("  a 20-minute reward session ended after 9: \(format(balance.available)) left to spend")
 
     print("\n== 5. What the app syncs to its backend (the backend's wire format) ==")

@@ -29,8 +29,8 @@ import UsageModel
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
 /// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "alerts":
-/// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is omitted before
-/// the first fact.
+/// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is
+/// omitted before the first fact, and an empty list is left out.
 public struct PipelineState: Sendable, Hashable, Codable {
   /// The most items ``losses`` and ``undecodable`` keep: 1,000 each.
   public static let maximumListLength = 1_000
@@ -124,8 +124,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
-    losses = try container.decode([SequenceLoss].self, forKey: .losses)
-    undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
+    losses = try container.decodeIfPresent([SequenceLoss].self, forKey: .losses) ?? []
+    undecodable = try container.decodeIfPresent([SequenceNumber].self, forKey: .undecodable) ?? []
     for (key, count) in [(CodingKeys.losses, losses.count), (.undecodable, undecodable.count)]
     where count > Self.maximumListLength {
       throw DecodingError.dataCorruptedError(
@@ -133,15 +133,17 @@ public struct PipelineState: Sendable, Hashable, Codable {
         debugDescription: "\(count) items, more than the \(Self.maximumListLength) kept")
     }
     alerts = try container.decode(BudgetAlertState.self, forKey: .alerts)
-    var reported = try container.nestedUnkeyedContainer(forKey: .acknowledgedTrackerDown)
     var instants: [Int64] = []
-    while !reported.isAtEnd {
-      let text = try reported.decode(String.self)
-      guard case .success(let instant) = ISO8601Instant.parse(text) else {
-        throw DecodingError.dataCorruptedError(
-          in: reported, debugDescription: "not an ISO 8601 instant: \(text)")
+    if container.contains(.acknowledgedTrackerDown) {
+      var reported = try container.nestedUnkeyedContainer(forKey: .acknowledgedTrackerDown)
+      while !reported.isAtEnd {
+        let text = try reported.decode(String.self)
+        guard case .success(let instant) = ISO8601Instant.parse(text) else {
+          throw DecodingError.dataCorruptedError(
+            in: reported, debugDescription: "not an ISO 8601 instant: \(text)")
+        }
+        instants.append(instant)
       }
-      instants.append(instant)
     }
     acknowledgedTrackerDownInstants = instants.sorted()
   }
@@ -154,11 +156,15 @@ public struct PipelineState: Sendable, Hashable, Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(sequence, forKey: .sequence)
     try container.encodeIfPresent(lastApplied, forKey: .lastApplied)
-    try container.encode(losses, forKey: .losses)
-    try container.encode(undecodable, forKey: .undecodable)
+    // The record is written at every drain: empty lists are left out.
+    if !losses.isEmpty { try container.encode(losses, forKey: .losses) }
+    if !undecodable.isEmpty { try container.encode(undecodable, forKey: .undecodable) }
     try container.encode(alerts, forKey: .alerts)
-    try container.encode(
-      acknowledgedTrackerDownInstants.map(ISO8601Instant.format), forKey: .acknowledgedTrackerDown)
+    if !acknowledgedTrackerDownInstants.isEmpty {
+      try container.encode(
+        acknowledgedTrackerDownInstants.map(ISO8601Instant.format),
+        forKey: .acknowledgedTrackerDown)
+    }
   }
 
   // MARK: - Applying

@@ -53,7 +53,8 @@ extension UsagePipeline {
   ///
   /// A day is closed when `now` is past the last instant a derivation of it reads
   /// (``FactWindow/through``): no fact the extension records from then on can change it. Each
-  /// is derived from its facts, once; the days before the first fact kept get none.
+  /// is derived from its facts, once: a first wake summarises every closed day of the retention,
+  /// the empty ones too, so that no dashboard reads them again.
   func summarize(now: Int64) throws(PipelineError) {
     let boundary = configuration.boundary
     let today = boundary.day(containingSupported: now)
@@ -63,15 +64,8 @@ extension UsagePipeline {
         today.dayNumber - min(configuration.retentionDays, 400) + 1))
     guard first < today else { return }
     let valid = try summaries(of: first..<today, now: now)
-    guard (first..<today).contains(where: { valid[$0] == nil }),
-      let firstKept = try journal.firstDay()
-    else { return }
-    // The local day before the first UTC day kept: local days begin up to 14 hours earlier.
-    let earliest = boundary.day(
-      containingSupported: Int64(firstKept.dayNumber) * FactJournal.dayMilliseconds
-        - FactJournal.dayMilliseconds)
     var closed: [LocalDay] = []
-    for day in max(first, earliest)..<max(today, earliest) where valid[day] == nil {
+    for day in first..<today where valid[day] == nil {
       if try windowBounds(for: day...day, now: .max).through < now { closed.append(day) }
     }
     var written: [DaySummary] = []

@@ -55,7 +55,7 @@ struct DecodedExtremesTests {
       + Array(repeating: number, count: PipelineState.maximumListLength + 1).joined(separator: ",")
       + "]"
     let undecodable = valid.replacingOccurrences(
-      of: #""undecodable":[]"#, with: #""undecodable":\#(tooMany)"#)
+      of: #""state":{"#, with: #""state":{"undecodable":\#(tooMany),"#)
     #expect(undecodable != valid)
     try fixture.store.write(Data(undecodable.utf8), for: SharedFolderLayout.standard.appStateKey)
     #expect(throws: PipelineError.self) { try fixture.pipeline.state() }

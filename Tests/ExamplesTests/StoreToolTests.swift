@@ -310,7 +310,7 @@ struct StoreToolTests {
         "ok       stk.heartbeats.monitor: 7 heartbeats decode",
         "ok       stk.monitor.facts: 6 facts decode",
         "ok       stk.pipeline.state: the pipeline state decodes",
-        "ok       stk.pipeline.state.days: 1 record read",
+        "ok       stk.pipeline.state.days: 39 records read",
         "ok       stk.pipeline.state.facts.2026-03-29: 4 facts decode",
         "ok       stk.pipeline.state.starts: 1 fact decode",
         "note     .lock: the store's lock file",

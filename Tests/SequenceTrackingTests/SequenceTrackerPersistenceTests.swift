@@ -1,6 +1,7 @@
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 
@@ -23,12 +24,24 @@ struct SequenceTrackerPersistenceTests {
     #expect(try decode(SequenceTracker.self, json) == tracker)
   }
 
-  @Test("a tracker that has observed nothing encodes without a run")
+  @Test("a tracker that has observed nothing encodes without a run, its zero counts left out")
   func emptyTrackerJSONForm() throws {
-    let json =
+    #expect(try storedJSON(SequenceTracker()) == #"{"counts":{}}"#)
+    let spelledOut =
       #"{"counts":{"duplicates":0,"givenUp":0,"received":0,"recovered":0,"resets":0,"stale":0}}"#
-    #expect(try storedJSON(SequenceTracker()) == json)
-    #expect(try decode(SequenceTracker.self, json) == SequenceTracker())
+    #expect(try decode(SequenceTracker.self, spelledOut) == SequenceTracker())
+  }
+
+  @Test("zero counts and empty lists are left out, and read back as zero and empty")
+  func compactTrackerJSONForm() throws {
+    var tracker = SequenceTracker()
+    for value: UInt64 in 1...3 {
+      _ = tracker.observe(SequenceNumber(epoch: SequenceEpoch(rawValue: 10), value: value))
+    }
+    let json =
+      #"{"counts":{"received":3},"run":{"epoch":"000000000000000a","floor":1,"highest":3}}"#
+    #expect(try storedJSON(tracker) == json)
+    #expect(try decode(SequenceTracker.self, json) == tracker)
   }
 
   @Test("a tracker stored before stale counts and retired epochs existed still decodes")

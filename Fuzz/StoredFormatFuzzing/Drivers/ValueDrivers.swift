@@ -217,7 +217,7 @@ final class PipelineStateDriver: StoredFormatDriver {
     let layout = folder.layout
     let journal = [
       layout.appFactsKey(of: day.advanced(by: -1)), layout.appFactsKey(of: day),
-      layout.appStartsKey, layout.appSummariesKey,
+      layout.appStartsKey, layout.appSummariesKey, layout.appLedgerKey,
     ].map(StoredBytes.fileName(forKey:))
     let wake = try probe.change("wake", mayChange: Set([name] + journal)) {
       try woken.wake(.foreground, now: now)

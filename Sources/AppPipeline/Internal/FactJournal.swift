@@ -135,17 +135,6 @@ struct FactJournal: Sendable {
     }.sorted()
   }
 
-  /// The first UTC day whose log exists; `nil` when none does.
-  ///
-  /// It lists the store's keys once per process and removal: logs are only ever added after it,
-  /// or removed by ``remove(daysBefore:startsBefore:)``.
-  func firstDay() throws(PipelineError) -> LocalDay? {
-    if let known = cache.firstDay { return known }
-    let first = try days().first
-    cache.firstDay = first
-    return first
-  }
-
   /// Every fact of every day, and the starts kept beyond them; sorted and unique.
   func allFacts() throws(PipelineError) -> [MonitorFact] {
     let days = try days()
@@ -249,7 +238,6 @@ struct FactJournal: Sendable {
       throw .store(error)
     }
     cache.removedBefore = day
-    if removed { cache.firstDay = nil }
     return removed
   }
 
@@ -324,21 +312,6 @@ final class JournalCache: @unchecked Sendable {
       lock.lock()
       defer { lock.unlock() }
       ledgerFold = newValue
-    }
-  }
-  private var first: LocalDay?
-
-  /// The first UTC day with a log, as last listed.
-  var firstDay: LocalDay? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return first
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      first = newValue
     }
   }
 

@@ -21,8 +21,7 @@ extension SequenceTracker: Codable {
 
   /// Creates a tracker from its JSON form (see ``SequenceTracker``).
   ///
-  /// A form without `stale` or `retired` (stored by an earlier version) decodes with a count of
-  /// 0 and no retired epoch.
+  /// An absent count is 0, an absent `outstanding` or `retired` list is empty.
   ///
   /// - Parameter decoder: The decoder to read from.
   /// - Throws: `DecodingError` when a field is missing or the run breaks its rules (a floor above
@@ -34,7 +33,7 @@ extension SequenceTracker: Codable {
     counts = try container.decode(Counts.self, forKey: .counts)
     guard container.contains(.run) else { return }
     let runContainer = try container.nestedContainer(keyedBy: RunKeys.self, forKey: .run)
-    let ranges = try runContainer.decode([ValueRange].self, forKey: .outstanding)
+    let ranges = try runContainer.decodeIfPresent([ValueRange].self, forKey: .outstanding) ?? []
     guard ranges.allSatisfy({ $0.first <= $0.last }) else {
       throw DecodingError.dataCorruptedError(
         forKey: .outstanding, in: runContainer,
@@ -65,9 +64,11 @@ extension SequenceTracker: Codable {
     try runContainer.encode(run.epoch, forKey: .epoch)
     try runContainer.encode(run.floor, forKey: .floor)
     try runContainer.encode(run.highest, forKey: .highest)
-    try runContainer.encode(
-      run.outstanding.map { ValueRange(first: $0.lowerBound, last: $0.upperBound) },
-      forKey: .outstanding)
-    try runContainer.encode(run.retired, forKey: .retired)
+    if !run.outstanding.isEmpty {
+      try runContainer.encode(
+        run.outstanding.map { ValueRange(first: $0.lowerBound, last: $0.upperBound) },
+        forKey: .outstanding)
+    }
+    if !run.retired.isEmpty { try runContainer.encode(run.retired, forKey: .retired) }
   }
 }

@@ -104,14 +104,26 @@ extension SequenceTracker.Counts: Codable {
     case stale
   }
 
-  /// Decodes the counts; `stale`, added later, defaults to 0.
+  /// Decodes the counts; a count that is absent is 0.
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    duplicates = try container.decode(UInt64.self, forKey: .duplicates)
-    givenUp = try container.decode(UInt64.self, forKey: .givenUp)
-    received = try container.decode(UInt64.self, forKey: .received)
-    recovered = try container.decode(UInt64.self, forKey: .recovered)
-    resets = try container.decode(UInt64.self, forKey: .resets)
+    duplicates = try container.decodeIfPresent(UInt64.self, forKey: .duplicates) ?? 0
+    givenUp = try container.decodeIfPresent(UInt64.self, forKey: .givenUp) ?? 0
+    received = try container.decodeIfPresent(UInt64.self, forKey: .received) ?? 0
+    recovered = try container.decodeIfPresent(UInt64.self, forKey: .recovered) ?? 0
+    resets = try container.decodeIfPresent(UInt64.self, forKey: .resets) ?? 0
     stale = try container.decodeIfPresent(UInt64.self, forKey: .stale) ?? 0
+  }
+
+  /// Encodes the counts, leaving out those that are 0: a consumer's record is written at every
+  /// drain, and most of its counts stay 0.
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    for (key, count) in [
+      (CodingKeys.duplicates, duplicates), (.givenUp, givenUp), (.received, received),
+      (.recovered, recovered), (.resets, resets), (.stale, stale),
+    ] where count != 0 {
+      try container.encode(count, forKey: key)
+    }
   }
 }

@@ -46,8 +46,9 @@ import SignalValues
 /// `"retired":["00000000000000fe"]}}`.
 /// `run` is absent before the first observation; `floor` is the lowest value the run accounts
 /// for; `outstanding` lists the missing values, ascending; `retired` lists the epochs left by
-/// resets, most recent first. Decoding rejects a run that breaks these rules. Trackers stored
-/// before `stale` and `retired` existed decode with a count of 0 and no retired epoch.
+/// resets, most recent first. A count of 0 and an empty `outstanding` or `retired` list are left
+/// out: `{"counts":{"received":7},"run":{"epoch":"00000000000000ff","floor":1,"highest":7}}`.
+/// Decoding rejects a run that breaks these rules.
 public struct SequenceTracker: Hashable, Sendable {
   /// The most missing ranges kept open at once; beyond it the oldest is given up.
   public static let outstandingRangeLimit = 64
