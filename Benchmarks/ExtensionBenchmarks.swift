@@ -87,20 +87,28 @@ struct ExtensionDirectory {
   /// The number of the next callback, which names its event.
   private var serial = 0
 
-  /// Fills a fresh directory as the type describes.
+  /// Fills a fresh directory as the type describes, or, with `compactingAfter`, so that both
+  /// logs compact at that callback.
   ///
   /// It writes through stores without flushes, so that filling takes milliseconds; the files
   /// are as the callbacks and a compaction leave them: the older facts in frames of about 4 KB,
   /// as a compaction packs them (one frame of 1,024 facts, which no extension writes, would cost
   /// the next compaction 0.5 MB to decode), and the newer ones a frame each.
-  static func prepare(_ url: URL) throws -> ExtensionDirectory {
+  ///
+  /// - Parameters:
+  ///   - url: The directory.
+  ///   - compactingAfter: When given, the outbox and the heartbeat history each hold twice
+  ///     their capacity less this many records, so that the callback after that many compacts
+  ///     both.
+  static func prepare(_ url: URL, compactingAfter: Int? = nil) throws -> ExtensionDirectory {
     let store = try FileStore(directory: url, durability: .processCrashSafe)
     let capacity = SharedFolderLayout.standard.outboxCapacity
     let outbox = try SequencedOutbox<MonitorFact>(
       store: store, key: SharedFolderLayout.standard.outboxKey, capacity: capacity)
     let heartbeats = try HeartbeatRecorder(directory: url, source: .monitorExtension)
-    let beats = heartbeats.capacity + heartbeats.capacity / 2
-    let facts = capacity + capacity / 2
+    let beats = compactingAfter.map { 2 * heartbeats.capacity - $0 }
+      ?? heartbeats.capacity + heartbeats.capacity / 2
+    let facts = compactingAfter.map { 2 * capacity - $0 } ?? capacity + capacity / 2
     var directory = ExtensionDirectory(
       url: url, now: Date(timeIntervalSince1970: 1_772_928_000))
     var pending: [MonitorFact] = []

@@ -17,7 +17,8 @@ extension FileStore {
   /// the store's own last append: the store's writers never write inside a log file, only at its
   /// end or by replacing it, so a file of the same size holds the same bytes, and a file that
   /// grew (another writer appended, or one was killed part way) or shrank (something else
-  /// wrote it) is read again. A compaction always reads the whole file from the disk.
+  /// wrote it) is read again, header and end. A compaction always reads the whole file from the
+  /// disk.
   final class OpenLog {
     /// The key whose file this is.
     let key: String
@@ -56,13 +57,13 @@ extension FileStore {
       self.size = size
     }
 
-    /// Forgets the end of the file, which now has `size` bytes; the header of a log file never
-    /// changes once the file is in place.
+    /// Forgets the bytes held when the file no longer has the size they were read at: the file
+    /// now has `size` bytes, and is read again.
     func resize(to size: Int) {
       guard size != self.size else { return }
       self.size = size
+      head = Data()
       tail = Data()
-      if head.count > size { head = Data() }
     }
 
     /// `count` bytes from `offset`, when the window holds all of them.
