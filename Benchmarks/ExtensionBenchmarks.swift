@@ -100,13 +100,16 @@ struct ExtensionDirectory {
   ///   - compactingAfter: When given, the outbox and the heartbeat history each hold twice
   ///     their capacity less this many records, so that the callback after that many compacts
   ///     both.
+  /// - Returns: The directory, with the time of its next callback.
+  /// - Throws: What the stores throw.
   static func prepare(_ url: URL, compactingAfter: Int? = nil) throws -> ExtensionDirectory {
     let store = try FileStore(directory: url, durability: .processCrashSafe)
     let capacity = SharedFolderLayout.standard.outboxCapacity
     let outbox = try SequencedOutbox<MonitorFact>(
       store: store, key: SharedFolderLayout.standard.outboxKey, capacity: capacity)
     let heartbeats = try HeartbeatRecorder(directory: url, source: .monitorExtension)
-    let beats = compactingAfter.map { 2 * heartbeats.capacity - $0 }
+    let beats =
+      compactingAfter.map { 2 * heartbeats.capacity - $0 }
       ?? heartbeats.capacity + heartbeats.capacity / 2
     let facts = compactingAfter.map { 2 * capacity - $0 } ?? capacity + capacity / 2
     var directory = ExtensionDirectory(

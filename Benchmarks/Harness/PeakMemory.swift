@@ -153,9 +153,10 @@ final class StatusField {
   private static func value(of field: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer)
     -> Int?
   {
+    guard let textBase = text.baseAddress, let fieldBase = field.baseAddress else { return nil }
     var lineStart = 0
     while lineStart + field.count <= text.count {
-      if memcmp(text.baseAddress! + lineStart, field.baseAddress!, field.count) == 0 {
+      if memcmp(textBase + lineStart, fieldBase, field.count) == 0 {
         var index = lineStart + field.count
         var value = 0
         var digits = 0
@@ -171,9 +172,10 @@ final class StatusField {
         }
         return digits > 0 ? value * 1024 : nil
       }
-      guard let newline = memchr(text.baseAddress! + lineStart, 0x0A, text.count - lineStart)
-      else { return nil }
-      lineStart = text.baseAddress!.distance(to: UnsafeRawPointer(newline)) + 1
+      guard let newline = memchr(textBase + lineStart, 0x0A, text.count - lineStart) else {
+        return nil
+      }
+      lineStart = textBase.distance(to: UnsafeRawPointer(newline)) + 1
     }
     return nil
   }
