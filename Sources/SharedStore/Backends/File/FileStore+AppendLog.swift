@@ -20,7 +20,9 @@ extension FileStore {
   ///
   /// After an append that wrote a frame, the store keeps the file open, with its header and
   /// end, for its next append to the same log, which then checks the file with one `lstat`
-  /// (``OpenLog``); a store keeps one log file open at most.
+  /// (same device and inode, same size) instead of opening and reading it; a store keeps one
+  /// log file open at most, and anything that changed the file since makes it open or read the
+  /// file again (`Documentation/FileFormat.md`, "How an append happens").
   ///
   /// - Parameters:
   ///   - key: A valid store key.
