@@ -25,7 +25,9 @@ extension ExtensionBenchmarks {
     let count = options.size(10_000, quick: 2_000)
     // Both logs compact during the warm-up, so that what runs once per process — the first
     // compaction's code read in from the binary, 64 KiB around each new page of it — is not
-    // counted as growth; the 10,000 callbacks compact both again, at their usual pace.
+    // counted as growth; the reset then hands the heap's free memory back, so that the heap a
+    // compaction needs is counted again when the 10,000 callbacks compact both logs, at their
+    // usual pace.
     var directory = try ExtensionDirectory.prepare(
       try options.freshDirectory("monitor-memory"), compactingAfter: memoryWarmup / 2)
     // The fact's bytes, for the control: one callback's frame, measured on the file.
@@ -73,8 +75,9 @@ extension ExtensionBenchmarks {
   /// `Benchmarks --memory-child callbacks|raw-writes DIRECTORY COUNT BYTES`.
   ///
   /// The child makes ``memoryWarmup`` operations, resets the peak resident size to the resident
-  /// size (`5` into `/proc/self/clear_refs`, without trimming the heap, as in an extension that
-  /// is not measured), reads `VmHWM`, makes `COUNT` operations, reads `VmHWM` again, and prints
+  /// size (`5` into `/proc/self/clear_refs`, after trimming the heap, so that memory the warm-up
+  /// freed is not reused unseen), reads `VmHWM`, makes `COUNT` operations, reads `VmHWM` again,
+  /// and prints
   /// the figures as one line of JSON. Only that work happens in the child, so the parent's
   /// memory (a million records of other suites) cannot pollute it.
   struct MemoryChild: Codable {
@@ -184,7 +187,7 @@ extension ExtensionBenchmarks {
         throw BenchmarkError("VmHWM is unreadable")
       }
       var memory = PeakMemory()
-      memory.reset(trimmingHeap: false)
+      memory.reset(trimmingHeap: true)
       guard let before = peak.current() else {
         throw BenchmarkError("VmHWM is unreadable")
       }
