@@ -58,6 +58,29 @@ enum SharedStoreBenchmarks {
             : nil,
           note: "the raw replace writes the same bytes, the store's \(headerSize)-byte header "
             + "included; timed alternately with the baseline"))
+      guard durable else { return }
+      // The floor a small durable update could reach: one flush. Measured, no target yet.
+      let append = try RawAppend(
+        directory: try options.freshDirectory("raw-append-update"), flush: true)
+      let (again, appended) = try Measurement.paired(
+        name, against: "raw durable append of the same bytes (write + flush)",
+        iterations: iterations,
+        baseline: { try append.append(Data(count: headerSize + payloadSize), name: "counter") },
+        measuring: {
+          try store.update("counter") { data in
+            var counter = data.map { $0.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } } ?? 0
+            counter += 1
+            data = payload(counter)
+          }
+        })
+      report.add(
+        Report.Row(
+          suite: suite.name, scenario: name,
+          workSize: "\(payloadSize)-byte value × \(iterations.grouped)",
+          figure: .init(again), baseline: Report.Baseline(appended), target: nil, limit: nil,
+          note: "the floor of a durable update of a small value: one write and one flush; the "
+            + "update writes a temporary file, flushes it, renames it and flushes the "
+            + "directory; timed alternately with the baseline"))
     }
   }
 
@@ -140,8 +163,9 @@ enum SharedStoreBenchmarks {
           suite: suite.name, scenario: appendName,
           workSize: "\(frame.count)-byte frame × \(iterations.grouped)",
           figure: .init(logAppend), baseline: Report.Baseline(rawAppend), target: nil, limit: nil,
-          note: "the difference is the lock, the checks of the lock file, and reading the "
-            + "header and the last frame; timed alternately with the baseline"))
+          note: "the difference is the lock, the check of the lock file and an lstat of the "
+            + "log's file, which the store keeps open between appends; timed alternately with "
+            + "the baseline"))
     }
   }
 

@@ -126,7 +126,14 @@ extension LogFileFormat {
       frameSize += record.bytes.count
     }
 
-    /// The complete file.
+    /// The bytes built so far, which are no longer held: the file's next bytes are those
+    /// returned by the following calls, then by ``finish()``.
+    mutating func takeBytes() -> Data {
+      defer { bytes = Data() }
+      return bytes
+    }
+
+    /// The complete file, or its bytes after those ``takeBytes()`` returned.
     mutating func finish() -> Data {
       flush()
       return bytes

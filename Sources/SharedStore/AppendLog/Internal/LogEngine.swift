@@ -13,10 +13,38 @@ protocol LogMedium {
   func size() throws(SharedStoreError) -> Int
   /// `count` bytes from `offset`, all within the size.
   func read(from offset: Int, count: Int) throws(SharedStoreError) -> Data
+  /// `count` bytes from `offset`, all within the size, for finding the newest records: the
+  /// header or the end of the log. A medium may answer from what it already holds of an
+  /// unchanged log; a compaction's scan and a full read always use ``read(from:count:)``.
+  func readEnd(from offset: Int, count: Int) throws(SharedStoreError) -> Data
   /// Writes `bytes` at `offset`, the end of the log, completely or reports why not.
   mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError)
   /// Replaces the whole log, or creates it, atomically: readers see the old bytes or the new.
   mutating func replace(with bytes: Data) throws(SharedStoreError)
+  /// Replaces the whole log atomically, as ``replace(with:)`` does, with the bytes `produce`
+  /// passes to `write`, in order, so that a medium can write them as they come instead of
+  /// holding the whole log; when `produce` throws, nothing is replaced.
+  mutating func replace(
+    producing produce: (_ write: (Data) throws(SharedStoreError) -> Void) throws(SharedStoreError)
+      -> Void
+  ) throws(SharedStoreError)
+}
+
+extension LogMedium {
+  /// Reads as ``read(from:count:)`` does: a medium that holds nothing in memory.
+  func readEnd(from offset: Int, count: Int) throws(SharedStoreError) -> Data {
+    try read(from: offset, count: count)
+  }
+
+  /// Collects the bytes and replaces the log with them: a medium in memory.
+  mutating func replace(
+    producing produce: (_ write: (Data) throws(SharedStoreError) -> Void) throws(SharedStoreError)
+      -> Void
+  ) throws(SharedStoreError) {
+    var bytes = Data()
+    try produce { (piece: Data) throws(SharedStoreError) in bytes.append(piece) }
+    try replace(with: bytes)
+  }
 }
 
 /// The rules of an append-only log, shared by every backend: reading the end or the whole of a
@@ -30,8 +58,14 @@ struct LogEngine<Medium: LogMedium> {
 
   /// The bytes read from the end of a log at first when only its newest records are needed.
   static var tailReadSize: Int { 4096 }
-  /// The bytes read at a time when a compaction goes through a whole log.
-  static var scanReadSize: Int { 64 * 1024 }
+  /// The bytes read at a time when a compaction goes through a whole log; also about the most a
+  /// compaction hands the medium at a time (``LogMedium/replace(producing:)``).
+  ///
+  /// A piece is decoded into its records before they are copied out, each record an object of
+  /// its own, so a piece of small records costs several times its size in memory: 16 KiB keeps
+  /// a compaction's peak, piece and records together, under about 100 KB, which a monitor
+  /// extension's 6 MB can spare.
+  static var scanReadSize: Int { 16 * 1024 }
 
   // MARK: - Reading
 
@@ -43,7 +77,7 @@ struct LogEngine<Medium: LogMedium> {
     let size = try medium.size()
     // A small file is read in one piece; a larger one, its header and then its end.
     let whole = size <= LogFileFormat.headerSize + Self.tailReadSize
-    let first = try medium.read(from: 0, count: whole ? size : LogFileFormat.headerSize)
+    let first = try medium.readEnd(from: 0, count: whole ? size : LogFileFormat.headerSize)
     let header = try decoded(LogFileFormat.decodeHeader(first))
     let available = size - LogFileFormat.headerSize
     var length = min(Self.tailReadSize, available)
@@ -51,7 +85,8 @@ struct LogEngine<Medium: LogMedium> {
       let start = size - length
       let suffix =
         whole
-        ? first.dropFirst(LogFileFormat.headerSize) : try medium.read(from: start, count: length)
+        ? first.dropFirst(LogFileFormat.headerSize)
+        : try medium.readEnd(from: start, count: length)
       switch try decoded(LogFileFormat.lastFrame(in: suffix, from: start)) {
       case .needMore:
         length = min(length * 2, available)
@@ -152,16 +187,34 @@ struct LogEngine<Medium: LogMedium> {
     let kept = min(view.count + records.count, capacity)
     let keptOld = max(0, kept - records.count)
     let evictedNow = view.count + records.count - kept
-    var builder = LogFileFormat.FileBuilder(
-      header: LogFileFormat.Header(
-        tokenBase: view.token &+ 1, identity: view.header.identity, capacity: capacity,
-        evicted: view.evicted.addingSaturating(UInt64(evictedNow)),
-        nextPosition: positions.upperBound + 1))
-    try scan(view, fromOrdinal: view.physicalCount - keptOld) { builder.add($0) }
-    for (position, bytes) in zip(positions, records).suffix(kept - keptOld) {
-      builder.add(LogRecord(position: position, bytes: bytes))
+    let header = LogFileFormat.Header(
+      tokenBase: view.token &+ 1, identity: view.header.identity, capacity: capacity,
+      evicted: view.evicted.addingSaturating(UInt64(evictedNow)),
+      nextPosition: positions.upperBound + 1)
+    // The new file is handed to the medium a piece at a time, so that a compaction holds one
+    // piece of it rather than all of it — unless it might exceed the medium's maximum size:
+    // then the medium gets it whole and refuses it before writing anything. The kept records
+    // are a part of the file's and the new ones, repacked: never more than their bytes and a
+    // little framing.
+    let newBytes = records.reduce(0) { $0 + $1.count }
+    let bound = view.size + newBytes + 64 * (records.count + 16)
+    let piece = bound <= medium.maximumSize ? Self.scanReadSize : Int.max
+    // The old file is read through a copy while the medium writes the new one.
+    let source = self
+    try medium.replace { (write) throws(SharedStoreError) in
+      var builder = LogFileFormat.FileBuilder(header: header)
+      func add(_ record: LogRecord) throws(SharedStoreError) {
+        builder.add(record)
+        if builder.bytes.count >= piece { try write(builder.takeBytes()) }
+      }
+      try source.scan(view, fromOrdinal: view.physicalCount - keptOld) {
+        (record) throws(SharedStoreError) in try add(record)
+      }
+      for (position, bytes) in zip(positions, records).suffix(kept - keptOld) {
+        try add(LogRecord(position: position, bytes: bytes))
+      }
+      try write(builder.finish())
     }
-    try medium.replace(with: builder.finish())
     return LogAppend(
       identity: view.header.identity, positions: positions, evictedCount: evictedNow)
   }

@@ -18,6 +18,12 @@ extension FileStore {
   /// capacity changes, or a killed writer left a torn frame at its end), is written to a
   /// temporary file renamed into place, as a value is.
   ///
+  /// After an append that wrote a frame, the store keeps the file open, with its header and
+  /// end, for its next append to the same log, which then checks the file with one `lstat`
+  /// (same device and inode, same size) instead of opening and reading it; a store keeps one
+  /// log file open at most, and anything that changed the file since makes it open or read the
+  /// file again (`Documentation/FileFormat.md`, "How an append happens").
+  ///
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - capacity: The most records the log keeps, at least 1.
@@ -33,7 +39,7 @@ extension FileStore {
   ///   nothing was appended — a write that failed part
   ///   way leaves a torn frame that readers ignore and the next append removes — except
   ///   ``SharedStoreError/notDurable(key:path:errno:)``: the records are in place, but flushing
-  ///   (or closing) the file, or the directory after a rename, failed.
+  ///   the file, or the directory after a rename, failed.
   /// - Complexity: O(*k*) in the bytes appended plus the newest frame read; O(*n*) once per
   ///   *capacity* appends, when the log is compacted.
   @discardableResult
@@ -46,7 +52,7 @@ extension FileStore {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
     defer { releaseExclusiveAccess() }
-    var engine = try logEngine(key, mode: .readWrite)
+    var engine = try appendingEngine(key)
     let appended: LogAppend?
     do {
       appended = try engine.append(capacity: capacity, examining: examiningNewest, makeRecords)
@@ -54,7 +60,7 @@ extension FileStore {
       engine.medium.closeQuietly()
       throw error
     }
-    try engine.medium.close()
+    try engine.medium.finishAppend()
     return appended
   }
 
@@ -104,8 +110,43 @@ extension FileStore {
     let path = path(forKey: key)
     let file = try openKeyFile(key: key, path: path, mode: mode)
     return LogEngine(
-      medium: FileLogMedium(store: self, key: key, path: path, descriptor: file?.descriptor),
+      medium: FileLogMedium(
+        store: self, key: key, path: path, descriptor: file?.descriptor, size: file?.size ?? 0),
       key: key, path: path, random: { UInt64.random(in: 1...UInt64.max) })
+  }
+
+  /// An engine for appending to the log of `key`, on the file kept open when it still is the
+  /// key's.
+  ///
+  /// The file the previous append kept open is used when the key's path still names it (one
+  /// `lstat`; see ``OpenLog``); otherwise the file is opened afresh. The caller holds exclusive
+  /// access.
+  private func appendingEngine(_ key: String) throws(SharedStoreError)
+    -> LogEngine<FileLogMedium>
+  {
+    let path = path(forKey: key)
+    let random = { UInt64.random(in: 1...UInt64.max) }
+    if let kept = handles.openLog {
+      handles.openLog = nil
+      if kept.key == key, let status = (try? fileSystem.status(atPath: path)) ?? nil,
+        status.kind == .regularFile, status.identity == kept.identity,
+        status.size <= Self.maximumFileSize
+      {
+        kept.window.resize(to: status.size)
+        return LogEngine(
+          medium: FileLogMedium(
+            store: self, key: key, path: path, descriptor: kept.descriptor,
+            identity: kept.identity, window: kept.window),
+          key: key, path: path, random: random)
+      }
+      Self.closeQuietly(kept.descriptor, fileSystem)
+    }
+    let file = try openKeyFile(key: key, path: path, mode: .readWrite)
+    return LogEngine(
+      medium: FileLogMedium(
+        store: self, key: key, path: path, descriptor: file?.descriptor,
+        identity: file?.identity, window: file.map { LogWindow(size: $0.size) }),
+      key: key, path: path, random: random)
   }
 
   /// The change token of a log file: its header's token base plus the bytes after the header.
@@ -134,33 +175,55 @@ struct FileLogMedium: LogMedium {
   let path: String
   /// The open file, or `nil` when the log does not exist.
   let descriptor: Int32?
+  /// The file's size when it was opened, which the `fstat` of the open checked against
+  /// ``FileStore/maximumFileSize``; a reader reads the log as it was then.
+  private let openedSize: Int
+  /// For an append: the file's device and inode, and what the store knows of its bytes, so that
+  /// the file can be kept open for the next append (``FileStore/OpenLog``); `nil` for a reader.
+  private let identity: FileIdentity?
+  private let window: FileStore.LogWindow?
   /// Whether bytes were written through `descriptor`, so that closing it must succeed.
   private var wrote = false
+  /// Whether the log was replaced by a new file, so that `descriptor` is the old one.
+  private var replaced = false
 
-  init(store: FileStore, key: String, path: String, descriptor: Int32?) {
+  /// A medium for reading the log: nothing is kept.
+  init(store: FileStore, key: String, path: String, descriptor: Int32?, size: Int) {
     self.store = store
     self.key = key
     self.path = path
     self.descriptor = descriptor
+    self.openedSize = size
+    self.identity = nil
+    self.window = nil
+  }
+
+  /// A medium for appending to the log, whose file ``finishAppend()`` keeps open.
+  init(
+    store: FileStore, key: String, path: String, descriptor: Int32?, identity: FileIdentity?,
+    window: FileStore.LogWindow?
+  ) {
+    self.store = store
+    self.key = key
+    self.path = path
+    self.descriptor = descriptor
+    self.openedSize = window?.size ?? 0
+    self.identity = identity
+    self.window = window
   }
 
   var exists: Bool { descriptor != nil }
 
   var maximumSize: Int { FileStore.maximumFileSize }
 
-  /// The file's size now; an appender may have grown it since it was opened, but never beyond
-  /// ``FileStore/maximumFileSize``: a larger file is refused before anything is read.
+  /// The file's size: when it was opened (or, for an append to a kept file, found by the
+  /// `lstat` that checked it), plus what this medium appended; never beyond
+  /// ``FileStore/maximumFileSize``, since a larger file is refused before anything is read.
+  ///
+  /// An appender holds the store's lock, so no other writer of the store grows the file
+  /// meanwhile; a reader reads the log as it was when it opened the file.
   func size() throws(SharedStoreError) -> Int {
-    let size: Int
-    do {
-      size = try store.fileSystem.size(of: open())
-    } catch {
-      throw error.ioError(path: path)
-    }
-    guard size <= maximumSize else {
-      throw .tooLarge(key: key, path: path, size: size, limit: maximumSize)
-    }
-    return size
+    window?.size ?? openedSize
   }
 
   func read(from offset: Int, count: Int) throws(SharedStoreError) -> Data {
@@ -169,6 +232,15 @@ struct FileLogMedium: LogMedium {
     } catch {
       throw error.ioError(path: path)
     }
+  }
+
+  /// Reads as ``read(from:count:)``, from the window of an append when it holds the bytes, and
+  /// keeps what it read there.
+  func readEnd(from offset: Int, count: Int) throws(SharedStoreError) -> Data {
+    if let bytes = window?.bytes(from: offset, count: count) { return bytes }
+    let bytes = try read(from: offset, count: count)
+    window?.remember(bytes, at: offset)
+    return bytes
   }
 
   mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError) {
@@ -188,6 +260,7 @@ struct FileLogMedium: LogMedium {
       throw error.ioError(path: path)
     }
     wrote = true
+    window?.appended(bytes, at: offset)
     guard store.durability == .durable else { return }
     do {
       try store.fileSystem.synchronize(open())
@@ -197,7 +270,27 @@ struct FileLogMedium: LogMedium {
   }
 
   mutating func replace(with bytes: Data) throws(SharedStoreError) {
+    replaced = true
     try store.replaceFile(key: key, contents: bytes)
+  }
+
+  /// Writes the new file a piece at a time as `produce` hands the pieces over, then renames it
+  /// into place as ``replace(with:)`` does.
+  mutating func replace(
+    producing produce: (_ write: (Data) throws(SharedStoreError) -> Void) throws(SharedStoreError)
+      -> Void
+  ) throws(SharedStoreError) {
+    replaced = true
+    try store.replaceFile(key: key, producing: produce)
+  }
+
+  /// Ends a successful append: keeps the file open for the next append to the log (the caller
+  /// holds exclusive access), unless the log was replaced by a new file or created; then closes
+  /// it as ``close()`` does.
+  func finishAppend() throws(SharedStoreError) {
+    guard let descriptor, let identity, let window, !replaced else { return try close() }
+    store.handles.openLog = FileStore.OpenLog(
+      key: key, descriptor: descriptor, identity: identity, window: window)
   }
 
   /// Closes the file; after a write, a failed close is reported as `notDurable`: the records

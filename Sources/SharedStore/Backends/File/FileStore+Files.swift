@@ -107,11 +107,26 @@ extension FileStore {
   ///
   /// Contents larger than ``maximumFileSize`` are refused before anything is written.
   func replaceFile(key: String, contents file: Data) throws(SharedStoreError) {
-    let finalPath = path(forKey: key)
     guard file.count <= Self.maximumFileSize else {
       throw .tooLarge(
-        key: key, path: finalPath, size: file.count, limit: Self.maximumFileSize)
+        key: key, path: path(forKey: key), size: file.count, limit: Self.maximumFileSize)
     }
+    try replaceFile(key: key) { (write) throws(SharedStoreError) in try write(file) }
+  }
+
+  /// Writes a new file beside `key`'s with the bytes `produce` passes to `write`, in order, and
+  /// renames it into place: flushed first and followed by a flush of the directory with
+  /// ``Durability/durable``.
+  ///
+  /// When `produce` or a write throws — ``SharedStoreError/tooLarge(key:path:size:limit:)`` for
+  /// bytes beyond ``maximumFileSize`` — the temporary file is removed and the old file is left in
+  /// place.
+  func replaceFile(
+    key: String,
+    producing produce: (_ write: (Data) throws(SharedStoreError) -> Void) throws(SharedStoreError)
+      -> Void
+  ) throws(SharedStoreError) {
+    let finalPath = path(forKey: key)
     let temporaryPath =
       directoryPath + "/" + FileName.temporaryPrefix + FileName.forKey(key) + "."
       + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -122,16 +137,35 @@ extension FileStore {
     } catch {
       throw error.ioError(path: temporaryPath)
     }
-    do throws(SystemCallError) {
-      do throws(SystemCallError) {
-        try file.withUnsafeBytes { bytes in
-          Result { () throws(SystemCallError) in try fileSystem.writeAll(descriptor, bytes) }
-        }.get()
-        if durability == .durable { try fileSystem.synchronize(descriptor) }
-      } catch {
-        Self.closeQuietly(descriptor, fileSystem)
-        throw error
+    var written = 0
+    do throws(SharedStoreError) {
+      try produce { (bytes: Data) throws(SharedStoreError) in
+        guard bytes.count <= Self.maximumFileSize - written else {
+          throw .tooLarge(
+            key: key, path: finalPath, size: written + bytes.count, limit: Self.maximumFileSize)
+        }
+        do throws(SystemCallError) {
+          try bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemCallError) in try fileSystem.writeAll(descriptor, raw) }
+          }.get()
+        } catch {
+          throw error.ioError(path: temporaryPath)
+        }
+        written += bytes.count
       }
+      if durability == .durable {
+        do {
+          try fileSystem.synchronize(descriptor)
+        } catch {
+          throw error.ioError(path: temporaryPath)
+        }
+      }
+    } catch {
+      Self.closeQuietly(descriptor, fileSystem)
+      removeQuietly(temporaryPath)
+      throw error
+    }
+    do throws(SystemCallError) {
       try fileSystem.close(descriptor)
       try fileSystem.rename(temporaryPath, to: finalPath)
     } catch {

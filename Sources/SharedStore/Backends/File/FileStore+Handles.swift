@@ -8,6 +8,13 @@ extension FileStore {
     /// The lock file `.lock`, opened by the first change; `nil` until then, and after it was
     /// closed to release a lock that `flock(LOCK_UN)` could not.
     var lock: Int32?
+    /// The identity of the file `lock` refers to, taken when it was opened: an open descriptor
+    /// keeps its file, so it never changes, and checking that the lock is current needs only
+    /// the `lstat` of the lock file's path.
+    var lockIdentity: FileIdentity?
+    /// The log file the store appended to last, kept open for its next append; see
+    /// ``OpenLog``.
+    var openLog: OpenLog?
     private(set) var directory: Int32
 
     /// Creates the directory with its parents if needed, then opens it.
@@ -30,11 +37,24 @@ extension FileStore {
       guard let lock else { return }
       FileStore.closeQuietly(lock, fileSystem)
       self.lock = nil
+      lockIdentity = nil
     }
 
-    /// Closes both descriptors; nothing was written through them, so no data depends on it.
+    /// Closes the log file kept open for appending, if any.
+    func closeOpenLog(_ fileSystem: any FileSystem) {
+      guard let openLog else { return }
+      FileStore.closeQuietly(openLog.descriptor, fileSystem)
+      self.openLog = nil
+    }
+
+    /// Closes every descriptor.
+    ///
+    /// The directory and the lock file had nothing written through them; a kept log file was
+    /// flushed by each durable append, and a store that does not flush promises nothing a close
+    /// would add.
     func close(_ fileSystem: any FileSystem) {
       closeLock(fileSystem)
+      closeOpenLog(fileSystem)
       FileStore.closeQuietly(directory, fileSystem)
     }
 

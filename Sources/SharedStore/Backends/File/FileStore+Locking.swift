@@ -56,10 +56,12 @@ extension FileStore {
   /// store's directory is gone (`O_CREAT` makes a missing file, not a missing directory).
   private func openedLockFile() throws(SharedStoreError) -> Int32? {
     if let lock = handles.lock { return lock }
-    guard let (lock, _) = try openRegularFile(lockPath, mode: .readWriteCreate, key: nil) else {
+    guard let (lock, status) = try openRegularFile(lockPath, mode: .readWriteCreate, key: nil)
+    else {
       return nil
     }
     handles.lock = lock
+    handles.lockIdentity = status.identity
     return lock
   }
 
@@ -73,9 +75,14 @@ extension FileStore {
 
   /// Whether the descriptor this store locks is the file now at `.lock` in its directory; a
   /// symbolic link put there since is not (`lstat`).
+  ///
+  /// The locked file's identity was taken by the `fstat` that checked it when it was opened (an
+  /// open descriptor's file never changes), so this costs one `lstat`.
   private func lockFileIsCurrent(_ lock: Int32) throws(SharedStoreError) -> Bool {
     do {
-      let locked = try fileSystem.identity(of: lock)
+      // Taken whenever the lock file is opened; were it missing, the store would open the
+      // lock file again, as after a replaced one.
+      guard let locked = handles.lockIdentity else { return false }
       return try fileSystem.status(atPath: lockPath)?.identity == locked
     } catch {
       releaseFileLock(lock)

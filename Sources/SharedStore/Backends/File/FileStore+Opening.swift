@@ -27,6 +27,8 @@ extension FileStore {
   struct OpenFile {
     let descriptor: Int32
     let size: Int
+    /// The file's device and inode, from the same `fstat`.
+    let identity: FileIdentity
   }
 
   /// Opens the file of `key` at `path` with `mode` if it is a regular file of at most
@@ -44,7 +46,7 @@ extension FileStore {
       Self.closeQuietly(descriptor, fileSystem)
       throw .tooLarge(key: key, path: path, size: status.size, limit: Self.maximumFileSize)
     }
-    return OpenFile(descriptor: descriptor, size: status.size)
+    return OpenFile(descriptor: descriptor, size: status.size, identity: status.identity)
   }
 
   /// Opens `path` with `mode` if it is a regular file.

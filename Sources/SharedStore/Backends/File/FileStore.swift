@@ -52,7 +52,9 @@ import Darwin
 ///
 /// **Append-only logs** live in files of their own kind: an append writes one checksummed frame
 /// at the end of the file and flushes that file, with no rename; see
-/// ``appendToLog(_:capacity:examiningNewest:_:)``.
+/// ``appendToLog(_:capacity:examiningNewest:_:)``. The store keeps the log it appended to last
+/// open, so that the next append to it — a monitor extension's next callback — checks the file
+/// with one `lstat` instead of opening and reading it again.
 ///
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are

@@ -1,0 +1,102 @@
+import Foundation
+
+extension FileStore {
+  /// The log file a store appended to last, kept open with what it knows of the file's header
+  /// and end, so that the next append to the same log costs an `lstat` instead of an `open`,
+  /// two `fstat`s, two reads and a `close`.
+  ///
+  /// A monitor extension appends to the same log at every callback; everything else a store
+  /// does opens its file afresh. Only ``FileStore/appendToLog(_:capacity:examiningNewest:_:)``
+  /// uses it, under the store's lock, and only after the `lstat` of the key's path finds the
+  /// same regular file (device and inode): the open descriptor keeps the file, so its inode
+  /// number cannot be given to another file meanwhile. A compaction, a write of a value, a
+  /// removal or a quarantine — by this store or another process — renames or unlinks the path,
+  /// and the next append opens the new file.
+  ///
+  /// What it holds of the file's bytes is used only while the file has the size it had after
+  /// the store's own last append: the store's writers never write inside a log file, only at its
+  /// end or by replacing it, so a file of the same size holds the same bytes, and a file that
+  /// grew (another writer appended, or one was killed part way) or shrank (something else
+  /// wrote it) is read again, header and end. A compaction always reads the whole file from the
+  /// disk.
+  final class OpenLog {
+    /// The key whose file this is.
+    let key: String
+    /// The open file (read and write).
+    let descriptor: Int32
+    /// The file's device and inode, from the `fstat` made when it was opened.
+    let identity: FileIdentity
+    /// What the store knows of the file's bytes.
+    let window: LogWindow
+
+    init(key: String, descriptor: Int32, identity: FileIdentity, window: LogWindow) {
+      self.key = key
+      self.descriptor = descriptor
+      self.identity = identity
+      self.window = window
+    }
+  }
+
+  /// The first bytes (the header) and the last bytes of a log file of a known size.
+  ///
+  /// At most ``capacity`` bytes of the end are kept, so a window costs a few kilobytes however
+  /// long the log.
+  final class LogWindow {
+    /// The most bytes of the end of the file kept: twice what an append reads of it.
+    static var capacity: Int { 2 * LogEngine<FileLogMedium>.tailReadSize }
+
+    /// The size of the file the bytes are from.
+    private(set) var size: Int
+    /// The file's bytes from offset 0; never more than its header.
+    private var head = Data()
+    /// The file's bytes up to `size`.
+    private var tail = Data()
+
+    /// A window on a file of `size` bytes that holds none of them yet.
+    init(size: Int) {
+      self.size = size
+    }
+
+    /// Forgets the bytes held when the file no longer has the size they were read at: the file
+    /// now has `size` bytes, and is read again.
+    func resize(to size: Int) {
+      guard size != self.size else { return }
+      self.size = size
+      head = Data()
+      tail = Data()
+    }
+
+    /// `count` bytes from `offset`, when the window holds all of them.
+    func bytes(from offset: Int, count: Int) -> Data? {
+      guard offset >= 0, count >= 0, offset + count <= size else { return nil }
+      if offset + count <= head.count {
+        return head.subdata(in: offset..<offset + count)
+      }
+      let tailStart = size - tail.count
+      guard offset >= tailStart else { return nil }
+      return tail.subdata(in: offset - tailStart..<offset - tailStart + count)
+    }
+
+    /// Keeps what a read of `bytes` at `offset` says about the header and the end.
+    func remember(_ bytes: Data, at offset: Int) {
+      if offset == 0, head.count < LogFileFormat.headerSize {
+        head = Data(bytes.prefix(LogFileFormat.headerSize))
+      }
+      if offset + bytes.count == size, bytes.count > tail.count {
+        tail = Data(bytes.suffix(Self.capacity))
+      }
+    }
+
+    /// Takes in `bytes` written at the end of the file.
+    func appended(_ bytes: Data, at offset: Int) {
+      guard offset == size else {
+        size = offset + bytes.count
+        tail = Data(bytes.suffix(Self.capacity))
+        return
+      }
+      size += bytes.count
+      tail.append(bytes)
+      if tail.count > Self.capacity { tail = Data(tail.suffix(Self.capacity)) }
+    }
+  }
+}
