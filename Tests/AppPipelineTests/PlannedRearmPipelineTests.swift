@@ -58,17 +58,18 @@ struct PlannedRearmPipelineTests {
     + (1...4).map { (UInt32($0), 70, "\(nextDay) 00:00:10") }
     + [(5, 5, "\(nextDay) 00:15"), (5, 10, "\(nextDay) 00:20")]
 
-  @Test("three re-arms, replays of every older generation and a midnight re-arm count once")
-  func plannedDay() throws {
+  /// Records the day's starts and events through the recorder, with the final plan's
+  /// registrations in the configuration unless `withoutRegistrations`; returns the seconds of
+  /// use on the day and the next, and how many events the plan decodes as stale.
+  static func read(withoutRegistrations: Bool = false) throws -> (Int64, Int64, Int) {
     let probe = try PipelineHarness()
     let plans = try Self.plans(probe)
     let final = try #require(plans.last?.1)
     var harness = try PipelineHarness { configuration in
       configuration.monitoring = final.monitoring
-      configuration.registrations = final.registrations
+      configuration.registrations = withoutRegistrations ? [] : final.registrations
       configuration.includesPastActivity = final.includesPastActivity
     }
-    #expect(final.registrations.map(\.generation) == [1, 2, 3, 4, 5])
     for start in ["\(Self.day) 00:00"] + plans.dropFirst().map(\.0) + ["\(Self.nextDay) 00:00"] {
       _ = harness.recorder.intervalDidStart(for: "stk.usage.1", now: try harness.at(start))
     }
@@ -82,11 +83,26 @@ struct PlannedRearmPipelineTests {
       _ = harness.recorder.eventDidReachThreshold(
         name.rawValue, activity: "stk.usage.1", now: try harness.at(time))
     }
-    #expect(stale == Self.events.filter { $0.0 < 5 }.count)
     let app = try AppID(Self.app)
     let today = try harness.dashboard(Self.day, at: "23:59:30")
-    #expect(today.usage.total(of: app) == .seconds(70 * 60))
     let tomorrow = try harness.dashboard(Self.nextDay, at: "00:30")
-    #expect(tomorrow.usage.total(of: app) == .seconds(10 * 60))
+    return (
+      today.usage.total(of: app).components.seconds,
+      tomorrow.usage.total(of: app).components.seconds, stale
+    )
+  }
+
+  @Test("three re-arms, replays of every older generation and a midnight re-arm count once")
+  func plannedDay() throws {
+    let (today, tomorrow, stale) = try Self.read()
+    #expect(today == 70 * 60)
+    #expect(tomorrow == 10 * 60)
+    #expect(stale == Self.events.filter { $0.0 < 5 }.count)
+  }
+
+  @Test("control: without the plan's registrations the same day counts replays again")
+  func plannedDayWithoutRegistrations() throws {
+    let (today, _, _) = try Self.read(withoutRegistrations: true)
+    #expect(today > 70 * 60)
   }
 }
