@@ -67,6 +67,8 @@ import UsageModel
       instants.append(instant)
       instant = instant.addingTimeInterval(15 * 60)
     }
+    // The minute between two occurrences of the usage activities.
+    instants += [end.addingTimeInterval(-60), end.addingTimeInterval(-30)]
     var probe = start.addingTimeInterval(-1)
     while let transition = zone.nextDaylightSavingTimeTransition(after: probe), transition < end {
       instants += [transition.addingTimeInterval(-60), transition]

@@ -15,7 +15,7 @@ struct PlannedRearmPipelineTests {
   static let app = "com.burbn.instagram"
 
   /// The plans of the day: armed the evening before, re-armed at 09:00, 13:00, 18:00 and
-  /// 23:50:30, each restarting the usage activity under the next generation.
+  /// 23:59:30, each restarting the usage activity under the next generation.
   static func plans(_ harness: PipelineHarness) throws -> [(String, PlannedMonitoring)] {
     var goals = MonitoringGoals(
       timeZone: harness.zone, includesPastActivity: true, counting: .fromOccurrenceStart)
@@ -26,7 +26,7 @@ struct PlannedRearmPipelineTests {
     var previous: PlannedMonitoring?
     for time in [
       "2026-04-14 23:00", "\(day) 09:00", "\(day) 13:00", "\(day) 18:00",
-      "\(day) 23:50:30",
+      "\(day) 23:59:30",
     ] {
       let rearm = try MonitoringPlanner.arm(
         goals, now: try harness.at(time), previous: previous, restartingAll: previous != nil)
@@ -52,8 +52,8 @@ struct PlannedRearmPipelineTests {
     + stride(from: 5, through: 60, by: 5).map { (4, $0, "\(day) 18:00:05") }
     + [(1, 30, "\(day) 18:30"), (2, 50, "\(day) 18:30:01"), (3, 60, "\(day) 18:30:02")]
     + [(4, 65, "\(day) 23:45"), (4, 70, "\(day) 23:50")]
-    // Re-armed at 23:50:30: g5 replays 5…70 in the day's last minutes.
-    + stride(from: 5, through: 70, by: 5).map { (5, $0, "\(day) 23:50:35") }
+    // Re-armed at 23:59:30: g5 replays 5…70 in the minute between two occurrences.
+    + stride(from: 5, through: 70, by: 5).map { (5, $0, "\(day) 23:59:35") }
     // The next day: every older generation replays again, then 10 minutes of new use.
     + (1...4).map { (UInt32($0), 70, "\(nextDay) 00:00:10") }
     + [(5, 5, "\(nextDay) 00:15"), (5, 10, "\(nextDay) 00:20")]
@@ -84,7 +84,7 @@ struct PlannedRearmPipelineTests {
         name.rawValue, activity: "stk.usage.1", now: try harness.at(time))
     }
     let app = try AppID(Self.app)
-    let today = try harness.dashboard(Self.day, at: "23:59:30")
+    let today = try harness.dashboard(Self.day, at: "23:59:50")
     let tomorrow = try harness.dashboard(Self.nextDay, at: "00:30")
     return (
       today.usage.total(of: app).components.seconds,

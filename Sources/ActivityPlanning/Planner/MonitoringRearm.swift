@@ -6,6 +6,7 @@ import UsageModel
 ///
 /// `startMonitoring` replaces an activity of the same name, so an activity that is restarted
 /// appears in ``start`` only; ``stop`` lists the activities that are no longer planned.
+/// The value is not stored: keep ``plan``, which holds everything the next re-arm needs.
 ///
 /// ```swift
 /// let rearm = try MonitoringPlanner.arm(goals, now: now, previous: stored)
