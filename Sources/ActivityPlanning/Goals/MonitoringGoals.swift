@@ -47,7 +47,7 @@ public struct MonitoringGoals: Sendable, Hashable, Codable {
   ///   - dayStart: When the day starts; midnight unless you say.
   ///   - includesPastActivity: Whether events count past activity; `false` unless you say.
   ///   - counting: How the platform counts a registration inside an occurrence;
-  ///     ``ThresholdCounting/fromOccurrenceStart`` unless you say.
+  ///     `ThresholdCounting.fromOccurrenceStart` unless you say.
   public init(
     timeZone: TimeZone, dayStart: TimeOfDay = .midnight, includesPastActivity: Bool = false,
     counting: ThresholdCounting = .fromOccurrenceStart

@@ -79,7 +79,7 @@ public struct PlannedActivity: Sendable, Hashable, Codable {
   /// gives it one.
   public let generation: UInt32
   /// Its events, ascending by app then threshold: register each with its app's token and a
-  /// threshold of ``ThresholdEventName/threshold``.
+  /// threshold of `ThresholdEventName.threshold`.
   public let events: [ThresholdEventName]
 
   /// The activity's name.
