@@ -140,7 +140,7 @@ import UsageModel
       }
       return cases
     }
-    cases = (0..<48).compactMap { _ in
+    cases = (0..<24).compactMap { _ in
       guard let zone = zones.randomElement(using: &generator),
         let day = days.randomElement(using: &generator)
       else { return nil }
@@ -207,7 +207,7 @@ import UsageModel
     let zones =
       Self.isFull
       ? Self.zones
-      : (0..<24).compactMap { _ in
+      : (0..<12).compactMap { _ in
         Self.zones.randomElement(using: &generator)
       }
     let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
