@@ -31,7 +31,7 @@
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
 # The full run takes 2 to 3 minutes on 2 busy cores (Documentation/Reliability.md has its
-# figures), plus about 4 for the planner sweep.
+# figures), plus about 5 for the planner sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
