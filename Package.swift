@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "GapDetection", targets: ["GapDetection"]),
     .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
     .library(name: "AppPipeline", targets: ["AppPipeline"]),
+    .library(name: "ActivityPlanning", targets: ["ActivityPlanning"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
     .executable(name: "usage-report", targets: ["usage-report"]),
     .executable(name: "gap-check", targets: ["gap-check"]),
@@ -46,12 +47,16 @@ let package = Package(
         "TrackerSignals", "GapDetection",
       ]
     ),
+    // What to monitor: goals in, a DeviceActivity plan that fits the platform's limits out, and
+    // its re-arming under new generations.
+    .target(name: "ActivityPlanning", dependencies: ["UsageModel", "BudgetMath"]),
     // The umbrella: re-exports every module and holds nothing but documentation.
     .target(
       name: "ScreenTimeKit",
       dependencies: [
         "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
         "TrackerSignals", "GapDetection", "ActivityWatchInterop", "AppPipeline",
+        "ActivityPlanning",
       ]
     ),
 
@@ -177,9 +182,14 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
+      name: "ActivityPlanningTests",
+      dependencies: ["ActivityPlanning", "UsageModel", "BudgetMath"]
+    ),
+    .testTarget(
       name: "AppPipelineTests",
       dependencies: [
-        "AppPipeline", "SharedStore", "UsageModel", "BudgetMath", "SignalValues",
+        "AppPipeline", "ActivityPlanning", "SharedStore", "UsageModel", "BudgetMath",
+        "SignalValues",
         "SequenceTracking", "TrackerSignals", "GapDetection", "TestSupport",
       ]
     ),

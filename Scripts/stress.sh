@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ScreenTimeKit under stress: what Documentation/Reliability.md promises, at a scale `swift test`
-# has no time for. Five scenarios, each a test that runs only when STK_STRESS is set (full or
+# has no time for. Six scenarios, each a test that runs only when STK_STRESS is set (full or
 # short) and prints a `STRESS <scenario>: <figures>` line, which this script shows:
 #
 #   1. increments      8 processes x 5,000 `update`s of one FileStore key: every number once
@@ -17,6 +17,12 @@
 #   5. disk full       a 1 MiB tmpfs filled up: ENOSPC as a typed error, old values intact, the
 #                      store working once space is freed; root only, otherwise skipped
 #                      (SharedStoreTests/DiskFullStressTests)
+#   6. planner sweep   the monitoring planner over every zone x every day of 2020-2030 x day
+#                      starts 00:00, 04:00 and 23:30 (STK_FULL_SWEEP=1): each daily activity's
+#                      real occurrence within the platform's limits, and re-arms at every 15th
+#                      minute and each clock change of every transition day of every distinct
+#                      zone rule and of one seeded day per zone; --short runs the seeded sample
+#                      `swift test` runs (ActivityPlanningTests/PlanSweepTests)
 #
 # Usage: Scripts/stress.sh [--short] [--skip-build]
 #   --short       small counts (one script of 80 kills for the pipeline), under a minute:
@@ -24,7 +30,8 @@
 #   --skip-build  use the debug build `swift test` or `swift build --build-tests` made
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
-# The full run takes 2 to 3 minutes on 2 busy cores (Documentation/Reliability.md has its figures).
+# The full run takes 2 to 3 minutes on 2 busy cores (Documentation/Reliability.md has its
+# figures), plus about 5 for the planner sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +52,9 @@ for argument in "$@"; do
   esac
 done
 
+full_sweep=1
 if [ "$mode" = short ]; then
+  full_sweep=0
   scripts=1
   kills=${STK_STRESS_KILLS:-80}
 else
@@ -67,7 +76,7 @@ skipped=0
 scenario() {
   local name=$1 filter=$2 began=$SECONDS status=0 figures
   STK_STRESS=$mode STK_PIPELINE_STRESS_SCENARIOS=$scripts STK_PIPELINE_STRESS_KILLS=$kills \
-    swift test --skip-build --filter "$filter" >"$log" 2>&1 || status=$?
+    STK_FULL_SWEEP=$full_sweep swift test --skip-build --filter "$filter" >"$log" 2>&1 || status=$?
   figures=$(grep -E '^STRESS ' "$log" | sed -E "s/^STRESS ${name}: //; s/^STRESS //" \
     | awk 'NR > 1 { printf "; " } { printf "%s", $0 }')
   if [ "$status" -ne 0 ] || [ -z "$figures" ]; then
@@ -87,14 +96,15 @@ scenario "kill storm" 'KillStormStressTests'
 scenario "outbox" 'OutboxStressTests'
 scenario "pipeline kills" 'PipelineKillStressTests'
 scenario "disk full" 'DiskFullStressTests'
+scenario "planner sweep" 'PlanSweepTests'
 
 if [ "$failed" -ne 0 ]; then
-  printf 'stress (%s) FAILED: %s of 5 scenarios in %ss\n' "$mode" "$failed" "$((SECONDS - started))"
+  printf 'stress (%s) FAILED: %s of 6 scenarios in %ss\n' "$mode" "$failed" "$((SECONDS - started))"
   exit 1
 fi
 if [ "$skipped" -ne 0 ]; then
-  printf 'stress (%s) passed: %s of 5 scenarios, %s skipped, in %ss\n' "$mode" \
-    "$((5 - skipped))" "$skipped" "$((SECONDS - started))"
+  printf 'stress (%s) passed: %s of 6 scenarios, %s skipped, in %ss\n' "$mode" \
+    "$((6 - skipped))" "$skipped" "$((SECONDS - started))"
 else
-  printf 'stress (%s) passed: 5 scenarios in %ss\n' "$mode" "$((SECONDS - started))"
+  printf 'stress (%s) passed: 6 scenarios in %ss\n' "$mode" "$((SECONDS - started))"
 fi

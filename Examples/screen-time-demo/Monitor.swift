@@ -6,6 +6,20 @@ import ScreenTimeKit
 struct Monitor {
   let sample: SampleDay
   let recorder: MonitorRecorder
+  /// The usage activity the plan registered, whose events the platform fires.
+  let usage: PlannedActivity
+
+  init(sample: SampleDay, recorder: MonitorRecorder) throws {
+    self.sample = sample
+    self.recorder = recorder
+    guard
+      let usage = try sample.plan().plan.activities.first(where: {
+        if case .usage = $0.role { return true }
+        return false
+      })
+    else { throw DemoError(description: "the plan has no usage activity") }
+    self.usage = usage
+  }
 
   /// One call the platform makes, in time order.
   enum Call {
@@ -44,7 +58,12 @@ struct Monitor {
       let start = try sample.instant(session.start, on: session.day)
       for minute in stride(from: 5, through: session.minutes, by: 5) {
         let total = usedSoFar[key, default: 0] + minute
-        let name = try ThresholdEventName(app: session.app, threshold: .seconds(total * 60))
+        // The platform fires only what the plan registered: the app's event at that threshold.
+        guard
+          let name = usage.events.first(where: {
+            $0.app == session.app && $0.threshold == .seconds(total * 60)
+          })
+        else { continue }
         let at = start.addingTimeInterval(
           Double((session.held ? session.minutes + 1 : minute) * 60))
         calls.append(.threshold(name, at))
@@ -73,11 +92,11 @@ struct Monitor {
     let response: MonitorResponse
     switch call {
     case .intervalDidStart(let at):
-      response = recorder.intervalDidStart(for: "daily", now: at, memoryBytes: 3_200_000)
+      response = recorder.intervalDidStart(for: usage.name, now: at, memoryBytes: 3_200_000)
       tally.callbacks += 1
     case .threshold(let name, let at):
       response = recorder.eventDidReachThreshold(
-        name.rawValue, activity: "daily", now: at, memoryBytes: 3_400_000)
+        name.rawValue, activity: usage.name, now: at, memoryBytes: 3_400_000)
       tally.callbacks += 1
     case .tick(let at):
       response = recorder.heartbeat(now: at, memoryBytes: 3_100_000)

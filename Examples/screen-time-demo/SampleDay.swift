@@ -82,16 +82,32 @@ struct SampleDay {
     return date
   }
 
-  /// The app's settings: the categories, the daily monitoring schedule, March's budgets, two XP
-  /// a minute of learning, and tracking expected from 07:00 on.
+  /// What the app wants to know: each app's use every 5 minutes up to 4 hours, and a bedtime
+  /// block on school nights; armed the evening before the week starts.
+  func plan() throws -> MonitoringRearm {
+    var goals = MonitoringGoals(timeZone: timeZone)
+    goals.ladders = try Set(sessions.map(\.app)).sorted { $0.rawValue < $1.rawValue }.map {
+      try UsageLadder(target: .app($0), step: .seconds(5 * 60), top: .seconds(4 * 3600))
+    }
+    goals.windows = [
+      try ScheduledWindow(
+        name: "bedtime", kind: .block,
+        window: DailyWindow(start: TimeOfDay(hour: 22), end: TimeOfDay(hour: 6, minute: 30)),
+        weekdays: [.sunday, .monday, .tuesday, .wednesday, .thursday])
+    ]
+    let armedAt = try instant(TimeOfDay(hour: 23), on: day.advanced(by: -8))
+    return try MonitoringPlanner.arm(goals, now: armedAt, previous: nil)
+  }
+
+  /// The app's settings: the categories, the planned activities and their registrations,
+  /// March's budgets, two XP a minute of learning, and tracking expected from 07:00 on.
   func configuration() throws -> PipelineConfiguration {
     var configuration = PipelineConfiguration(userId: "user-123", timeZone: timeZone)
     configuration.rules = rules
-    configuration.monitoring = try MonitoringPlan([
-      MonitoredActivity(
-        name: "daily",
-        schedule: .daily(try DailyWindow(start: .midnight, end: TimeOfDay(hour: 23, minute: 59))))
-    ])
+    let plan = try plan().plan
+    configuration.monitoring = plan.monitoring
+    configuration.registrations = plan.registrations
+    configuration.includesPastActivity = plan.includesPastActivity
     configuration.plans = [
       try MonthlyPlan(
         month: LocalMonth(year: 2026, month: 3),

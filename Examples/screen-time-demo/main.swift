@@ -122,11 +122,26 @@ func pipelineTour(in directory: URL, output: URL?) throws {
   // the sample's zone (an extension on a phone leaves the recorder's default, the device's).
   let folder = try SharedFolder(directory: directory)
   let zone = sample.timeZone
-  let monitor = Monitor(
+  let monitor = try Monitor(
     sample: sample, recorder: MonitorRecorder(folder: folder, timeZone: { zone }))
   var app = App(
     sample: sample,
     pipeline: try UsagePipeline(folder: folder, configuration: try sample.configuration()))
+
+  print("== 0. The plan: what to monitor, within the platform's limits ==")
+  let armed = try sample.plan()
+  for activity in armed.plan.activities {
+    print(
+      "  \(activity.name.padded(20)) generation \(activity.generation), "
+        + "\(activity.events.count) events")
+  }
+  let resolutions = armed.plan.resolutions.sorted { $0.key.rawValue < $1.key.rawValue }
+  print(
+    "  each app's resolution: "
+      + resolutions.map { "\($0.key) \(format($0.value))" }.joined(separator: ", "))
+  print(
+    "  trade-offs: \(armed.plan.tradeOffs.isEmpty ? "none" : "\(armed.plan.tradeOffs)"); "
+      + "left out: \(armed.plan.omissions.isEmpty ? "nothing" : "\(armed.plan.omissions)")\n")
 
   print("== 1. The monitor extension records what it is told; Darwin notifications get lost ==")
   var tally = Monitor.Tally()

@@ -1,4 +1,5 @@
 // The umbrella module: one import for every ScreenTimeKit module.
+@_exported import ActivityPlanning
 @_exported import ActivityWatchInterop
 @_exported import AppPipeline
 @_exported import BudgetMath
