@@ -157,10 +157,13 @@ extension UsagePipeline {
 
   // MARK: - Parts
 
-  /// The monitor extension's heartbeats.
+  /// The monitor extension's heartbeats, reading only those recorded since the last call.
   private func heartbeatHistory() throws(PipelineError) -> [Heartbeat] {
     do throws(TrackerSignalsError) {
-      return try folder.heartbeats(of: .monitorExtension).history().heartbeats
+      let history = try folder.heartbeats(of: .monitorExtension).history(
+        updating: journal.cache.heartbeats)
+      journal.cache.heartbeats = history
+      return history.heartbeats
     } catch {
       throw .signals(error)
     }

@@ -99,7 +99,8 @@ struct FactJournal: Sendable {
   /// unique, with how many each day's log evicted.
   ///
   /// - Complexity: O(*n* log *n*) in the facts of those days; a day read before and unchanged
-  ///   since (its change token says so) is not read again.
+  ///   since (its newest record says so) is not read again, and one that grew is read from
+  ///   where it was.
   func facts(from first: LocalDay, through last: LocalDay) throws(PipelineError)
     -> (facts: [MonitorFact], evicted: UInt64)
   {
@@ -243,50 +244,92 @@ struct FactJournal: Sendable {
 
   // MARK: - The cache
 
-  /// The decoded facts of the log under `key`, from the cache when its change token is the
-  /// cached one.
+  /// The decoded facts of the log under `key`: from the cache when the log's newest record is
+  /// where it was, with only the records appended since decoded when it grew.
+  ///
+  /// The log's identity and next position, read from its newest record, say whether it changed:
+  /// an append moves the position, a removal or rewrite changes the identity.
   private func read(_ key: String) throws(PipelineError) -> JournalCache.Log {
-    let token: ChangeToken?
+    guard let tail = try snapshot(key, newest: 1) else {
+      return JournalCache.Log(position: nil, facts: [], evicted: 0)
+    }
+    let position = JournalCache.Position(
+      identity: tail.identity, next: tail.nextPosition, count: tail.count)
+    let cached = cache.log(key)
+    if let cached, cached.position == position { return cached }
+    if let cached, let before = cached.position, before.identity == position.identity,
+      before.next < position.next, tail.evictedCount == cached.evicted,
+      position.next - before.next <= UInt64(Self.incrementalLimit),
+      UInt64(position.count - before.count) == position.next - before.next,
+      let newer = try snapshot(key, newest: Int(position.next - before.next)),
+      newer.records.first?.position == before.next,
+      newer.identity == position.identity, newer.evictedCount == cached.evicted
+    {
+      let log = JournalCache.Log(
+        position: JournalCache.Position(
+          identity: newer.identity, next: newer.nextPosition, count: newer.count),
+        facts: PipelineState.sortedSet(cached.facts + (try decode(newer, key: key))),
+        evicted: newer.evictedCount)
+      cache.store(log, for: key)
+      return log
+    }
+    guard let whole = try snapshot(key, newest: nil) else {
+      return JournalCache.Log(position: nil, facts: [], evicted: 0)
+    }
+    let log = JournalCache.Log(
+      position: JournalCache.Position(
+        identity: whole.identity, next: whole.nextPosition, count: whole.count),
+      facts: PipelineState.sortedSet(try decode(whole, key: key)), evicted: whole.evictedCount)
+    cache.store(log, for: key)
+    return log
+  }
+
+  /// The most records appended since a log was cached that are read on their own; past it, the
+  /// log is read whole.
+  static let incrementalLimit = 4_096
+
+  /// The log under `key`, its newest `newest` records (all when `nil`).
+  private func snapshot(_ key: String, newest: Int?) throws(PipelineError) -> LogSnapshot? {
     do throws(SharedStoreError) {
-      token = try store.changeToken(for: key)
+      return try store.readLog(key, newest: newest)
     } catch {
       throw .store(error)
     }
-    guard let token else { return JournalCache.Log(token: nil, facts: [], evicted: 0) }
-    if let cached = cache.log(key), cached.token == token { return cached }
-    let snapshot: LogSnapshot?
-    do throws(SharedStoreError) {
-      snapshot = try store.readLog(key)
-    } catch {
-      throw .store(error)
-    }
+  }
+
+  /// The facts of `snapshot`'s records.
+  private func decode(_ snapshot: LogSnapshot, key: String) throws(PipelineError) -> [MonitorFact] {
     let decoder = JSONDecoder()
     var facts: [MonitorFact] = []
-    facts.reserveCapacity(snapshot?.records.count ?? 0)
-    for record in snapshot?.records ?? [] {
+    facts.reserveCapacity(snapshot.records.count)
+    for record in snapshot.records {
       do {
         facts.append(try decoder.decode(MonitorFact.self, from: record.bytes))
       } catch {
         throw .store(.decoding(key: key, type: "MonitorFact", description: "\(error)"))
       }
     }
-    // The token is read before the records: a change in between is caught by the next read,
-    // whose token differs.
-    let log = JournalCache.Log(
-      token: token, facts: PipelineState.sortedSet(facts), evicted: snapshot?.evictedCount ?? 0)
-    cache.store(log, for: key)
-    return log
+    return facts
   }
 }
 
-/// The logs a ``FactJournal`` decoded, by key, each with the change token it was read at.
+/// The logs a ``FactJournal`` decoded, by key, each with the position it was read at.
 ///
 /// Shared by the copies of one ``UsagePipeline``; a lock guards it, since a pipeline is
 /// `Sendable`. It keeps the logs most recently read, at most ``capacity`` of them, so that its
 /// memory does not grow with the history.
 final class JournalCache: @unchecked Sendable {
+  /// A log's identity and the position its next record takes.
+  struct Position: Sendable, Hashable {
+    var identity: UInt64
+    var next: UInt64
+    /// How many records the log holds: a compaction removes some and keeps the others'
+    /// positions.
+    var count: Int
+  }
+
   struct Log: Sendable {
-    var token: ChangeToken?
+    var position: Position?
     var facts: [MonitorFact]
     var evicted: UInt64
   }
@@ -300,6 +343,21 @@ final class JournalCache: @unchecked Sendable {
   private var summaryDays: (token: ChangeToken, days: [LocalDay: DaySummary])?
   private var removed: LocalDay?
   private var ledgerFold: LedgerJournal.Fold?
+  private var heartbeatHistory: HeartbeatHistory?
+
+  /// The monitor extension's heartbeat history as last read.
+  var heartbeats: HeartbeatHistory? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return heartbeatHistory
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      heartbeatHistory = newValue
+    }
+  }
 
   /// The reward ledger as last folded, with the log position it was folded at.
   var ledger: LedgerJournal.Fold? {

@@ -16,6 +16,19 @@ public struct HeartbeatHistory: Sendable, Hashable, Codable {
   /// A heartbeat dated before its predecessor (the device clock was set back) stays where it
   /// arrived; `GapDetector` sorts what it is given.
   public let heartbeats: [Heartbeat]
+  /// Where the log stood when this history was read; `nil` for a history made otherwise.
+  ///
+  /// ``HeartbeatRecorder/history(updating:)`` reads only what came after it. Not part of the JSON
+  /// form, equality or hash.
+  private(set) var position: LogPosition? = nil
+
+  /// A log's identity and the position its next record takes.
+  struct LogPosition: Sendable {
+    var identity: UInt64
+    var next: UInt64
+    /// How many records the log held: a compaction removes some and keeps the others' positions.
+    var count: Int
+  }
 
   /// Creates a history.
   ///
@@ -33,6 +46,38 @@ public struct HeartbeatHistory: Sendable, Hashable, Codable {
     self.heartbeats = heartbeats
   }
 
+  /// A history read at `position`.
+  init(
+    source: HeartbeatSource, capacity: Int, evictedCount: UInt64, heartbeats: [Heartbeat],
+    position: LogPosition
+  ) {
+    self.source = source
+    self.capacity = capacity
+    self.evictedCount = evictedCount
+    self.heartbeats = heartbeats
+    self.position = position
+  }
+
   /// The most recently recorded heartbeat.
   public var latest: Heartbeat? { heartbeats.last }
+
+  private enum CodingKeys: String, CodingKey {
+    case source, capacity, evictedCount, heartbeats
+  }
+
+  /// Whether two histories hold the same heartbeats, source, capacity and evicted count.
+  public static func == (lhs: HeartbeatHistory, rhs: HeartbeatHistory) -> Bool {
+    (lhs.source, lhs.capacity, lhs.evictedCount) == (rhs.source, rhs.capacity, rhs.evictedCount)
+      && lhs.heartbeats == rhs.heartbeats
+  }
+
+  /// Hashes what ``==(_:_:)`` compares.
+  ///
+  /// - Parameter hasher: The hasher.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(source)
+    hasher.combine(capacity)
+    hasher.combine(evictedCount)
+    hasher.combine(heartbeats)
+  }
 }

@@ -208,8 +208,59 @@ public struct HeartbeatRecorder: Sendable {
     guard let log = try read(newest: nil) else {
       return HeartbeatHistory(source: source, capacity: capacity, evictedCount: 0, heartbeats: [])
     }
-    var heartbeats: [Heartbeat] = []
-    heartbeats.reserveCapacity(log.records.count)
+    return try history(of: log, after: [])
+  }
+
+  /// The history, reading only the heartbeats recorded since `cached` was read.
+  ///
+  /// For a reader that asks again and again (an app's dashboard): a history as long as the
+  /// capacity costs its decoding once, then only what was recorded since. When the log is not
+  /// the one `cached` was read from (removed, quarantined, rewritten) or `cached` was not read
+  /// by a recorder, it reads the whole history.
+  ///
+  /// - Parameter cached: A history this recorder's ``history()`` or ``history(updating:)``
+  ///   returned before, or `nil`.
+  /// - Returns: The history, equal to what ``history()`` returns now.
+  /// - Throws: Like ``history()``.
+  /// - Complexity: O(*k*) in the heartbeats recorded since `cached`, O(*n*) in the kept ones
+  ///   when it reads the whole history.
+  public func history(updating cached: HeartbeatHistory?) throws(TrackerSignalsError)
+    -> HeartbeatHistory
+  {
+    guard let cached, let position = cached.position, let tail = try read(newest: 1) else {
+      return try history()
+    }
+    guard tail.identity == position.identity, tail.nextPosition >= position.next,
+      tail.evictedCount >= cached.evictedCount
+    else {
+      return try history()
+    }
+    let added = tail.nextPosition - position.next
+    // Only appends and evictions of the oldest since: anything else (a compaction) reads whole.
+    guard
+      UInt64(position.count) + added == UInt64(tail.count)
+        + (tail.evictedCount - cached.evictedCount)
+    else {
+      return try history()
+    }
+    if added == 0 { return cached }
+    guard added <= UInt64(tail.capacity), let newer = try read(newest: Int(added)),
+      newer.identity == position.identity,
+      newer.records.first.map({ $0.position == position.next }) ?? (added == 0)
+    else {
+      return try history()
+    }
+    // What the log evicted meanwhile leaves from the front: it holds `newer.count` records.
+    let evicted = max(0, cached.heartbeats.count + newer.records.count - newer.count)
+    return try history(of: newer, after: Array(cached.heartbeats.dropFirst(evicted)))
+  }
+
+  /// The history of `log`'s records after `earlier`.
+  private func history(of log: LogSnapshot, after earlier: [Heartbeat]) throws(TrackerSignalsError)
+    -> HeartbeatHistory
+  {
+    var heartbeats = earlier
+    heartbeats.reserveCapacity(earlier.count + log.records.count)
     do {
       for record in log.records {
         heartbeats.append(heartbeat(try HeartbeatRecordFormat.decode(record)))
@@ -219,7 +270,9 @@ public struct HeartbeatRecorder: Sendable {
     }
     return HeartbeatHistory(
       source: source, capacity: log.capacity, evictedCount: log.evictedCount,
-      heartbeats: heartbeats)
+      heartbeats: heartbeats,
+      position: HeartbeatHistory.LogPosition(
+        identity: log.identity, next: log.nextPosition, count: log.count))
   }
 
   /// Moves a history that is not readable aside, keeping its bytes, so that recording can start
