@@ -24,6 +24,8 @@ struct DerivedUsage {
   /// The zone each interval is read in, by its start in milliseconds: the zone the device was
   /// in when it began (`IntervalAttribution`).
   var zones: [Int64: TimeZone] = [:]
+  /// The attribution of events to intervals, with every start of the facts.
+  var attribution: IntervalAttribution
 
   /// The accounting that `bound` is read from: ``accountant`` for the upper bound,
   /// ``confirmable`` for the lower.
@@ -50,6 +52,26 @@ struct DerivedUsage {
         interval.usageRecords(bound: bound, asOf: now)
     }
     return groups.keys.sorted().compactMap { groups[$0] }
+  }
+
+  /// Adds `fact`, which comes after every fact added before: a sign of life, and its threshold
+  /// event counted or rejected.
+  mutating func add(_ fact: MonitorFact, configuration: PipelineConfiguration) {
+    signsOfLife.append(
+      Heartbeat(instant: fact.instant, source: .monitorExtension, sequence: nil, memoryBytes: nil))
+    guard fact.callback == .eventDidReachThreshold, let name = fact.event else { return }
+    switch FactDerivation.reading(
+      name, of: fact, attribution: attribution, configuration: configuration)
+    {
+    case .event(let event, let upperOnly):
+      outcomes.append((fact.instant, accountant.record(event)))
+      if !upperOnly { _ = confirmable.record(event) }
+      let start = Milliseconds.clampedInstant(event.intervalStart)
+      if zones[start] == nil {
+        zones[start] = attribution.zone(of: fact.activity, at: start, eventZone: fact.timeZone)
+      }
+    case .rejected(let rejection): rejected.append(rejection)
+    }
   }
 
   /// What recording the events received in `range` did, counted.
@@ -86,35 +108,37 @@ enum FactDerivation {
     }
     var derived = DerivedUsage(
       accountant: accountant, confirmable: accountant, rejected: [], outcomes: [],
-      signsOfLife: facts.map {
-        Heartbeat(instant: $0.instant, source: .monitorExtension, sequence: nil, memoryBytes: nil)
-      })
-    for fact in facts where fact.callback == .eventDidReachThreshold {
-      guard let name = fact.event else { continue }  // every decoded event fact has one
-      switch reading(name, of: fact, attribution: attribution, configuration: configuration) {
-      case .event(let event, let upperOnly):
-        derived.outcomes.append((fact.instant, derived.accountant.record(event)))
-        if !upperOnly { _ = derived.confirmable.record(event) }
-        let start = Milliseconds.clampedInstant(event.intervalStart)
-        if derived.zones[start] == nil {
-          derived.zones[start] = attribution.zone(
-            of: fact.activity, at: start, eventZone: fact.timeZone)
-        }
-      case .rejected(let rejection): derived.rejected.append(rejection)
-      }
-    }
+      signsOfLife: [], attribution: attribution)
+    derived.signsOfLife.reserveCapacity(facts.count)
+    for fact in facts { derived.add(fact, configuration: configuration) }
     return derived
   }
 
+  /// `derived`, the derivation of some facts, with `later` added: what ``derive(_:configuration:
+  /// accountant:)`` gives for all of them, when every one of `later` comes after the facts
+  /// `derived` was made from, in their order; `nil` when `later` holds an `intervalDidStart`,
+  /// which can change how earlier events are attributed.
+  ///
+  /// - Complexity: O(*k*) in the facts of `later`.
+  static func extend(
+    _ derived: DerivedUsage, with later: some Collection<MonitorFact>,
+    configuration: PipelineConfiguration
+  ) -> DerivedUsage? {
+    guard !later.contains(where: { $0.callback == .intervalDidStart }) else { return nil }
+    var extended = derived
+    for fact in later { extended.add(fact, configuration: configuration) }
+    return extended
+  }
+
   /// What a threshold fact reports: an event, or why it cannot be counted.
-  private enum Reading {
+  enum Reading {
     /// An event; `upperOnly` for a held delivery, which counts in the upper bound only.
     case event(ThresholdEvent, upperOnly: Bool)
     case rejected(RejectedFact)
   }
 
   /// The threshold event of `fact`, named `eventName`, or why it cannot be counted.
-  private static func reading(
+  static func reading(
     _ eventName: String, of fact: MonitorFact, attribution: IntervalAttribution,
     configuration: PipelineConfiguration
   ) -> Reading {

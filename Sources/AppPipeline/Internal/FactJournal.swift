@@ -344,6 +344,39 @@ final class JournalCache: @unchecked Sendable {
   private var removed: LocalDay?
   private var ledgerFold: LedgerJournal.Fold?
   private var heartbeatHistory: HeartbeatHistory?
+  private var derivation: Derivation?
+
+  /// A derivation of a window's facts, and what identifies them: the window's start, how many
+  /// facts, the first and the last.
+  struct Derivation: Sendable {
+    var from: Int64
+    var count: Int
+    var first: MonitorFact?
+    var last: MonitorFact?
+    var derived: DerivedUsage
+
+    init(_ window: FactWindow, _ derived: DerivedUsage) {
+      from = window.from
+      count = window.facts.count
+      first = window.facts.first
+      last = window.facts.last
+      self.derived = derived
+    }
+  }
+
+  /// The last derivation of a window.
+  var derived: Derivation? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return derivation
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      derivation = newValue
+    }
+  }
 
   /// The monitor extension's heartbeat history as last read.
   var heartbeats: HeartbeatHistory? {

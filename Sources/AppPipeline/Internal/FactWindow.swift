@@ -81,7 +81,27 @@ extension UsagePipeline {
   }
 
   /// What the facts of `window` say.
+  ///
+  /// The last derivation is kept: when the window starts where it started and its facts are
+  /// those facts and later ones (a drain appended what came since, the usual case), only the
+  /// later ones are added (`FactDerivation.extend(_:with:configuration:)`).
+  ///
+  /// - Complexity: O(*k*) in the facts added since the last derivation of the same window;
+  ///   O(*n* log *n*) in the window's facts otherwise.
   func derive(_ window: FactWindow) -> DerivedUsage {
-    FactDerivation.derive(window.facts, configuration: configuration, accountant: emptyAccountant)
+    let facts = window.facts
+    if let cached = journal.cache.derived, cached.from == window.from, cached.count > 0,
+      cached.count <= facts.count, facts.first == cached.first,
+      facts[cached.count - 1] == cached.last,
+      let extended = FactDerivation.extend(
+        cached.derived, with: facts[cached.count...], configuration: configuration)
+    {
+      journal.cache.derived = JournalCache.Derivation(window, extended)
+      return extended
+    }
+    let derived = FactDerivation.derive(
+      facts, configuration: configuration, accountant: emptyAccountant)
+    journal.cache.derived = JournalCache.Derivation(window, derived)
+    return derived
   }
 }
