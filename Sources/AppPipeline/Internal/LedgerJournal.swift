@@ -93,11 +93,17 @@ struct LedgerJournal: Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     for _ in 0..<Self.attempts {
-      let before = try fold()
-      var after = before
-      let result = try change(&after)
-      let added = after.ledger.transactions.dropFirst(before.ledger.transactions.count)
-      guard !added.isEmpty else { return result }
+      var fold = try fold()
+      // The cache lets go of the fold, so that the change is made in place instead of on a copy
+      // of every transaction; it keeps the fold again once the append succeeded.
+      cache.ledger = nil
+      let before = (count: fold.ledger.entries.count, position: fold.position)
+      let result = try change(&fold)
+      let added = fold.ledger.entries[before.count...].map(\.transaction)
+      guard !added.isEmpty else {
+        cache.ledger = fold
+        return result
+      }
       var records: [Data] = []
       for transaction in added {
         do {
@@ -119,9 +125,9 @@ struct LedgerJournal: Sendable {
       } catch {
         throw .store(error)
       }
-      guard let appended else { continue }  // another writer appended first
-      after.position = (appended.identity, appended.positions.upperBound + 1)
-      cache.ledger = after
+      guard let appended else { continue }  // another writer appended first: fold again
+      fold.position = (appended.identity, appended.positions.upperBound + 1)
+      cache.ledger = fold
       return result
     }
     throw .store(

@@ -29,17 +29,21 @@ struct OutboxLayout {
   }
 
   let header: Header
-  /// The stored records, oldest first: record *k* holds the entry numbered `oldest + k`.
+  /// The records read, oldest first: record *k* holds the entry numbered `firstRead + k`.
+  ///
+  /// All of the outbox's, or its newest ones (``init(parsingNewest:key:)``).
   let records: [LogRecord]
+  /// The number of the first record read: `header.oldest` when every record was read.
+  let firstRead: UInt64
 
-  /// The payload bytes of `value`, which must lie in `header.oldest...header.head`.
+  /// The payload bytes of `value`, which must lie in `firstRead...header.head`.
   func payload(of value: UInt64) -> Data {
-    records[Int(value - header.oldest)].bytes.dropFirst()
+    records[Int(value - firstRead)].bytes.dropFirst()
   }
 
-  /// Whether the outbox holds an entry under `value`.
+  /// Whether the outbox holds an entry under `value` and it was read.
   func holds(_ value: UInt64) -> Bool {
-    (header.oldest...header.head).contains(value)
+    (firstRead...header.head).contains(value)
   }
 
   /// The CRC-32C of the stored payload of `value` (its JSON, without the version byte), which
@@ -91,6 +95,31 @@ struct OutboxLayout {
     header = Header(
       epoch: SequenceEpoch(rawValue: log.identity), head: last.position, oldest: first.position)
     records = log.records
+    firstRead = first.position
+  }
+
+  /// Checks the newest records of `log`; `nil` when it holds none.
+  ///
+  /// They must hold consecutive numbers up to the newest. The older ones were not read: only
+  /// numbers from the first read can be delivered from this layout.
+  ///
+  /// - Complexity: O(*k*) in the records read.
+  init?(parsingNewest log: LogSnapshot, key: String) throws(SequenceTrackingError) {
+    guard let header = try Self.header(of: log, key: key), let first = log.records.first,
+      let last = log.records.last
+    else { return nil }
+    guard last.position >= first.position,
+      last.position - first.position == UInt64(log.records.count - 1)
+    else {
+      throw .corruptedOutbox(
+        key: key,
+        reason: "the \(log.records.count) newest entries are not numbered consecutively "
+          + "(\(first.position) to \(last.position))")
+    }
+    for record in log.records { try Self.check(record, key: key) }
+    self.header = header
+    records = log.records
+    firstRead = first.position
   }
 
   /// Checks that `record` is an entry of this layout.

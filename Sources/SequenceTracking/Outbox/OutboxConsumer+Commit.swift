@@ -22,7 +22,7 @@ extension OutboxConsumer {
       // stored cursor was derived from. Under the lock, an unchanged revision proves that no
       // other drain wrote since, so the plan made there is not based on a stale outbox.
       let stored = try record()
-      let layout = try outbox.snapshot()
+      let layout = try outbox.snapshot(after: stored.cursor)
       guard
         Self.plan(cursor: stored.cursor, layout: layout, passingOver: number, through: limit)
           != nil

@@ -229,7 +229,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   public func drain(after cursor: OutboxCursor) throws(SequenceTrackingError)
     -> OutboxBatch<Payload>
   {
-    let layout = try snapshot()
+    let layout = try snapshot(after: cursor)
     let plan = DeliveryPlan(cursor: cursor, layout: layout)
     guard let layout else { return plan.batch([]) }
     return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
@@ -254,7 +254,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   public func drain(after cursor: OutboxCursor, passingOver number: SequenceNumber)
     throws(SequenceTrackingError) -> OutboxBatch<Payload>
   {
-    let layout = try snapshot()
+    let layout = try snapshot(after: cursor)
     guard let layout,
       let plan = DeliveryPlan(cursor: cursor, layout: layout).passingOver(number, in: layout)
     else {
@@ -263,6 +263,42 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
         head: layout.map { SequenceNumber(epoch: $0.header.epoch, value: $0.header.head) })
     }
     return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
+  }
+
+  /// Reads and checks what a consumer at `cursor` needs of the outbox — the entry at the cursor
+  /// and those after it, when the cursor is within the outbox's current epoch and numbers —
+  /// or the whole outbox otherwise; `nil` when it holds no entry.
+  ///
+  /// A drain after a cursor near the head reads the outbox's newest few records, not all of
+  /// them: its cost is the news. Every plan ``DeliveryPlan`` makes for `cursor` delivers only
+  /// numbers from the cursor's on, which such a layout holds.
+  ///
+  /// - Complexity: O(*k*) in the entries from the cursor's on; O(*n*) in the outbox when it
+  ///   reads all of it.
+  func snapshot(after cursor: OutboxCursor) throws(SequenceTrackingError) -> OutboxLayout? {
+    guard let last = cursor.last else { return try snapshot() }
+    let tail: LogSnapshot?
+    do {
+      tail = try store.readLog(key, newest: 1)
+    } catch {
+      throw reported(error)
+    }
+    guard let tail, let header = try OutboxLayout.header(of: tail, key: key),
+      last.epoch == header.epoch, (header.oldest...header.head).contains(last.value),
+      header.head - last.value < UInt64(Int.max)
+    else { return try snapshot() }
+    let newest: LogSnapshot?
+    do {
+      newest = try store.readLog(key, newest: Int(header.head - last.value) + 1)
+    } catch {
+      throw reported(error)
+    }
+    // Published between the two reads: the newest records may no longer reach back to the
+    // cursor's; the whole outbox does.
+    guard let newest, newest.identity == tail.identity,
+      newest.records.first?.position == last.value
+    else { return try snapshot() }
+    return try OutboxLayout(parsingNewest: newest, key: key)
   }
 
   /// Reads and checks the whole outbox, or returns `nil` when it holds no entry.
