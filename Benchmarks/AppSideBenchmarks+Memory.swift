@@ -73,23 +73,8 @@ extension AppSideBenchmarks {
 
     /// Runs a child on `directory` and returns what it measured.
     static func spawn(directory: URL, now: Date) throws -> AppMemoryChild {
-      let process = Process()
-      process.executableURL = ExtensionBenchmarks.MemoryChild.selfExecutable()
-      process.arguments = [flag, directory.path, String(now.timeIntervalSince1970)]
-      let output = Pipe()
-      let errors = Pipe()
-      process.standardOutput = output
-      process.standardError = errors
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      let errorText = String(
-        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      guard process.terminationStatus == 0 else {
-        throw BenchmarkError(
-          "the app memory child exited with \(process.terminationStatus): \(errorText)")
-      }
-      return try JSONDecoder().decode(AppMemoryChild.self, from: data)
+      try ChildProcess.run(
+        [flag, directory.path, String(now.timeIntervalSince1970)], name: "the app memory child")
     }
 
     /// The child's side: runs when the benchmark is started with ``flag``; returns the exit

@@ -118,28 +118,14 @@ extension ExtensionBenchmarks {
 
     /// Runs the child for `work` and returns what it measured.
     static func spawn(_ work: Work, directory: URL, count: Int) throws -> MemoryChild {
-      let process = Process()
-      process.executableURL = selfExecutable()
+      let arguments: [String]
       switch work {
       case .callbacks:
-        process.arguments = [flag, "callbacks", directory.path, String(count), "0"]
+        arguments = [flag, "callbacks", directory.path, String(count), "0"]
       case .rawWrites(let bytes):
-        process.arguments = [flag, "raw-writes", directory.path, String(count), String(bytes)]
+        arguments = [flag, "raw-writes", directory.path, String(count), String(bytes)]
       }
-      let output = Pipe()
-      let errors = Pipe()
-      process.standardOutput = output
-      process.standardError = errors
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      let errorText = String(
-        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      guard process.terminationStatus == 0 else {
-        throw BenchmarkError(
-          "the memory child exited with \(process.terminationStatus): \(errorText)")
-      }
-      return try JSONDecoder().decode(MemoryChild.self, from: data)
+      return try ChildProcess.run(arguments, name: "the memory child")
     }
 
     /// The child's side: runs when the benchmark is started with ``flag``; returns the exit

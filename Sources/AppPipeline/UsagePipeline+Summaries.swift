@@ -21,7 +21,8 @@ extension UsagePipeline {
       guard let summary = all[day], summary.upper != nil, summary.lower != nil else { continue }
       let expired =
         Milliseconds.clampedInstant(configuration.boundary.interval(of: day).end) < expiry
-      if summary.configuration == configurationDigest || expired { valid[day] = summary }
+      let current = configurationDigest.map { summary.configuration == $0 } ?? false
+      if current || expired { valid[day] = summary }
     }
     return valid
   }
@@ -56,6 +57,8 @@ extension UsagePipeline {
   /// is derived from its facts, once: a first wake summarises every closed day of the retention,
   /// the empty ones too, so that no dashboard reads them again.
   func summarize(now: Int64) throws(PipelineError) {
+    // A configuration without a digest matches no summary: there is nothing to write.
+    guard let digest = configurationDigest else { return }
     let boundary = configuration.boundary
     let today = boundary.day(containingSupported: now)
     let first = LocalDay(
@@ -78,7 +81,7 @@ extension UsagePipeline {
       let lower = try report(derived, bound: .lower, days: day...day, now: through)
       written.append(
         DaySummary(
-          day: day, configuration: configurationDigest, through: through,
+          day: day, configuration: digest, through: through,
           upper: try Self.usage(on: day, in: upper, interval: interval),
           lower: try Self.usage(on: day, in: lower, interval: interval),
           uncategorized: upper.uncategorizedApps))

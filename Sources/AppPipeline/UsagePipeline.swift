@@ -54,7 +54,7 @@ public struct UsagePipeline: Sendable {
   /// The reward ledger, in its log.
   let ledgerJournal: LedgerJournal
   /// The configuration's digest, which the summaries of past days record.
-  let configurationDigest: String
+  let configurationDigest: String?
   private var lastHead: OutboxHead?
   private var cursor: OutboxCursor?
 

@@ -65,13 +65,18 @@ extension PipelineConfiguration {
   /// A digest of the configuration's JSON form.
   ///
   /// Two configurations with the same digest derive the same usage from the same facts.
-  /// 64-bit FNV-1a, in hexadecimal; not a security measure.
-  var digest: String {
+  /// 64-bit FNV-1a, in hexadecimal; not a security measure. `nil` when the configuration does
+  /// not encode (it always does): then no summary matches it, and every day is derived from its
+  /// facts.
+  var digest: String? {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    // A configuration always encodes; were it not to, no summary would ever match it, and
-    // every day would be derived from its facts.
-    let bytes = (try? encoder.encode(self)) ?? Data()
+    let bytes: Data
+    do {
+      bytes = try encoder.encode(self)
+    } catch {
+      return nil
+    }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes {
       hash ^= UInt64(byte)
