@@ -366,72 +366,39 @@ final class JournalCache: @unchecked Sendable {
 
   /// The last derivation of a window.
   var derived: Derivation? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return derivation
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      derivation = newValue
-    }
+    get { locked { derivation } }
+    set { locked { derivation = newValue } }
   }
 
   /// The monitor extension's heartbeat history as last read.
   var heartbeats: HeartbeatHistory? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return heartbeatHistory
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      heartbeatHistory = newValue
-    }
+    get { locked { heartbeatHistory } }
+    set { locked { heartbeatHistory = newValue } }
   }
 
   /// The reward ledger as last folded, with the log position it was folded at.
   var ledger: LedgerJournal.Fold? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return ledgerFold
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      ledgerFold = newValue
-    }
+    get { locked { ledgerFold } }
+    set { locked { ledgerFold = newValue } }
   }
 
   /// The day before which this process last removed the day logs.
   var removedBefore: LocalDay? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return removed
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      removed = newValue
-    }
+    get { locked { removed } }
+    set { locked { removed = newValue } }
   }
 
   /// The summaries' log, decoded, with the change token it was read at.
   var summaries: (token: ChangeToken, days: [LocalDay: DaySummary])? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return summaryDays
-    }
-    set {
-      lock.lock()
-      defer { lock.unlock() }
-      summaryDays = newValue
-    }
+    get { locked { summaryDays } }
+    set { locked { summaryDays = newValue } }
+  }
+
+  /// `body`'s result, with the cache locked.
+  private func locked<Value>(_ body: () -> Value) -> Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return body()
   }
 
   func log(_ key: String) -> Log? {

@@ -83,15 +83,8 @@ struct OutboxLayout {
   /// - Complexity: O(*n*) in the number of entries; payloads are not decoded.
   init?(parsing log: LogSnapshot, key: String) throws(SequenceTrackingError) {
     guard let first = log.records.first, let last = log.records.last else { return nil }
-    guard log.records.count == log.count, last.position >= first.position,
-      last.position - first.position == UInt64(log.records.count - 1)
-    else {
-      throw .corruptedOutbox(
-        key: key,
-        reason: "the \(log.records.count) entries are not numbered consecutively "
-          + "(\(first.position) to \(last.position))")
-    }
-    for record in log.records { try Self.check(record, key: key) }
+    try Self.checkConsecutive(
+      log.records, complete: log.records.count == log.count, what: "entries", key: key)
     header = Header(
       epoch: SequenceEpoch(rawValue: log.identity), head: last.position, oldest: first.position)
     records = log.records
@@ -105,21 +98,30 @@ struct OutboxLayout {
   ///
   /// - Complexity: O(*k*) in the records read.
   init?(parsingNewest log: LogSnapshot, key: String) throws(SequenceTrackingError) {
-    guard let header = try Self.header(of: log, key: key), let first = log.records.first,
-      let last = log.records.last
-    else { return nil }
-    guard last.position >= first.position,
-      last.position - first.position == UInt64(log.records.count - 1)
-    else {
-      throw .corruptedOutbox(
-        key: key,
-        reason: "the \(log.records.count) newest entries are not numbered consecutively "
-          + "(\(first.position) to \(last.position))")
+    guard let header = try Self.header(of: log, key: key), let first = log.records.first else {
+      return nil
     }
-    for record in log.records { try Self.check(record, key: key) }
+    try Self.checkConsecutive(log.records, complete: true, what: "newest entries", key: key)
     self.header = header
     records = log.records
     firstRead = first.position
+  }
+
+  /// Checks that `records` are entries of this layout, numbered consecutively; `complete` says
+  /// whether they are every record the read asked for (all of the log's, for a whole read).
+  private static func checkConsecutive(
+    _ records: [LogRecord], complete: Bool, what: String, key: String
+  ) throws(SequenceTrackingError) {
+    guard let first = records.first, let last = records.last else { return }
+    guard complete, last.position >= first.position,
+      last.position - first.position == UInt64(records.count - 1)
+    else {
+      throw .corruptedOutbox(
+        key: key,
+        reason: "the \(records.count) \(what) are not numbered consecutively "
+          + "(\(first.position) to \(last.position))")
+    }
+    for record in records { try check(record, key: key) }
   }
 
   /// Checks that `record` is an entry of this layout.
