@@ -128,7 +128,7 @@ extension FileStore {
     let random = { UInt64.random(in: 1...UInt64.max) }
     if let kept = handles.openLog {
       handles.openLog = nil
-      if kept.key == key, let status = (try? fileSystem.status(atPath: path)) ?? nil,
+      if kept.key == key, let status = keptFileStatus(atPath: path),
         status.kind == .regularFile, status.identity == kept.identity,
         status.size <= Self.maximumFileSize
       {
@@ -147,6 +147,19 @@ extension FileStore {
         store: self, key: key, path: path, descriptor: file?.descriptor,
         identity: file?.identity, window: file.map { LogWindow(size: $0.size) }),
       key: key, path: path, random: random)
+  }
+
+  /// The status of the file at `path`, to decide whether the kept log is still it; `nil` when
+  /// there is none or it cannot be read.
+  ///
+  /// A failure here is not reported and loses nothing: the kept descriptor is let go and the log
+  /// is opened afresh, whose errors are reported.
+  private func keptFileStatus(atPath path: String) -> FileStatus? {
+    do {
+      return try fileSystem.status(atPath: path)
+    } catch {
+      return nil
+    }
   }
 
   /// The change token of a log file: its header's token base plus the bytes after the header.
