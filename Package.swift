@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "ActivityWatchInterop", targets: ["ActivityWatchInterop"]),
     .library(name: "AppPipeline", targets: ["AppPipeline"]),
     .library(name: "ActivityPlanning", targets: ["ActivityPlanning"]),
+    .library(name: "Shielding", targets: ["Shielding"]),
     .executable(name: "screen-time-demo", targets: ["screen-time-demo"]),
     .executable(name: "usage-report", targets: ["usage-report"]),
     .executable(name: "gap-check", targets: ["gap-check"]),
@@ -50,13 +51,21 @@ let package = Package(
     // What to monitor: goals in, a DeviceActivity plan that fits the platform's limits out, and
     // its re-arming under new generations.
     .target(name: "ActivityPlanning", dependencies: ["UsageModel", "BudgetMath"]),
+    // What to shield: restriction sources and the app's intents in, the stores to apply and the
+    // instant of the next change out. The monitor extension imports it and applies the result.
+    .target(
+      name: "Shielding",
+      dependencies: [
+        "SharedStore", "UsageModel", "BudgetMath", "ActivityPlanning", "TrackerSignals",
+      ]
+    ),
     // The umbrella: re-exports every module and holds nothing but documentation.
     .target(
       name: "ScreenTimeKit",
       dependencies: [
         "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
         "TrackerSignals", "GapDetection", "ActivityWatchInterop", "AppPipeline",
-        "ActivityPlanning",
+        "ActivityPlanning", "Shielding",
       ]
     ),
 
@@ -85,7 +94,7 @@ let package = Package(
       name: "store-tool",
       dependencies: [
         "SharedStore", "UsageModel", "SignalValues", "SequenceTracking", "TrackerSignals",
-        "GapDetection", "BudgetMath", "AppPipeline",
+        "GapDetection", "BudgetMath", "AppPipeline", "Shielding",
       ],
       path: "Examples/store-tool",
       exclude: ["README.md"]
@@ -191,6 +200,13 @@ let package = Package(
         "AppPipeline", "ActivityPlanning", "SharedStore", "UsageModel", "BudgetMath",
         "SignalValues",
         "SequenceTracking", "TrackerSignals", "GapDetection", "TestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "ShieldingTests",
+      dependencies: [
+        "Shielding", "SharedStore", "UsageModel", "BudgetMath", "ActivityPlanning",
+        "TrackerSignals",
       ]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),

@@ -52,6 +52,8 @@ struct LibraryKey {
       return count(try store.readLog(key)?.records.count ?? 0, "record") + " read"
     case .appLedger:
       return count(try ledgerTransactions(store).count, "transaction") + " decode"
+    case .shieldIntents, .shieldApplied:
+      return try checkShields(store)
     }
   }
 
@@ -76,6 +78,8 @@ struct LibraryKey {
             "the app's reward ledger (UsagePipeline): "
               + count(transactions.count, "transaction"))
         }
+      case .shieldIntents, .shieldApplied:
+        try showShields(folder, header: header, json: json)
       case .appSummaries:
         print(header)
         print(

@@ -126,6 +126,14 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   /// transactions.
   public var appLedgerKey: String { appStateKey + ".ledger" }
 
+  /// The key of the app's shield intents: `<appStateKey>.shields`, an append-only log of
+  /// Shielding's `ShieldIntent`s that the app writes and the monitor extension reads.
+  public var shieldIntentsKey: String { appStateKey + ".shields" }
+
+  /// The key of the shields the monitor extension last applied: `<appStateKey>.shields.applied`,
+  /// one Shielding `ShieldState` in its JSON form.
+  public var shieldAppliedKey: String { appStateKey + ".shields.applied" }
+
   /// The longest ``appStateKey``: the app side's other keys add at most 17 characters to it.
   public static let maximumAppStateKeyLength = StoreKeyRules.maximumLength - 17
 
@@ -141,6 +149,8 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     case appStartsKey: return .appStarts
     case appSummariesKey: return .appSummaries
     case appLedgerKey: return .appLedger
+    case shieldIntentsKey: return .shieldIntents
+    case shieldAppliedKey: return .shieldApplied
     default:
       if key.hasPrefix(appFactsKeyPrefix) {
         do throws(UsageModelError) {
@@ -171,6 +181,8 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     case .appStarts: return appStartsKey
     case .appSummaries: return appSummariesKey
     case .appLedger: return appLedgerKey
+    case .shieldIntents: return shieldIntentsKey
+    case .shieldApplied: return shieldAppliedKey
     }
   }
 
@@ -237,4 +249,10 @@ public enum SharedFolderContent: Sendable, Hashable {
   case appSummaries
   /// The app side's reward ledger: an append-only log of `LedgerTransaction`, written durably.
   case appLedger
+  /// The app's shield intents: an append-only log of Shielding's `ShieldIntent`s, written
+  /// durably.
+  case shieldIntents
+  /// The shields the monitor extension last applied: one Shielding `ShieldState`, written
+  /// durably.
+  case shieldApplied
 }

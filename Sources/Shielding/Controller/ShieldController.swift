@@ -1,0 +1,286 @@
+import Foundation
+import SharedStore
+import TrackerSignals
+import UsageModel
+
+/// The shared folder's shield intents and applied state: the app records intents, the monitor
+/// extension decides and applies.
+///
+/// Only the extension applies shields. The app calls ``record(_:)`` (start a focus session,
+/// take a break, redeem earned time, change a profile) and may show ``derivation()``'s state;
+/// each extension callback calls ``decide(now:)``, applies the decision, then
+/// ``markApplied(_:)``.
+///
+/// ```swift
+/// // In the DeviceActivityMonitor subclass:
+/// let shields = ShieldController<String>(folder: folder, timeZone: zone)
+/// let decision = shields.decide(now: Date())
+/// for write in decision.writes { apply(write.store, to: ShieldController<String>.storeName(write.index)) }
+/// for index in decision.clears { clear(ShieldController<String>.storeName(index)) }
+/// try shields.markApplied(decision)
+/// ```
+///
+/// **Never fail open.** An error never removes a shield: unreadable intents change nothing;
+/// an undecodable record lets later intents add shields but not lift them; a clock that went
+/// backwards or an intent log that evicted records keeps every shield last applied, with
+/// anything newly required; more targets than the stores hold shield every category. Each is
+/// reported in ``ShieldDecision/diagnostics``.
+public struct ShieldController<Token: ShieldToken>: Sendable {
+  /// The store of the shared folder.
+  public let store: any SharedStore
+  /// The folder's layout, which names the keys (`SharedFolderLayout.shieldIntentsKey` and
+  /// `shieldAppliedKey`).
+  public let layout: SharedFolderLayout
+  /// The zone of the schedules' wall clock.
+  public let timeZone: TimeZone
+  /// The most intents the log keeps: 4,096.
+  ///
+  /// An eviction is reported and holds every shield.
+  public static var intentCapacity: Int { 4_096 }
+
+  /// A controller on a shared folder.
+  ///
+  /// - Parameters:
+  ///   - folder: The shared folder, as the extension and the app open it.
+  ///   - timeZone: The zone of the schedules' wall clock.
+  public init(folder: SharedFolder, timeZone: TimeZone) {
+    self.init(store: folder.store, layout: folder.layout, timeZone: timeZone)
+  }
+
+  /// A controller on a store.
+  ///
+  /// - Parameters:
+  ///   - store: The shared store.
+  ///   - layout: The folder's layout; the library's unless you say.
+  ///   - timeZone: The zone of the schedules' wall clock.
+  public init(store: any SharedStore, layout: SharedFolderLayout = .standard, timeZone: TimeZone) {
+    self.store = store
+    self.layout = layout
+    self.timeZone = timeZone
+  }
+
+  /// The name of the store at `index`: `stk.shield.<index>`, for `ManagedSettingsStore.Name`.
+  ///
+  /// - Parameter index: A store's index.
+  /// - Returns: Its name.
+  public static func storeName(_ index: Int) -> String { "stk.shield.\(index)" }
+
+  // MARK: - The app's side
+
+  /// Records an intent for the extension, once.
+  ///
+  /// - Parameter intent: What the app wants.
+  /// - Returns: `true` when recorded, `false` when an identical intent was already recorded.
+  /// - Throws: ``ShieldingError/conflictingIntent(id:)`` when another intent has the
+  ///   identifier, ``ShieldingError/encoding(_:)`` or ``ShieldingError/store(_:)``. Nothing is
+  ///   recorded when it throws.
+  /// - Complexity: O(*n*) in the intents kept.
+  @discardableResult
+  public func record(_ intent: ShieldIntent<Token>) throws(ShieldingError) -> Bool {
+    let bytes = try Self.encode(intent)
+    var conflict = false
+    let appended: LogAppend?
+    do {
+      appended = try store.appendToLog(
+        layout.shieldIntentsKey, capacity: Self.intentCapacity,
+        examiningNewest: Self.intentCapacity
+      ) { snapshot in
+        for record in snapshot.records where Self.identifier(of: record.bytes) == intent.id {
+          conflict = record.bytes != bytes
+          return []
+        }
+        return [bytes]
+      }
+    } catch {
+      throw .store(error)
+    }
+    if conflict { throw .conflictingIntent(id: intent.id) }
+    return appended != nil
+  }
+
+  /// The records of the intent log, decoded where they decode.
+  ///
+  /// - Returns: The records, oldest first, and how many the log evicted.
+  /// - Throws: ``ShieldingError/store(_:)`` when the log cannot be read.
+  public func intentRecords() throws(ShieldingError) -> (
+    records: [ShieldIntentRecord<Token>], evicted: UInt64
+  ) {
+    let snapshot: LogSnapshot?
+    do {
+      snapshot = try store.readLog(layout.shieldIntentsKey)
+    } catch {
+      throw .store(error)
+    }
+    guard let snapshot else { return ([], 0) }
+    let decoder = JSONDecoder()
+    let records = snapshot.records.map { record -> ShieldIntentRecord<Token> in
+      do {
+        return .intent(try decoder.decode(ShieldIntent<Token>.self, from: record.bytes))
+      } catch {
+        return .undecodable(position: record.position, reason: "\(error)")
+      }
+    }
+    return (records, snapshot.evictedCount)
+  }
+
+  /// The derivation of the recorded intents, for the app to show what is shielded and why.
+  ///
+  /// - Returns: The derivation.
+  /// - Throws: ``ShieldingError/store(_:)`` when the log cannot be read.
+  public func derivation() throws(ShieldingError) -> ShieldDerivation<Token> {
+    ShieldDerivation(records: try intentRecords().records, timeZone: timeZone)
+  }
+
+  /// The state the extension last marked applied, if any.
+  ///
+  /// - Returns: The state, without diagnostics, or `nil` before the first.
+  /// - Throws: ``ShieldingError/store(_:)`` when it cannot be read or decoded.
+  public func lastApplied() throws(ShieldingError) -> ShieldState<Token>? {
+    let key = layout.shieldAppliedKey
+    do {
+      guard let data = try store.read(key) else { return nil }
+      return try StoreCodec<ShieldState<Token>>.json.decode(data, key: key)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  // MARK: - The extension's side
+
+  /// What to apply at `now`, against what was last applied.
+  ///
+  /// - Parameter now: The current instant (the outermost caller reads the clock).
+  /// - Returns: The decision; errors are reported in it, never thrown, and never lift a shield.
+  /// - Complexity: O(*n* log *n*) in the intents, plus ``ShieldDerivation/nextChange(after:)``.
+  public func decide(now: Date) -> ShieldDecision<Token> {
+    var diagnostics: [ShieldDiagnostic] = []
+    var previous: ShieldState<Token>?
+    var previousKnown = true
+    do {
+      previous = try lastApplied()
+    } catch {
+      previousKnown = false
+      diagnostics.append(.unreadable(key: layout.shieldAppliedKey, reason: error.description))
+    }
+    let read: (records: [ShieldIntentRecord<Token>], evicted: UInt64)
+    do {
+      read = try intentRecords()
+    } catch {
+      diagnostics.append(.unreadable(key: layout.shieldIntentsKey, reason: error.description))
+      let kept =
+        previous
+        ?? ShieldState(
+          instant: now, targets: [], stores: [], shieldsAllCategories: false, diagnostics: [])
+      let state = ShieldState(
+        instant: kept.instant, targets: kept.targets, stores: kept.stores,
+        shieldsAllCategories: kept.shieldsAllCategories, diagnostics: diagnostics)
+      return ShieldDecision(
+        state: state, writes: [], clears: [], allCategoriesChanged: false, nextChange: nil,
+        isRecordable: false)
+    }
+    let derivation = ShieldDerivation(records: read.records, timeZone: timeZone)
+    var targets = derivation.targets(at: now)
+    var instant = now
+    var nextChange = derivation.nextChange(after: now)
+    if read.evicted > 0 {
+      diagnostics.append(.intentsEvicted(count: read.evicted))
+      if let previous { targets = Self.holding(previous, in: targets, because: "intentsEvicted") }
+    }
+    if let previous, now < previous.instant {
+      diagnostics.append(.clockWentBackwards(lastApplied: previous.instant, now: now))
+      targets = Self.holding(previous, in: targets, because: "clockWentBackwards")
+      instant = previous.instant
+      nextChange = min(nextChange ?? previous.instant, previous.instant)
+    }
+    let state = ShieldDerivation.state(
+      instant: instant, targets: targets, previous: previous,
+      diagnostics: diagnostics + derivation.diagnostics)
+    return Self.decision(
+      state, against: previousKnown ? previous : nil, clearing: previousKnown,
+      nextChange: nextChange)
+  }
+
+  /// Records that `decision` was applied, so that the next decision is against it.
+  ///
+  /// - Parameter decision: A decision this controller made, once applied.
+  /// - Throws: ``ShieldingError/store(_:)``. A decision that is not
+  ///   ``ShieldDecision/isRecordable`` is not recorded.
+  public func markApplied(_ decision: ShieldDecision<Token>) throws(ShieldingError) {
+    guard decision.isRecordable else { return }
+    do {
+      let key = layout.shieldAppliedKey
+      try store.write(
+        try StoreCodec<ShieldState<Token>>.json.encode(decision.state, key: key), for: key)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  // MARK: - Helpers
+
+  private struct IntentIdentifier: Decodable {
+    let id: String
+  }
+
+  /// The identifier of a recorded intent, or `nil` for a record that does not decode: such a
+  /// record is reported by every derivation, and holds no identifier to compare.
+  private static func identifier(of bytes: Data) -> String? {
+    do {
+      return try JSONDecoder().decode(IntentIdentifier.self, from: bytes).id
+    } catch {
+      return nil
+    }
+  }
+
+  private static func encode(_ intent: ShieldIntent<Token>) throws(ShieldingError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    do {
+      return try encoder.encode(intent)
+    } catch {
+      throw .encoding("\(error)")
+    }
+  }
+
+  /// `targets` with every target of `previous` kept, its reasons marked as held after an error.
+  static func holding(
+    _ previous: ShieldState<Token>, in targets: [ShieldedTarget<Token>], because name: String
+  ) -> [ShieldedTarget<Token>] {
+    let held = previous.targets.map { entry in
+      ShieldedTarget(
+        target: entry.target,
+        reasons: Array(
+          Set(
+            entry.reasons.map {
+              ShieldReason(source: .heldAfterError, profile: $0.profile, name: name, until: nil)
+            })
+        ).sorted())
+    }
+    return ShieldDerivation.union(targets, held)
+  }
+
+  /// The stores to write and clear to go from `previous` to `state`; without `clearing`, no
+  /// store is cleared (what was applied is unknown, so nothing is lifted).
+  static func decision(
+    _ state: ShieldState<Token>, against previous: ShieldState<Token>?, clearing: Bool,
+    nextChange: Date?
+  ) -> ShieldDecision<Token> {
+    let old = previous?.stores ?? []
+    var writes: [ShieldStoreWrite<Token>] = []
+    var clears: [Int] = []
+    for index in 0..<max(state.stores.count, old.count) {
+      let new = index < state.stores.count ? state.stores[index] : ShieldStore()
+      let before = index < old.count ? old[index] : ShieldStore()
+      guard new != before || (previous == nil && !new.isEmpty) else { continue }
+      if !new.isEmpty {
+        writes.append(ShieldStoreWrite(index: index, store: new))
+      } else if clearing {
+        clears.append(index)
+      }
+    }
+    let allChanged = state.shieldsAllCategories != (previous?.shieldsAllCategories ?? false)
+    return ShieldDecision(
+      state: state, writes: writes, clears: clears, allCategoriesChanged: allChanged,
+      nextChange: nextChange, isRecordable: true)
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// What a monitor extension's callback must apply: the stores to write and to clear, and when
+/// to wake up next.
+///
+/// Apply ``writes`` and ``clears`` to the `ManagedSettingsStore`s named by
+/// ``ShieldController/storeName(_:)``, set `shield.applicationCategories = .all()` in store 0
+/// while ``ShieldState/shieldsAllCategories``, then call ``ShieldController/markApplied(_:)``.
+/// A decision derived right after that one is applied writes and clears nothing.
+public struct ShieldDecision<Token: ShieldToken>: Sendable, Hashable {
+  /// The state to have applied once this decision is.
+  public let state: ShieldState<Token>
+  /// The stores whose contents changed, by index, ascending.
+  public let writes: [ShieldStoreWrite<Token>]
+  /// The indices of stores that must now shield nothing, ascending.
+  public let clears: [Int]
+  /// Whether ``ShieldState/shieldsAllCategories`` differs from what was applied.
+  public let allCategoriesChanged: Bool
+  /// When the state next changes, to start the next DeviceActivity interval then.
+  ///
+  /// `nil` when nothing the intents say changes it again.
+  public let nextChange: Date?
+  /// Whether ``ShieldController/markApplied(_:)`` records this decision; `false` when the
+  /// intents could not be read, so that the next callback tries again.
+  public let isRecordable: Bool
+
+  /// What went wrong, each worked around without lifting a shield.
+  public var diagnostics: [ShieldDiagnostic] { state.diagnostics }
+
+  /// Whether applying the decision changes nothing.
+  public var changesNothing: Bool { writes.isEmpty && clears.isEmpty && !allCategoriesChanged }
+}
+
+/// One store to write: its index and its whole contents.
+public struct ShieldStoreWrite<Token: ShieldToken>: Sendable, Hashable {
+  /// The store's index; its name is ``ShieldController/storeName(_:)``.
+  public let index: Int
+  /// What it must shield, replacing what it shielded.
+  public let store: ShieldStore<Token>
+}
