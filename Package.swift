@@ -104,6 +104,7 @@ let package = Package(
       dependencies: [
         "SharedStore", "UsageModel", "BudgetMath", "SignalValues", "SequenceTracking",
         "TrackerSignals", "GapDetection", "ActivityWatchInterop", "AppPipeline", "TestSupport",
+        "ActivityPlanning", "Shielding",
       ],
       path: "Benchmarks"
     ),

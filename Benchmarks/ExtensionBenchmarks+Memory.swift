@@ -87,6 +87,8 @@ extension ExtensionBenchmarks {
       case callbacks
       /// One raw durable write of `bytes` bytes each.
       case rawWrites(bytes: Int)
+      /// Callbacks that also decide and apply their shields (ShieldBenchmarks).
+      case shieldCallbacks
     }
 
     static let flag = "--memory-child"
@@ -124,6 +126,8 @@ extension ExtensionBenchmarks {
         arguments = [flag, "callbacks", directory.path, String(count), "0"]
       case .rawWrites(let bytes):
         arguments = [flag, "raw-writes", directory.path, String(count), String(bytes)]
+      case .shieldCallbacks:
+        arguments = [flag, "shield-callbacks", directory.path, String(count), "0"]
       }
       return try ChildProcess.run(arguments, name: "the memory child")
     }
@@ -144,6 +148,8 @@ extension ExtensionBenchmarks {
           var extensionDirectory = try ExtensionDirectory.resume(directory)
           let recorder = MonitorRecorder(folder: try SharedFolder(directory: directory))
           operation = { try extensionDirectory.callback(recorder) }
+        case "shield-callbacks":
+          operation = try ShieldBenchmarks.memoryOperation(directory)
         case "raw-writes":
           let raw = try RawReplace(directory: directory, flush: true)
           let fact = Data(count: bytes)

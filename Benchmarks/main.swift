@@ -18,6 +18,7 @@ import TestSupport
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
   ExtensionBenchmarks.suite,
+  ShieldBenchmarks.suite,
   UsageModelBenchmarks.suite,
   SequenceTrackingBenchmarks.suite,
   GapDetectionBenchmarks.suite,

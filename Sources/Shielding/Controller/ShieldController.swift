@@ -176,7 +176,7 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
         shieldsAllCategories: kept.shieldsAllCategories, diagnostics: diagnostics)
       return ShieldDecision(
         state: state, writes: [], clears: [], allCategoriesChanged: false, nextChange: nil,
-        isRecordable: false)
+        isRecordable: false, replacesUnreadableState: false)
     }
     let derivation = ShieldDerivation(records: read.records, timeZone: timeZone)
     var targets = derivation.targets(at: now)
@@ -202,11 +202,16 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
 
   /// Records that `decision` was applied, so that the next decision is against it.
   ///
+  /// A decision that changes nothing writes nothing, so that a callback whose shields do not
+  /// change adds no durable write: the recorded state keeps the instant of the last change, and
+  /// a clock earlier than that is a clock that went backwards.
+  ///
   /// - Parameter decision: A decision this controller made, once applied.
   /// - Throws: ``ShieldingError/store(_:)``. A decision that is not
   ///   ``ShieldDecision/isRecordable`` is not recorded.
   public func markApplied(_ decision: ShieldDecision<Token>) throws(ShieldingError) {
-    guard decision.isRecordable else { return }
+    guard decision.isRecordable, !decision.changesNothing || decision.replacesUnreadableState
+    else { return }
     do {
       let key = layout.shieldAppliedKey
       try store.write(
@@ -271,7 +276,7 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     for index in 0..<max(state.stores.count, old.count) {
       let new = index < state.stores.count ? state.stores[index] : ShieldStore()
       let before = index < old.count ? old[index] : ShieldStore()
-      guard new != before || (previous == nil && !new.isEmpty) else { continue }
+      guard new != before else { continue }
       if !new.isEmpty {
         writes.append(ShieldStoreWrite(index: index, store: new))
       } else if clearing {
@@ -281,6 +286,6 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     let allChanged = state.shieldsAllCategories != (previous?.shieldsAllCategories ?? false)
     return ShieldDecision(
       state: state, writes: writes, clears: clears, allCategoriesChanged: allChanged,
-      nextChange: nextChange, isRecordable: true)
+      nextChange: nextChange, isRecordable: true, replacesUnreadableState: !clearing)
   }
 }

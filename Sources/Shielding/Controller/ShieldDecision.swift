@@ -23,6 +23,9 @@ public struct ShieldDecision<Token: ShieldToken>: Sendable, Hashable {
   /// Whether ``ShieldController/markApplied(_:)`` records this decision; `false` when the
   /// intents could not be read, so that the next callback tries again.
   public let isRecordable: Bool
+  /// Whether the applied state could not be read, so that ``ShieldController/markApplied(_:)``
+  /// must write it even when nothing changes.
+  let replacesUnreadableState: Bool
 
   /// What went wrong, each worked around without lifting a shield.
   public var diagnostics: [ShieldDiagnostic] { state.diagnostics }
