@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=${1:-.build/docs}
-modules=(SharedStore SharedStoreTesting UsageModel BudgetMath SignalValues SequenceTracking TrackerSignals GapDetection ActivityWatchInterop ActivityPlanning AppPipeline ScreenTimeKit)
+modules=(SharedStore SharedStoreTesting UsageModel BudgetMath SignalValues SequenceTracking TrackerSignals GapDetection ActivityWatchInterop ActivityPlanning Shielding AppPipeline ScreenTimeKit)
 
 swift package dump-symbol-graph --minimum-access-level public >/dev/null
 graphs=$(find .build -type d -name symbolgraph -path '*/symbolgraph' | head -n 1)

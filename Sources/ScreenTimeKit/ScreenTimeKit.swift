@@ -6,6 +6,7 @@
 @_exported import GapDetection
 @_exported import SequenceTracking
 @_exported import SharedStore
+@_exported import Shielding
 @_exported import SignalValues
 @_exported import TrackerSignals
 @_exported import UsageModel
