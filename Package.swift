@@ -218,7 +218,7 @@ let package = Package(
       dependencies: [
         "usage-report", "gap-check", "store-tool", "SharedStore", "UsageModel", "BudgetMath",
         "SignalValues", "SequenceTracking", "TrackerSignals", "GapDetection", "AppPipeline",
-        "TestSupport",
+        "TestSupport", "Shielding",
       ]
     ),
     // The whole pipeline, extension and app in their own processes, killed at random.

@@ -7,7 +7,8 @@ import ScreenTimeKit
 //
 // Part one shows the shared store an app and its extensions use; part two runs the whole
 // pipeline on a sample week: the monitor extension records what the platform tells it, most
-// notifications are lost, and the app derives its dashboard anyway.
+// notifications are lost, and the app derives its dashboard anyway; then the extension decides
+// the day's shields from what the app records.
 
 let usage = """
   usage: screen-time-demo [--directory DIR] [--out DIR]
@@ -169,6 +170,8 @@ func pipelineTour(in directory: URL, output: URL?) throws {
     facts the app holds:  \(facts.count), each applied exactly once — nothing lost
     """)
   try app.show(at: evening, output: output)
+  print()
+  try shieldTour(in: directory, sample: sample)
 }
 
 do {
