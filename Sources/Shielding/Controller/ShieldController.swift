@@ -98,6 +98,55 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     return appended != nil
   }
 
+  /// Removes the intents that can no longer change what is shielded at or after `cutoff`.
+  ///
+  /// The log keeps ``intentCapacity`` intents, and an eviction holds every shield; the app
+  /// compacts it from time to time (on coming to the foreground, say) to stay far below. Pass an
+  /// instant a day before the clock's (`now - 86_400`), so that a clock set a day ahead cannot
+  /// remove an intent still in force. What is kept: the latest profile, override and budget
+  /// reading of each, everything later than `cutoff`, earned time not yet over, and every focus
+  /// session that may still shield (see <doc:DecidingWhatToShield>). Intents recorded meanwhile
+  /// by another process are kept.
+  ///
+  /// A log with an undecodable record is left as it is: which intents the record supersedes is
+  /// unknown, and removing its neighbours could lift a shield.
+  ///
+  /// - Parameter cutoff: The earliest instant whose state must not change.
+  /// - Returns: How many intents were removed.
+  /// - Throws: ``ShieldingError/store(_:)``.
+  /// - Complexity: O(*n* log *n*) in the intents kept.
+  @discardableResult
+  public func compactIntents(before cutoff: Date) throws(ShieldingError) -> Int {
+    let snapshot: LogSnapshot?
+    do {
+      snapshot = try store.readLog(layout.shieldIntentsKey)
+    } catch {
+      throw .store(error)
+    }
+    guard let snapshot, let last = snapshot.records.last?.position else { return 0 }
+    var intents: [ShieldIntent<Token>] = []
+    let decoder = JSONDecoder()
+    for record in snapshot.records {
+      do {
+        intents.append(try decoder.decode(ShieldIntent<Token>.self, from: record.bytes))
+      } catch {
+        return 0
+      }
+    }
+    let kept = IntentCompaction.kept(intents, cutoff: cutoff)
+    guard kept.count < intents.count else { return 0 }
+    do {
+      return try store.compactLog(layout.shieldIntentsKey) { record in
+        guard record.position <= last, let id = Self.identifier(of: record.bytes) else {
+          return true
+        }
+        return kept.contains(id)
+      }
+    } catch {
+      throw .store(error)
+    }
+  }
+
   /// The records of the intent log, decoded where they decode.
   ///
   /// - Returns: The records, oldest first, and how many the log evicted.

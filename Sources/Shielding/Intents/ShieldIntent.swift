@@ -68,7 +68,7 @@ public struct ShieldIntent<Token: ShieldToken>: Sendable, Hashable, Codable, Ide
   ///   - action: What it asks for.
   /// - Throws: ``ShieldingError/invalidValue(field:value:requirement:)`` for an empty
   ///   identifier or name, an instant out of range, a duration that is not positive whole
-  ///   milliseconds, or an `until` not after `at`.
+  ///   milliseconds, a break longer than a week, or an `until` not after `at`.
   public init(id: String, at: Date, action: Action) throws(ShieldingError) {
     guard !id.isEmpty else {
       throw .invalidValue(field: "intent id", value: "\"\"", requirement: "not empty")
@@ -133,7 +133,13 @@ public struct ShieldIntent<Token: ShieldToken>: Sendable, Hashable, Codable, Ide
       for profile in profiles { try named(profile, "profile id") }
     case .focus(let session, _, let breakLength):
       try named(session, "session")
-      if let breakLength { try positive(breakLength, "breakLength") }
+      if let breakLength {
+        try positive(breakLength, "breakLength")
+        guard breakLength <= MonitoringLimits.maximumInterval else {
+          throw .invalidValue(
+            field: "breakLength", value: "\(breakLength)", requirement: "at most one week")
+        }
+      }
     case .earnedTime(let session, let duration, let profiles):
       try named(session, "session")
       try positive(duration, "duration")
