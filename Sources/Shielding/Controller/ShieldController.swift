@@ -33,6 +33,8 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
   public let layout: SharedFolderLayout
   /// The zone of the schedules' wall clock.
   public let timeZone: TimeZone
+  /// What the controller remembers between an extension's callbacks.
+  let memory = ShieldMemory<Token>()
   /// The most intents the log keeps: 4,096.
   ///
   /// An eviction is reported and holds every shield.
@@ -194,82 +196,6 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     }
   }
 
-  // MARK: - The extension's side
-
-  /// What to apply at `now`, against what was last applied.
-  ///
-  /// - Parameter now: The current instant (the outermost caller reads the clock).
-  /// - Returns: The decision; errors are reported in it, never thrown, and never lift a shield.
-  /// - Complexity: O(*n* log *n*) in the intents, plus ``ShieldDerivation/nextChange(after:)``.
-  public func decide(now: Date) -> ShieldDecision<Token> {
-    var diagnostics: [ShieldDiagnostic] = []
-    var previous: ShieldState<Token>?
-    var previousKnown = true
-    do {
-      previous = try lastApplied()
-    } catch {
-      previousKnown = false
-      diagnostics.append(.unreadable(key: layout.shieldAppliedKey, reason: error.description))
-    }
-    let read: (records: [ShieldIntentRecord<Token>], evicted: UInt64)
-    do {
-      read = try intentRecords()
-    } catch {
-      diagnostics.append(.unreadable(key: layout.shieldIntentsKey, reason: error.description))
-      let kept =
-        previous
-        ?? ShieldState(
-          instant: now, targets: [], stores: [], shieldsAllCategories: false, diagnostics: [])
-      let state = ShieldState(
-        instant: kept.instant, targets: kept.targets, stores: kept.stores,
-        shieldsAllCategories: kept.shieldsAllCategories, diagnostics: diagnostics)
-      return ShieldDecision(
-        state: state, writes: [], clears: [], allCategoriesChanged: false, nextChange: nil,
-        isRecordable: false, replacesUnreadableState: false)
-    }
-    let derivation = ShieldDerivation(records: read.records, timeZone: timeZone)
-    var targets = derivation.targets(at: now)
-    var instant = now
-    var nextChange = derivation.nextChange(after: now)
-    if read.evicted > 0 {
-      diagnostics.append(.intentsEvicted(count: read.evicted))
-      if let previous { targets = Self.holding(previous, in: targets, because: "intentsEvicted") }
-    }
-    if let previous, now < previous.instant {
-      diagnostics.append(.clockWentBackwards(lastApplied: previous.instant, now: now))
-      targets = Self.holding(previous, in: targets, because: "clockWentBackwards")
-      instant = previous.instant
-      nextChange = min(nextChange ?? previous.instant, previous.instant)
-    }
-    let state = ShieldDerivation.state(
-      instant: instant, targets: targets, previous: previous,
-      diagnostics: diagnostics + derivation.diagnostics)
-    return Self.decision(
-      state, against: previousKnown ? previous : nil, clearing: previousKnown,
-      nextChange: nextChange)
-  }
-
-  /// Records that `decision` was applied, so that the next decision is against it.
-  ///
-  /// A decision that changes nothing writes nothing, so that a callback whose shields do not
-  /// change adds no durable write: the recorded state keeps the instant of the last change, and
-  /// a clock earlier than that is a clock that went backwards.
-  ///
-  /// - Parameter decision: A decision this controller made, once applied.
-  /// - Throws: ``ShieldingError/store(_:)``. A decision that is not
-  ///   ``ShieldDecision/isRecordable`` is not recorded.
-  public func markApplied(_ decision: ShieldDecision<Token>) throws(ShieldingError) {
-    guard decision.isRecordable, !decision.changesNothing || decision.replacesUnreadableState
-    else { return }
-    do {
-      let key = layout.shieldAppliedKey
-      try store.write(
-        try StoreCodec<ShieldState<Token>>.json.encode(decision.state, key: key), for: key)
-    } catch {
-      throw .store(error)
-    }
-  }
-
   // MARK: - Helpers
 
   private struct IntentIdentifier: Decodable {
@@ -278,7 +204,7 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
 
   /// The identifier of a recorded intent, or `nil` for a record that does not decode: such a
   /// record is reported by every derivation, and holds no identifier to compare.
-  private static func identifier(of bytes: Data) -> String? {
+  static func identifier(of bytes: Data) -> String? {
     do {
       return try JSONDecoder().decode(IntentIdentifier.self, from: bytes).id
     } catch {
@@ -294,47 +220,5 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     } catch {
       throw .encoding("\(error)")
     }
-  }
-
-  /// `targets` with every target of `previous` kept, its reasons marked as held after an error.
-  static func holding(
-    _ previous: ShieldState<Token>, in targets: [ShieldedTarget<Token>], because name: String
-  ) -> [ShieldedTarget<Token>] {
-    let held = previous.targets.map { entry in
-      ShieldedTarget(
-        target: entry.target,
-        reasons: Array(
-          Set(
-            entry.reasons.map {
-              ShieldReason(source: .heldAfterError, profile: $0.profile, name: name, until: nil)
-            })
-        ).sorted())
-    }
-    return ShieldDerivation.union(targets, held)
-  }
-
-  /// The stores to write and clear to go from `previous` to `state`; without `clearing`, no
-  /// store is cleared (what was applied is unknown, so nothing is lifted).
-  static func decision(
-    _ state: ShieldState<Token>, against previous: ShieldState<Token>?, clearing: Bool,
-    nextChange: Date?
-  ) -> ShieldDecision<Token> {
-    let old = previous?.stores ?? []
-    var writes: [ShieldStoreWrite<Token>] = []
-    var clears: [Int] = []
-    for index in 0..<max(state.stores.count, old.count) {
-      let new = index < state.stores.count ? state.stores[index] : ShieldStore()
-      let before = index < old.count ? old[index] : ShieldStore()
-      guard new != before else { continue }
-      if !new.isEmpty {
-        writes.append(ShieldStoreWrite(index: index, store: new))
-      } else if clearing {
-        clears.append(index)
-      }
-    }
-    let allChanged = state.shieldsAllCategories != (previous?.shieldsAllCategories ?? false)
-    return ShieldDecision(
-      state: state, writes: writes, clears: clears, allCategoriesChanged: allChanged,
-      nextChange: nextChange, isRecordable: true, replacesUnreadableState: !clearing)
   }
 }

@@ -65,7 +65,7 @@ public struct ShieldIntent<Token: ShieldToken>: Sendable, Hashable, Codable, Ide
   /// - Parameters:
   ///   - id: The identifier, not empty: a UUID, or a transaction's identifier.
   ///   - at: When it takes effect; rounded to the millisecond.
-  ///   - action: What it asks for.
+  ///   - action: What it asks for; an `until` is rounded to the millisecond.
   /// - Throws: ``ShieldingError/invalidValue(field:value:requirement:)`` for an empty
   ///   identifier or name, an instant out of range, a duration that is not positive whole
   ///   milliseconds, a break longer than a week, or an `until` not after `at`.
@@ -79,7 +79,20 @@ public struct ShieldIntent<Token: ShieldToken>: Sendable, Hashable, Codable, Ide
     try Self.check(action, at: instant)
     self.id = id
     self.at = Milliseconds.date(instant)
-    self.action = action
+    self.action = Self.rounded(action)
+  }
+
+  /// `action` with its `until` rounded to the millisecond, as its JSON form keeps it.
+  private static func rounded(_ action: Action) -> Action {
+    func round(_ date: Date) -> Date { Milliseconds.instant(date).map(Milliseconds.date) ?? date }
+    switch action {
+    case .override(let profile, let mode, let until):
+      return .override(profileID: profile, mode: mode, until: round(until))
+    case .budget(let name, let status, let until):
+      return .budget(name: name, status: status, until: round(until))
+    default:
+      return action
+    }
   }
 
   /// The intent that earned time bought with a reward ledger's spending session starts.
