@@ -12,12 +12,13 @@ enum ShieldBenchmarks {
     name: "shield",
     summary: "a threshold callback with ShieldController.decide vs the callback alone; its memory",
     scenarios: [
-      Scenario([callbackName]) { try callbackRows($0, &$1) },
+      Scenario([callbackName, decideName]) { try callbackRows($0, &$1) },
       Scenario([memoryName]) { try memoryRows($0, &$1) },
     ]
   )
 
   static let callbackName = "MonitorRecorder callback + ShieldController.decide + markApplied"
+  static let decideName = "ShieldController.decide alone, between two changes"
   static let memoryName = "peak RSS growth of a process making callbacks that decide shields"
   static let zone = TimeZone(identifier: "UTC") ?? .gmt
 
@@ -140,6 +141,35 @@ enum ShieldBenchmarks {
           "\(shielding.changes.grouped) of \(shielding.decisions.grouped) decisions changed the "
           + "stores (and wrote the applied state); 3 profiles of 40 apps and a category, 12 "
           + "intents; callbacks 30 s apart; timed alternately with the baseline"))
+    try decideRow(&shielding, &plain, plainRecorder, iterations: iterations, &report)
+  }
+
+  /// The decision alone, as most callbacks make it: 30 s after the previous one, mostly with
+  /// nothing changed since; against the callback alone, without a target (the first row has it).
+  static func decideRow(
+    _ shielding: inout ShieldingCallback, _ plain: inout ExtensionDirectory,
+    _ recorder: MonitorRecorder, iterations: Int, _ report: inout Report
+  ) throws {
+    var now = shielding.directory.now
+    let shields = shielding.shields
+    var changes = 0
+    let (figure, baseline) = try Measurement.paired(
+      decideName, against: "MonitorRecorder.eventDidReachThreshold alone",
+      iterations: iterations, baseline: { try plain.callback(recorder) },
+      measuring: {
+        now += 30
+        let decision = shields.decide(now: now)
+        if !decision.changesNothing {
+          changes += 1
+          try shields.markApplied(decision)
+        }
+      })
+    report.add(
+      Report.Row(
+        suite: suite.name, scenario: decideName, workSize: "one decision × \(iterations.grouped)",
+        figure: .init(figure), baseline: Report.Baseline(baseline), target: nil, limit: nil,
+        note: "two change tokens read, the remembered state reused; \(changes) of the decisions "
+          + "found a change, applied (a durable write) as in a callback"))
   }
 
   static func memoryRows(_ options: BenchmarkOptions, _ report: inout Report) throws {
