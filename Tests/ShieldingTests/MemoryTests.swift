@@ -4,7 +4,7 @@ import Shielding
 import Testing
 
 /// A controller kept for the extension's process remembers its inputs between callbacks; what it
-/// remembers never changes a decision.
+/// remembers never changes a decision, and a clock that goes back never removes a shield.
 @Suite("What a controller remembers between callbacks")
 struct MemoryTests {
   @Test(
@@ -26,6 +26,12 @@ struct MemoryTests {
       let fresh = ShieldController<String>(store: store, timeZone: input.zone)
       let decision = kept.decide(now: now)
       #expect(decision == fresh.decide(now: now), "step \(step) at \(now)")
+      // An error never removes a shield: with the clock behind the applied state, everything
+      // applied stays shielded.
+      if let applied = try kept.lastApplied(), now < applied.instant {
+        #expect(decision.state.shieldedTargets.isSuperset(of: applied.shieldedTargets))
+        #expect(decision.clears.isEmpty)
+      }
       try kept.markApplied(decision)
       let jump = Double.random(in: -1_800..<7_200, using: &random)
       now = now.addingTimeInterval(step % 10 == 9 ? jump : abs(jump))

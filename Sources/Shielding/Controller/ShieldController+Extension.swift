@@ -19,9 +19,10 @@ extension ShieldController {
   public func decide(now: Date) -> ShieldDecision<Token> {
     var diagnostics: [ShieldDiagnostic] = []
     var previous: ShieldState<Token>?
+    var appliedToken: ChangeToken?
     var previousKnown = true
     do {
-      previous = try appliedState()
+      (appliedToken, previous) = try appliedState()
     } catch {
       previousKnown = false
       diagnostics.append(.unreadable(key: layout.shieldAppliedKey, reason: error.description))
@@ -44,6 +45,13 @@ extension ShieldController {
     }
     let derivation = intents.derivation
     let derived = targets(at: now, of: intents)
+    let clockWentBack = previous.map { now < $0.instant } ?? false
+    if previousKnown, intents.evicted == 0, !clockWentBack, let decided = memory.current.decided,
+      decided.applied == appliedToken, decided.intents == intents.token,
+      decided.from == derived.from
+    {
+      return decided.decision.at(now)
+    }
     var targets = derived.targets
     var instant = now
     var nextChange = derived.until
@@ -69,9 +77,16 @@ extension ShieldController {
         instant: instant, targets: targets, previous: previous,
         diagnostics: diagnostics + derivation.diagnostics)
     }
-    return Self.decision(
+    let decision = Self.decision(
       state, against: previousKnown ? previous : nil, clearing: previousKnown,
       nextChange: nextChange)
+    if previousKnown, intents.evicted == 0, !clockWentBack {
+      memory.update {
+        $0.decided = ShieldMemory.Decided(
+          applied: appliedToken, intents: intents.token, from: derived.from, decision: decision)
+      }
+    }
+    return decision
   }
 
   /// Records that `decision` was applied, so that the next decision is against it.
@@ -98,17 +113,19 @@ extension ShieldController {
   // MARK: - Remembered inputs
 
   /// The applied state, decoded again only when its key's change token changed.
-  private func appliedState() throws(ShieldingError) -> ShieldState<Token>? {
+  private func appliedState() throws(ShieldingError) -> (ChangeToken?, ShieldState<Token>?) {
     let token: ChangeToken?
     do {
       token = try store.changeToken(for: layout.shieldAppliedKey)
     } catch {
       throw .store(error)
     }
-    if let applied = memory.current.applied, applied.token == token { return applied.state }
+    if let applied = memory.current.applied, applied.token == token {
+      return (token, applied.state)
+    }
     let state = try lastApplied()
     memory.update { $0.applied = ShieldMemory.Applied(token: token, state: state) }
-    return state
+    return (token, state)
   }
 
   /// The intents' derivation, read and built again only when the log's change token changed.
@@ -131,10 +148,10 @@ extension ShieldController {
   /// The targets at `instant` and the next change after it, derived again only outside the
   /// interval in which the last derivation proved them constant.
   private func targets(at instant: Date, of intents: ShieldMemory<Token>.Intents)
-    -> (targets: [ShieldedTarget<Token>], until: Date?)
+    -> (targets: [ShieldedTarget<Token>], from: Date, until: Date?)
   {
     if let known = memory.current.targets, known.covers(instant, token: intents.token) {
-      return (known.targets, known.until)
+      return (known.targets, known.from, known.until)
     }
     let targets = intents.derivation.targets(at: instant)
     let until = intents.derivation.nextChange(after: instant)
@@ -142,7 +159,7 @@ extension ShieldController {
       $0.targets = ShieldMemory.Targets(
         token: intents.token, from: instant, until: until, targets: targets)
     }
-    return (targets, until)
+    return (targets, instant, until)
   }
 
   // MARK: - Helpers

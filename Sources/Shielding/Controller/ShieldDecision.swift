@@ -32,6 +32,17 @@ public struct ShieldDecision<Token: ShieldToken>: Sendable, Hashable {
 
   /// Whether applying the decision changes nothing.
   public var changesNothing: Bool { writes.isEmpty && clears.isEmpty && !allCategoriesChanged }
+
+  /// The same decision with its state at `instant`.
+  func at(_ instant: Date) -> ShieldDecision {
+    ShieldDecision(
+      state: ShieldState(
+        instant: instant, targets: state.targets, stores: state.stores,
+        shieldsAllCategories: state.shieldsAllCategories, diagnostics: state.diagnostics),
+      writes: writes, clears: clears, allCategoriesChanged: allCategoriesChanged,
+      nextChange: nextChange, isRecordable: isRecordable,
+      replacesUnreadableState: replacesUnreadableState)
+  }
 }
 
 /// One store to write: its index and its whole contents.

@@ -32,10 +32,23 @@ final class ShieldMemory<Token: ShieldToken>: Sendable {
     }
   }
 
+  /// The last decision, and what it was made from.
+  ///
+  /// Made from the keys' change tokens and the start of the targets' constant interval: the
+  /// same inputs give the same decision at any instant of that interval, but for the state's
+  /// instant.
+  struct Decided {
+    let applied: ChangeToken?
+    let intents: ChangeToken?
+    let from: Date
+    let decision: ShieldDecision<Token>
+  }
+
   struct Value {
     var intents: Intents?
     var applied: Applied?
     var targets: Targets?
+    var decided: Decided?
   }
 
   private let value = LockedValue(Value())
