@@ -9,6 +9,10 @@ import SignalValues
 /// the cursor in one atomic read-modify-write of that key, so after a crash either both happened
 /// or neither did: nothing is applied twice, nothing is skipped.
 ///
+/// The record is kept as versions (``recordStorage``): each change appends the new record to the
+/// key's append-only log, one flush on a durable `FileStore`, where replacing a value costs two
+/// flushes and a rename. A reader takes the newest complete version.
+///
 /// ```swift
 /// struct Totals: Codable, Sendable { var seconds: [String: Int] = [:] }
 /// let consumer = try OutboxConsumer(
@@ -45,6 +49,11 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   public let outbox: SequencedOutbox<Payload>
   /// The store key holding the consumer's ``OutboxConsumerRecord``.
   public let key: String
+  /// How the record is kept under ``key``: its newest 16 versions in an append-only log.
+  ///
+  /// Read a record yourself (a diagnostic tool, say) through a ``StoreKey`` with this storage,
+  /// or as the newest record of the log.
+  public static var recordStorage: ValueStorage { .versions(keeping: 16) }
   let store: any SharedStore
   let storeKey: StoreKey<OutboxConsumerRecord<State>>
 
@@ -75,7 +84,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
     self.store = store
     self.key = key
     self.storeKey = StoreKey(
-      key, default: OutboxConsumerRecord(cursor: .start, state: initialState))
+      key, default: OutboxConsumerRecord(cursor: .start, state: initialState),
+      storage: Self.recordStorage)
   }
 
   /// Applies every entry after the stored cursor to the stored state, in sequence order, and
