@@ -141,7 +141,7 @@ extension SharedStore {
 
 extension SharedStore {
   /// The bytes of `key`'s value: the value's file, or the newest version of its log.
-  func storedBytes<Value>(of key: StoreKey<Value>) throws(SharedStoreError) -> Data? {
+  package func storedBytes<Value>(of key: StoreKey<Value>) throws(SharedStoreError) -> Data? {
     switch key.storage {
     case .replaced: return try read(key.name)
     case .versions: return try readLog(key.name, newest: 1)?.records.last?.bytes
@@ -179,7 +179,7 @@ extension SharedStore {
 
 extension StoreKey {
   /// Decodes `data`, or returns the default value when `data` is `nil`.
-  func value(decoding data: Data?) throws(SharedStoreError) -> Value {
+  package func value(decoding data: Data?) throws(SharedStoreError) -> Value {
     guard let data else { return try defaultValue }
     return try codec.decode(data, key: name)
   }
