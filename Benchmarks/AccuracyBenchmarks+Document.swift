@@ -47,7 +47,8 @@ extension AccuracyBenchmarks {
         + "phantom thresholds, re-registrations, a 23-hour day, travel). The same callbacks are "
         + "read twice: the naive way peers read them, and through the library, as an app would "
         + "(``/TrackerSignals/MonitorRecorder`` in the extension, "
-        + "``/AppPipeline/UsagePipeline`` in the app, a dashboard per day). `AccuracyCorpusTests` reads them with the same code (`LibraryReading`, "
+        + "``/AppPipeline/UsagePipeline`` in the app, a dashboard per day). "
+        + "`AccuracyCorpusTests` reads them with the same code (`LibraryReading`, "
         + "`CorpusRow` in `Tests/TestSupport/AccuracyCorpus/`) and holds the rules below.",
       "",
       table(rows, escape: escapedCell),

@@ -16,8 +16,8 @@ import TestSupport
 /// scenario's.
 ///
 /// ```
-/// swift run Benchmarks --filter accuracy --accuracy-markdown
-/// Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md
+/// swift run Benchmarks --filter accuracy \
+///   --accuracy-markdown Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md
 /// ```
 enum AccuracyBenchmarks {
   /// The suite's name on the command line.

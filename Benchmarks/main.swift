@@ -13,9 +13,8 @@ import TestSupport
 // (seconds and errors against a known truth) have none of a timing row's columns
 // (AccuracyBenchmarks.swift says more); `--accuracy-markdown` writes it into
 // Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md. The exit status is 0 whatever the
-// figures; 1 when a benchmark
-// failed to run, 2 for bad arguments.
-// Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Performance.md describes every row.
+// figures; 1 when a benchmark failed to run, 2 for bad arguments. The Performance article beside
+// it describes every row.
 
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
@@ -66,7 +65,8 @@ func usage() -> String {
                        between its BEGIN/END GENERATED BENCHMARKS markers
       --accuracy-markdown FILE
                        also write the accuracy suite's document (the ScreenTimeKit
-                       catalog's Articles/Accuracy.md) into FILE (all of it); needs the whole corpus: no --quick
+                       catalog's Articles/Accuracy.md) into FILE (all of it); needs the
+                       whole corpus: no --quick
       --scratch DIR    directory for benchmark files (default: .build/benchmark-scratch)
       --list           list the suites and their scenarios, and run nothing
     """

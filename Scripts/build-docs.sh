@@ -82,8 +82,13 @@ for module in "${modules[@]}"; do
   for other in "${modules[@]}"; do
     [ "$other" = "$module" ] || dependencies+=(--dependency "$work/first/$other.doccarchive")
   done
+  # docc prints its diagnostics with its progress: keep them for a failure only.
   convert "$module" "$output/modules/$module.doccarchive" --warnings-as-errors \
-    "${dependencies[@]}" >/dev/null
+    "${dependencies[@]}" >"$work/$module.log" 2>&1 || {
+    cat "$work/$module.log" >&2
+    echo "build-docs: $module's documentation has the problems above" >&2
+    exit 1
+  }
   archives+=("$output/modules/$module.doccarchive")
   echo "docs: $module"
 done
@@ -94,5 +99,29 @@ docc merge "${archives[@]}" --output-path "$site" \
   --synthesized-landing-page-kind Package >/dev/null
 echo "docs: merged into $site"
 
-# 4. Its links.
+# 4. Its links. First a control: a site whose one page has a reference to a page it lacks, a
+# link to a repository file, a cited Documentation/*.md and an unlinked type name must fail with
+# exactly those four problems.
+control="$work/control.doccarchive"
+mkdir -p "$control/data/documentation/control"
+cat >"$control/data/documentation/control/thing.json" <<'JSON'
+{"metadata": {"symbolKind": "struct", "title": "Thing"}, "references": {}}
+JSON
+cat >"$control/data/documentation/control.json" <<'JSON'
+{"metadata": {"symbolKind": "module", "title": "Control"},
+ "abstract": [{"type": "text", "text": "See Documentation/Guide.md."}],
+ "primaryContentSections": [{"kind": "content", "content": [{"type": "paragraph", "inlineContent": [
+   {"type": "codeVoice", "code": "Thing"},
+   {"type": "reference", "identifier": "doc://control/documentation/Control/Gone"},
+   {"type": "reference", "identifier": "doc://control/file"}]}]}],
+ "references": {
+   "doc://control/documentation/Control/Gone": {"type": "topic", "title": "Gone", "url": "/documentation/control/gone"},
+   "doc://control/file": {"type": "link", "title": "a file", "url": "../Sources/Control/Guide.md"}}}
+JSON
+if swift Scripts/check-doc-links.swift "$control" >"$work/control.txt" 2>&1 \
+  || ! grep -q '^links: 4 problems' "$work/control.txt"; then
+  cat "$work/control.txt"
+  echo "build-docs: the link check's control did not fail with its four problems" >&2
+  exit 1
+fi
 swift Scripts/check-doc-links.swift "$site"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ScreenTimeKit under stress: what Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Reliability.md
-# promises, at a scale `swift test`
-# has no time for. Six scenarios, each a test that runs only when STK_STRESS is set (full or
-# short) and prints a `STRESS <scenario>: <figures>` line, which this script shows:
+# promises, at a scale `swift test` has no time for. Six scenarios, each a test that runs only
+# when STK_STRESS is set (full or short) and prints a `STRESS <scenario>: <figures>` line, which
+# this script shows:
 #
 #   1. increments      8 processes x 5,000 `update`s of one FileStore key: every number once
 #                      (SharedStoreTests/IncrementStressTests)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The generated part of `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Performance.md`: the
-/// machine, the table, the notes and
-/// the physical limit behind each target, written by `--markdown FILE` between two markers.
+/// machine, the table, the notes and the physical limit behind each target, written by
+/// `--markdown FILE` between two markers.
 enum PerformanceDocument {
   static let begin = "<!-- BEGIN GENERATED BENCHMARKS: Scripts/benchmarks.sh rewrites this part -->"
   static let end = "<!-- END GENERATED BENCHMARKS -->"

@@ -22,8 +22,7 @@ func fuzzFacts(_ count: Int) throws -> [MonitorFact] {
 
 /// An outbox's records
 /// (`Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/SequenceTracking-OutboxFormat.md`) read by
-/// `head` and
-/// `drain`, drained by an `OutboxConsumer`, and published to.
+/// `head` and `drain`, drained by an `OutboxConsumer`, and published to.
 final class OutboxDriver: StoredFormatDriver {
   let key = "outbox"
   let companions: [String: [UInt8]] = [:]
