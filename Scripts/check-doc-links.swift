@@ -65,7 +65,8 @@ func walk(_ value: Any, _ visit: ([String: Any]) -> Void) {
 }
 
 /// A repository document cited by its path: the guides are pages of the site now.
-let citation = try NSRegularExpression(pattern: #"(^|[^A-Za-z])(Documentation/[^ ]*\.md|\.\./[^ ]*\.md)"#)
+let citation = try NSRegularExpression(
+  pattern: #"(^|[^A-Za-z])(Documentation/[^ ]*\.md|\.\./[^ ]*\.md)"#)
 
 for (path, page) in pages.sorted(by: { $0.key < $1.key }) {
   let references = page["references"] as? [String: Any] ?? [:]
@@ -83,7 +84,9 @@ for (path, page) in pages.sorted(by: { $0.key < $1.key }) {
     switch reference["type"] as? String {
     case "topic":
       let target = String(url.split(separator: "#").first ?? "").lowercased()
-      if pages[target] == nil { problems.append("\(path): \(identifier) leads to \(url), which the site does not have") }
+      if pages[target] == nil {
+        problems.append("\(path): \(identifier) leads to \(url), which the site does not have")
+      }
     case "link":
       if !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
         problems.append("\(path): a link to \(url) leaves the site for a file it does not have")
@@ -92,7 +95,8 @@ for (path, page) in pages.sorted(by: { $0.key < $1.key }) {
     }
   }
   // Content, topics and See Also: what is shown, not the declaration's type references.
-  for key in ["abstract", "primaryContentSections", "topicSections", "seeAlsoSections", "sections"] {
+  for key in ["abstract", "primaryContentSections", "topicSections", "seeAlsoSections", "sections"]
+  {
     guard let content = page[key] else { continue }
     walk(content) { node in
       if let identifier = node["identifier"] as? String, identifier.hasPrefix("doc://"),

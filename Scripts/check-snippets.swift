@@ -65,12 +65,14 @@ func snippets(in file: String) throws -> [Snippet] {
     var code: [String] = []
     index += 1
     while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).hasPrefix("```") {
-      code.append(String(lines[index].dropFirst(min(indentation, lines[index].prefix { $0 == " " }.count))))
+      code.append(
+        String(lines[index].dropFirst(min(indentation, lines[index].prefix { $0 == " " }.count))))
       index += 1
     }
     index += 1
     guard info == "swift" else { continue }
-    result.append(Snippet(file: file, line: start + 1, kind: marker(before: start, in: lines), code: code))
+    result.append(
+      Snippet(file: file, line: start + 1, kind: marker(before: start, in: lines), code: code))
   }
   return result
 }
@@ -113,10 +115,12 @@ func source(of snippet: Snippet, given: [String]) -> String {
   var lines = ["// \(snippet.file):\(snippet.line)"]
   lines += imports.isEmpty ? ["import Foundation", "import ScreenTimeKit"] : imports
   if !given.isEmpty {
-    lines.append("func given<Value>() -> Value { fatalError(\"a snippet is type-checked, never run\") }")
+    lines.append(
+      "func given<Value>() -> Value { fatalError(\"a snippet is type-checked, never run\") }")
     for declaration in given {
       let isStoredValue = declaration.hasPrefix("let ") || declaration.hasPrefix("var ")
-      lines.append(isStoredValue && !declaration.contains("=") ? declaration + " = given()" : declaration)
+      lines.append(
+        isStoredValue && !declaration.contains("=") ? declaration + " = given()" : declaration)
     }
   }
   lines.append("// The snippet:")
@@ -124,7 +128,8 @@ func source(of snippet: Snippet, given: [String]) -> String {
 }
 
 func normalized(_ lines: [String]) -> String {
-  lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+  lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(
+    separator: "\n")
 }
 
 /// Runs a command and returns its exit status and combined output.
@@ -160,10 +165,14 @@ for file in files {
       guard path.hasPrefix("Examples/iOS/"),
         let example = try? String(contentsOfFile: path, encoding: .utf8)
       else {
-        problems.append("\(place): `snippet: ios` names \(path.isEmpty ? "no file" : path), not a file of Examples/iOS")
+        problems.append(
+          "\(place): `snippet: ios` names \(path.isEmpty ? "no file" : path), not a file of Examples/iOS"
+        )
         continue
       }
-      if !normalized(example.components(separatedBy: "\n")).contains(normalized(snippet.code)) {
+      // Whole lines only: the snippet's first line may not match the end of a longer line.
+      let inExample = "\n" + normalized(example.components(separatedBy: "\n")) + "\n"
+      if !inExample.contains("\n" + normalized(snippet.code) + "\n") {
         problems.append("\(place): this iOS snippet is not, verbatim, in \(path)")
       }
       verbatim += 1
