@@ -12,6 +12,10 @@
 #
 # The modules are the folders Sources/<Module>/<Module>.docc: a new module's catalog is found.
 #
+# Linking across modules: write ``/Module/Symbol`` for another module's symbol and
+# <doc:/Module/Article> for its article. The leading slash matters: without it docc looks for
+# the name inside the current module first and reports it missing.
+#
 #   Scripts/build-docs.sh [OUTPUT_DIR]     (default: .build/docs)
 #
 # The site is OUTPUT_DIR/ScreenTimeKit.doccarchive; each module's own archive is in
