@@ -43,8 +43,8 @@ import SignalValues
 /// drain that read the outbox before another drain wrote the record reads it again, so it never
 /// applies from an outbox older than the stored cursor.
 /// `apply` runs while the record's store is locked; keep it short and do not use that store in
-/// it. When the record lives in the same `FileStore` directory as the outbox, publishers wait
-/// for it.
+/// it. When the record lives in the same ``/SharedStore/FileStore`` directory as the outbox,
+/// publishers wait for it.
 public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Sendable>: Sendable {
   /// The outbox this consumer drains.
   public let outbox: SequencedOutbox<Payload>
@@ -175,7 +175,7 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// }
   /// ```
   ///
-  /// Catch the error in a function that throws `SequenceTrackingError`, as above: Swift 6.3's
+  /// Catch the error in a function that throws ``SequenceTrackingError``, as above: Swift 6.3's
   /// compiler crashes on some `catch SequenceTrackingError.payloadDecoding(…)` clauses in
   /// closures that throw `any Error`.
   ///
