@@ -52,8 +52,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   public let key: String
   /// How the record is kept under ``key``: its newest 16 versions in an append-only log.
   ///
-  /// Read a record yourself (a diagnostic tool, say) through a ``StoreKey`` with this storage,
-  /// or as the newest record of the log.
+  /// Read a record yourself (a diagnostic tool, say) through a ``/SharedStore/StoreKey`` with
+  /// this storage, or as the newest record of the log.
   public static var recordStorage: ValueStorage { .versions(keeping: 16) }
   let store: any SharedStore
   let storeKey: StoreKey<OutboxConsumerRecord<State>>

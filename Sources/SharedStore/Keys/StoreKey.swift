@@ -84,8 +84,8 @@ public struct StoreKey<Value: Codable & Sendable>: Sendable {
   ///
   /// It is only used for a *missing* value: a stored value that fails to decode throws
   /// ``SharedStoreError/decoding(key:type:description:)`` instead. A key declared with
-  /// ``init(_:default:codec:)`` never throws here; a key declared with
-  /// ``init(_:codec:defaultValue:)`` builds its default on first access and keeps it.
+  /// ``init(_:default:codec:storage:)`` never throws here; a key declared with
+  /// ``init(_:codec:storage:defaultValue:)`` builds its default on first access and keeps it.
   ///
   /// - Throws: ``SharedStoreError/defaultValueFailed(key:type:description:)`` when the default's
   ///   closure throws; nothing is kept, so the next access runs it again.

@@ -1,9 +1,9 @@
 /// How a ``StoreKey`` keeps its value: one value replaced whole on every change, or the newest
 /// version of an append-only log.
 ///
-/// The typed API — ``SharedStore/value(for:)``, ``SharedStore/set(_:for:)``,
-/// ``SharedStore/update(_:_:)-(StoreKey<Value>,_)`` — reads and changes the value the same way
-/// under either; what differs is what a change costs and what the key's file holds.
+/// The typed API (``SharedStore/value(for:)``, ``SharedStore/set(_:for:)`` and the `update`
+/// overloads that take a `StoreKey`) works the same under either; what differs is what a change
+/// costs and what the key's file holds.
 ///
 /// ```swift
 /// // A cursor changed at every drain: one flushed append per change.
