@@ -35,7 +35,7 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   ///
   /// `description` is the closure's error. Nothing was written, and nothing fell back to another
   /// value; the closure runs again the next time the default is needed (see
-  /// ``StoreKey/init(_:codec:defaultValue:)``).
+  /// ``StoreKey/init(_:codec:storage:defaultValue:)``).
   case defaultValueFailed(key: String, type: String, description: String)
 
   /// The change to `key` was made and is visible to readers, but flushing it afterwards failed
