@@ -15,7 +15,9 @@ import UsageModel
 /// // In the DeviceActivityMonitor subclass:
 /// let shields = ShieldController<String>(folder: folder, timeZone: zone)
 /// let decision = shields.decide(now: Date())
-/// for write in decision.writes { apply(write.store, to: ShieldController<String>.storeName(write.index)) }
+/// for write in decision.writes {
+///   apply(write.store, to: ShieldController<String>.storeName(write.index))
+/// }
 /// for index in decision.clears { clear(ShieldController<String>.storeName(index)) }
 /// try shields.markApplied(decision)
 /// ```

@@ -23,10 +23,10 @@ import UsageModel
 /// | `setProfile` | `profile` (``ShieldProfile``) |
 /// | `removeProfile` | `profileID` |
 /// | `startFocus` | `session`, `profiles`, `focusMs` |
-/// | `focus` | `session`, `event` (a `FocusEventKind`), `breakLengthMs` (optional) |
+/// | `focus` | `session`, `event` (``/BudgetMath/FocusEventKind``), `breakLengthMs` (optional) |
 /// | `earnedTime` | `session`, `durationMs`, `profiles` (absent: every profile) |
 /// | `override` | `profileID`, `mode` (`lock` or `unlock`), `until` |
-/// | `budget` | `name`, `status` (a `BudgetStatus`), `until` |
+/// | `budget` | `name`, `status` (a ``/BudgetMath/BudgetStatus``), `until` |
 public struct ShieldIntent<Token: ShieldToken>: Sendable, Hashable, Codable, Identifiable {
   /// What an intent asks for.
   public enum Action: Sendable, Hashable {

@@ -95,8 +95,7 @@ public struct ShieldProfile<Token: ShieldToken>: Sendable, Hashable, Codable, Id
     case id, targets, schedules, budgets, earnedTimeLiftsSchedules
   }
 
-  /// Decodes the documented JSON form and checks it as ``init(id:targets:schedules:budgets:earnedTimeLiftsSchedules:)``
-  /// does.
+  /// Decodes the documented JSON form and checks it as the initialiser does.
   ///
   /// - Parameter decoder: The decoder to read from.
   /// - Throws: `DecodingError` naming a missing or invalid field.

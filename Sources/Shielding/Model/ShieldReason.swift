@@ -48,7 +48,9 @@ public struct ShieldReason: Sendable, Hashable, Codable, Comparable, CustomStrin
     self.until = until
   }
 
-  /// A short English sentence, such as `focus deep-work (profile social) until 2026-03-09T14:30:00Z`.
+  /// A short English sentence.
+  ///
+  /// For example `focus deep-work (profile social) until 2026-03-09T14:30:00Z`.
   public var description: String {
     let end = until.flatMap(Milliseconds.instant).map { " until \(ISO8601Instant.format($0))" }
     return "\(source.rawValue) \(name) (profile \(profile))\(end ?? "")"

@@ -5,11 +5,11 @@ import UsageModel
 /// When a profile's schedule shields its targets: a daily window on some weekdays, or a one-off
 /// timer.
 ///
-/// A daily schedule is ActivityPlanning's `ScheduledWindow` — the same daily-window rule the
-/// monitoring planner registers, so the planner's intervals and the shields agree: an
-/// occurrence starts on one of the window's weekdays and may end on the next date (21:00 to
-/// 07:00); daylight-saving gaps and repeats follow `DailyWindow`. A timer is a `TimerWindow`,
-/// which keeps its dates across midnight.
+/// A daily schedule is ActivityPlanning's ``/ActivityPlanning/ScheduledWindow`` — the same
+/// daily-window rule the monitoring planner registers, so the planner's intervals and the
+/// shields agree: an occurrence starts on one of the window's weekdays and may end on the next
+/// date (21:00 to 07:00); daylight-saving gaps and repeats follow ``/UsageModel/DailyWindow``.
+/// A timer is a ``/UsageModel/TimerWindow``, which keeps its dates across midnight.
 ///
 /// ```swift
 /// let bedtime = ShieldSchedule.daily(try ScheduledWindow(

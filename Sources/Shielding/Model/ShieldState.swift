@@ -133,7 +133,8 @@ public struct ShieldedTarget<Token: ShieldToken>: Sendable, Hashable, Codable {
 
 /// The tokens one `ManagedSettingsStore` shields.
 ///
-/// JSON form: `{"applications": [token, …], "categories": [token, …], "webDomains": [token, …]}`.
+/// JSON form: `{"applications": [token, …], "categories": [token, …], "webDomains":
+/// [token, …]}`.
 public struct ShieldStore<Token: ShieldToken>: Sendable, Hashable, Codable {
   /// At most ``ShieldLimits/tokensPerStore`` application tokens.
   public var applications: [Token]
