@@ -147,7 +147,9 @@ final class ConsumerRecordDriver: StoredFormatDriver {
     }
     self.head = head
     companions = ["outbox": outboxFile]
-    let typed = StoreKey(key, default: OutboxConsumerRecord(cursor: .start, state: [String: Int]()))
+    let typed = StoreKey(
+      key, default: OutboxConsumerRecord(cursor: .start, state: [String: Int]()),
+      storage: OutboxConsumer<MonitorFact, [String: Int]>.recordStorage)
     func record(_ cursor: OutboxCursor, _ state: [String: Int]) throws -> [UInt8] {
       try sandbox.written(key) { store in
         try store.set(OutboxConsumerRecord(cursor: cursor, state: state), for: typed)

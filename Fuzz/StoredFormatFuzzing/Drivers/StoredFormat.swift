@@ -22,9 +22,10 @@ package enum StoredFormat: String, CaseIterable, Sendable, CustomStringConvertib
   case heartbeats
   /// The records of a `BoundedLog` of diagnostic entries (`DiagnosticLog`, `BoundedLog`).
   case diagnosticLog = "diagnostic-log"
-  /// The record of an `OutboxConsumer`: its cursor and state (`record`, `drain`, `skip`).
+  /// The record of an `OutboxConsumer`: its cursor and state, kept as versions in a log
+  /// (`record`, `drain`, `skip`).
   case consumerRecord = "consumer-record"
-  /// The state of a `UsagePipeline` (`state`, `wake`, `dashboard`).
+  /// The state of a `UsagePipeline`, kept as versions in a log (`state`, `wake`, `dashboard`).
   case pipelineState = "pipeline-state"
   /// A `RewardLedger` kept as a typed value.
   case ledger
@@ -39,7 +40,9 @@ package enum StoredFormat: String, CaseIterable, Sendable, CustomStringConvertib
   /// Whether the planted file is an append-only log (otherwise a value file).
   package var isLog: Bool {
     switch self {
-    case .logFile, .outbox, .heartbeats, .diagnosticLog: return true
+    // A consumer's record, the pipeline's state among them, is kept as versions: a log.
+    case .logFile, .outbox, .heartbeats, .diagnosticLog, .consumerRecord, .pipelineState:
+      return true
     default: return false
     }
   }

@@ -106,10 +106,12 @@ package final class StoredFormatProbe {
   }
 
   /// Runs an operation that may change the files named `mayChange` (file names of keys) when it
-  /// returns, and must change none when it throws one of the library's errors.
+  /// returns, and only those named `mayChangeOnFailure` when it throws one of the library's
+  /// errors (none unless given: a write-then-commit operation names what it writes first).
   @discardableResult
   package func change<Value>(
-    _ operation: String, mayChange: Set<String>, _ body: () throws -> Value
+    _ operation: String, mayChange: Set<String>, mayChangeOnFailure: Set<String> = [],
+    _ body: () throws -> Value
   ) throws(StoredFormatViolation) -> Outcome<Value> {
     let outcome: Outcome<Value>
     do {
@@ -124,7 +126,7 @@ package final class StoredFormatProbe {
     } catch {
       throw violation(operation, "the sandbox cannot be listed afterwards: \(error)")
     }
-    let allowed = outcome.returned ? mayChange : []
+    let allowed = outcome.returned ? mayChange : mayChangeOnFailure
     for name in Set(found.keys).union(expected.keys) where !allowed.contains(name) {
       guard found[name] == expected[name] else {
         let what = outcome.returned ? "returned" : "threw \(outcome.error.map { "\($0)" } ?? "")"

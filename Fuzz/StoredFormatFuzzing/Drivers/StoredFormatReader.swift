@@ -86,7 +86,9 @@ struct StoredFormatReader {
     case .consumerRecord:
       return try call("value(for:)", file) {
         try store.value(
-          for: StoreKey(key, default: OutboxConsumerRecord(cursor: .start, state: [String: Int]())))
+          for: StoreKey(
+            key, default: OutboxConsumerRecord(cursor: .start, state: [String: Int]()),
+            storage: OutboxConsumer<MonitorFact, [String: Int]>.recordStorage))
       }
     case .ledger:
       return try call("value(for:)", file) {

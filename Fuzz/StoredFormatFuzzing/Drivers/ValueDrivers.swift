@@ -219,7 +219,12 @@ final class PipelineStateDriver: StoredFormatDriver {
       layout.appFactsKey(of: day.advanced(by: -1)), layout.appFactsKey(of: day),
       layout.appStartsKey, layout.appSummariesKey, layout.appLedgerKey,
     ].map(StoredBytes.fileName(forKey:))
-    let wake = try probe.change("wake", mayChange: Set([name] + journal)) {
+    // A wake writes the drained facts, then commits the state: one that fails at the commit (a
+    // hostile record log refusing the next version) has appended facts to the day logs, which
+    // are read as a set and appended again by the next drain. The state itself never changes.
+    let wake = try probe.change(
+      "wake", mayChange: Set([name] + journal), mayChangeOnFailure: Set(journal)
+    ) {
       try woken.wake(.foreground, now: now)
     }
     try probe.require(
