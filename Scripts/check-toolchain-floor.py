@@ -21,8 +21,16 @@ Usage:
   Scripts/check-toolchain-floor.py --self-test               check the fixtures: each line marked
       `// expect: rule[, rule]` must be reported with exactly those rules, and no other line
 
-It is a lexical check (fast, no toolchain, no network), not a compiler: docs/README list what it
-cannot see. Exit status: 0 clean, 1 findings (or self-test failure), 2 usage error.
+Each rule's version is the release that introduced the feature: swift-testing's own
+`@Available(Swift, introduced:)` for the Testing APIs (and its 6.1 macro, which stopped splitting
+comparisons that hold a `try`), the Swift CHANGELOG and evolution proposals for the language.
+
+Limits: it reads text, not types. It does not see a newer API reached through a name it does not
+list (an extension, a typealias other than a typed-throws one), a typed-throws closure passed
+where a generic parameter is inferred from it, or whether an `if #available` really encloses a
+line marked as allowed. A build with Swift 6.0 (the Linux and macOS workflows) stays the proof.
+
+Exit status: 0 clean, 1 findings (or self-test failure), 2 usage error.
 """
 
 import os
@@ -89,6 +97,39 @@ def split_alternatives(pattern):
     return parts + [current]
 
 
+def first_argument(code, open_paren):
+    """The first argument of the call whose `(` is at `open_paren`, up to a top-level comma."""
+    depth, i = 0, open_paren + 1
+    while i < len(code):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            break
+        i += 1
+    return code[open_paren + 1:i]
+
+
+def operand_try(argument):
+    """Whether a top-level comparison's right operand holds a `try` (not `try?`, not `try!`)."""
+    depth = 0
+    for i, c in enumerate(argument):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and re.match(r"\s(?:===|!==|==|!=|<=|>=|<|>)\s", argument[i - 1:i + 4]):
+            rest = argument[i:]
+            # A closure's body is its own context.
+            rest = re.sub(r"\{[^{}]*\}", " ", rest)
+            return re.search(r"\btry\b(?![?!])", rest) is not None
+    return False
+
+
 def result_used(code, position):
     """Whether the value of the expression starting at `position` is used, not discarded."""
     before = code[:position].rstrip()
@@ -113,6 +154,11 @@ RULES = [
          "the error returned by `#expect(throws:)`/`#require(throws:)` needs Swift 6.1; use "
          "`#expect { ... } throws: { error in ... }` or a do/catch that records an Issue",
          accept=lambda code, match: result_used(code, match.start())),
+    rule("expect-operand-try", "6.1", r"#(?:expect|require)\s*\(",
+         "`try` inside the right operand of a comparison in `#expect`/`#require` needs Swift 6.1 "
+         "(6.0's macro evaluates that operand in a non-throwing autoclosure); write one `try` "
+         "first: `#expect(try a == b())`",
+         accept=lambda code, match: operand_try(first_argument(code, match.end() - 1))),
     rule("issue-severity", "6.3", r"\bseverity\s*:\s*\.(?:warning|error)\b|\bIssue\s*\.\s*Severity\b",
          "issue severities (`Issue.record(severity:)`) need Swift 6.3"),
     rule("attachment", "6.2", r"\b(?:Attachment|Attachable|AttachableWrapper)\b",
@@ -155,7 +201,7 @@ RULES = [
          "`Span` and its kin need Swift 6.2 (and new runtimes)"),
     rule("lifetimes", "6.2", r"~\s*Escapable\b|@_?lifetime\s*\(",
          "`~Escapable` and lifetime dependencies need Swift 6.2"),
-    rule("memory-safety", "6.2", r"@(?:unsafe|safe)\b|(?<![\w(.@])unsafe\s+(?=[A-Za-z_(&\[])(?!let\b|var\b)",
+    rule("memory-safety", "6.2", r"@(?:unsafe|safe)\b|(?<![\w(.@])unsafe\s+(?=[A-Za-z_(&\[])(?!let\b|var\b|in\b|as\b|is\b)",
          "strict memory safety annotations (`@unsafe`, `unsafe` expressions) need Swift 6.2"),
     rule("abi-attribute", "6.2", r"@abi\s*\(", "`@abi` needs Swift 6.2"),
     rule("task-naming", "6.2",
@@ -214,7 +260,9 @@ def blank(text):
         while i < n and text[i] == "#":
             hashes += 1
             i += 1
-        if text.startswith('"""', i):
+        line_end = text.find("\n", i)
+        if text.startswith('"""', i) and not text[i + 3:line_end if line_end >= 0 else n].strip():
+            # A multi-line literal: its opening delimiter ends its line (`#""""#` does not).
             close = '"""' + "#" * hashes
             i += 3
         else:

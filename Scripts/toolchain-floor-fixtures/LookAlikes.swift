@@ -32,6 +32,8 @@ let block = """
   let x: [() throws(E) -> Void] = []
   f(a, b,)
   """
+let empty = #""""#
+let quote = #"""#
 let interpolated = "value \(format(1, 2)) and Span<Int>"
 
 if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, *) {

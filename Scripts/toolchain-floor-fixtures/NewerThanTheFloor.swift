@@ -17,6 +17,18 @@ import Testing
     #expect(throws: E.self) { try f() }
   }
 
+  @Test func operands() throws {
+    #expect(day == (try LocalDay("2026-03-08")))  // expect: expect-operand-try
+    #expect(day == LocalDay?(try LocalDay("2026-03-08")))  // expect: expect-operand-try
+    #expect(try day == (try LocalDay("2026-03-08")))  // expect: expect-operand-try
+    try #require(count > (try limit()), "comment")  // expect: expect-operand-try
+    #expect(try day == LocalDay("2026-03-08"))
+    #expect(days.contains(try LocalDay("2026-03-08")))
+    #expect(day == (try? LocalDay("2026-03-08")))
+    #expect(days.allSatisfy { try $0 == LocalDay("2026-03-08") } == true)
+    let same = day == (try LocalDay("2026-03-08"))
+  }
+
   @Test func severity() {
     Issue.record("odd", severity: .warning)  // expect: issue-severity
   }
