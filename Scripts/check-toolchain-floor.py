@@ -97,6 +97,19 @@ def split_alternatives(pattern):
     return parts + [current]
 
 
+def balanced(code, open_paren):
+    """The text inside the parentheses that open at `open_paren`."""
+    depth = 0
+    for i in range(open_paren, len(code)):
+        if code[i] in "([{":
+            depth += 1
+        elif code[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return code[open_paren + 1:i]
+    return code[open_paren + 1:]
+
+
 def first_argument(code, open_paren):
     """The first argument of the call whose `(` is at `open_paren`, up to a top-level comma."""
     depth, i = 0, open_paren + 1
@@ -159,6 +172,10 @@ RULES = [
          "(6.0's macro evaluates that operand in a non-throwing autoclosure); write one `try` "
          "first: `#expect(try a == b())`",
          accept=lambda code, match: operand_try(first_argument(code, match.end() - 1))),
+    rule("attribute-closure", "6.1", r"@(?:Test|Suite)\s*\(",
+         "a closure in `@Test`/`@Suite` arguments crashes the Swift 6.0 compiler (emitting the "
+         "module); name the values in a static property and pass that",
+         accept=lambda code, match: "{" in balanced(code, match.end() - 1)),
     rule("issue-severity", "6.3", r"\bseverity\s*:\s*\.(?:warning|error)\b|\bIssue\s*\.\s*Severity\b",
          "issue severities (`Issue.record(severity:)`) need Swift 6.3"),
     rule("attachment", "6.2", r"\b(?:Attachment|Attachable|AttachableWrapper)\b",

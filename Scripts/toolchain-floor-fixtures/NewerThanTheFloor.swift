@@ -29,6 +29,12 @@ import Testing
     let same = day == (try LocalDay("2026-03-08"))
   }
 
+  @Test(arguments: [1, 2, 3].filter { $0 > 1 })  // expect: attribute-closure
+  func filtered(value: Int) {}
+
+  @Test("a name with { braces }", arguments: Self.values)
+  func named(value: Int) {}
+
   @Test func severity() {
     Issue.record("odd", severity: .warning)  // expect: issue-severity
   }
