@@ -60,8 +60,11 @@ def rule(rule_id, needs, pattern, message, accept=None):
     # The pattern's longest literal words: a file holding none of them cannot match.
     words = []
     for alternative in split_alternatives(pattern):
-        # Escapes, lookarounds and groups of alternatives say nothing certain about the text...
-        plain = re.sub(r"\\[a-zA-Z]|\(\?<?[!=][^)]*\)|\((?:\?:)?[^()]*\|[^()]*\)", " ", alternative)
+        # Escapes, classes, lookarounds, optional parts and groups of alternatives say nothing
+        # certain about the text...
+        plain = re.sub(r"\\.|\[[^\]]*\]|\(\?<?[!=][^)]*\)", " ", alternative)
+        plain = re.sub(r"\([^()]*\)[?*]|\w[?*]|\{0,?\d*\}", " ", plain)
+        plain = re.sub(r"\((?:\?:)?[^()]*\|[^()]*\)", " ", plain)
         literals = re.findall(r"[A-Za-z][A-Za-z0-9]{2,}|[@#,`:~]", plain)
         # ...but a group of plain words contains one of them.
         group = re.search(r"\((?:\?:)?((?:[A-Za-z][A-Za-z0-9]{2,}\|)+[A-Za-z][A-Za-z0-9]{2,})\)", alternative)
@@ -548,8 +551,12 @@ def allowed(comments, line, rule_id):
     return False
 
 
-def check_text(path, text, floor):
-    """The findings in one file's text, for a package whose oldest compiler is `floor`."""
+def check_text(path, text, floor, prefilter=True):
+    """The findings in one file's text, for a package whose oldest compiler is `floor`.
+
+    `prefilter` skips a rule at once in a file holding none of its words; the self-test checks
+    that this changes nothing.
+    """
     code, comments = blank(text)
     guards = line_guards(code)
     # Directive lines themselves (`#if compiler(>=6.2)`) are not code.
@@ -572,7 +579,7 @@ def check_text(path, text, floor):
 
     findings = set()
     for r in RULES:
-        if r.words and not any(word in code for word in r.words):
+        if prefilter and r.words and not any(word in code for word in r.words):
             continue
         for match in r.pattern.finditer(code):
             if r.accept is not None and not r.accept(code, match):
@@ -678,6 +685,18 @@ def self_test(root):
     untested = ALL_RULE_IDS - seen_rules
     if untested:
         failures.append("rules no fixture exercises: %s" % ", ".join(sorted(untested)))
+    # The words that let a file skip a rule must never hide a finding, here or in the package.
+    floor_of_package = package_floor(root)
+    for path in swift_files(root, [root, folder]):
+        with open(path, encoding="utf-8") as source:
+            text = source.read()
+        shown = os.path.relpath(path, root)
+        floor = (6, 0) if shown.startswith(FIXTURES) else file_floor(path, floor_of_package)
+        fast = check_text(shown, text, floor)[0]
+        full = check_text(shown, text, floor, prefilter=False)[0]
+        if fast != full:
+            failures.append("%s: the rules' words hide %s"
+                            % (shown, sorted(set(map(str, full)) - set(map(str, fast)))))
     for failure in failures:
         print("self-test: " + failure)
     if failures or expected_total == 0:
