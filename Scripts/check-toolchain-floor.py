@@ -274,8 +274,10 @@ def blank(text):
             comments[first + offset] = comments.get(first + offset, "") + " " + part
 
     def skip_string(i):
-        """From a string literal's first `#` or `"`, the index after it; its body is erased."""
-        start = i
+        """From a string literal's first `#` or `"`, the index after it.
+
+        Its text is erased; its interpolations' expressions are code, and stay.
+        """
         hashes = 0
         while i < n and text[i] == "#":
             hashes += 1
@@ -289,12 +291,13 @@ def blank(text):
             close = '"' + "#" * hashes
             i += 1
         escape = "\\" + "#" * hashes
-        body = i
+        segment = i  # where the current run of literal text began
         while i < n:
             if text.startswith(escape, i):
                 j = i + len(escape)
                 if j < n and text[j] == "(":
-                    # An interpolation: skip balanced parentheses, strings inside included.
+                    # An interpolation: erase the text before it and its `\`, keep `(...)`.
+                    erase(segment, j)
                     depth, i = 0, j
                     while i < n:
                         c = text[i]
@@ -309,14 +312,15 @@ def blank(text):
                                 i += 1
                                 break
                         i += 1
+                    segment = i
                     continue
                 i = j + 1
                 continue
             if text.startswith(close, i):
-                erase(body, i)
+                erase(segment, i)
                 return i + len(close)
             i += 1
-        erase(body, n)
+        erase(segment, n)
         return n
 
     interesting = re.compile(r'//|/\*|#*"')

@@ -22,6 +22,7 @@ import Testing
     #expect(day == LocalDay?(try LocalDay("2026-03-08")))  // expect: expect-operand-try
     #expect(try day == (try LocalDay("2026-03-08")))  // expect: expect-operand-try
     try #require(count > (try limit()), "comment")  // expect: expect-operand-try
+    #expect(text == "day \(try LocalDay("2026-03-08"))")  // expect: expect-operand-try
     #expect(try day == LocalDay("2026-03-08"))
     #expect(days.contains(try LocalDay("2026-03-08")))
     #expect(day == (try? LocalDay("2026-03-08")))
