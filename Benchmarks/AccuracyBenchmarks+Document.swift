@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 
-/// `Documentation/Accuracy.md`, written whole by `--accuracy-markdown FILE` from a run that read
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md`, written whole by
+/// `--accuracy-markdown FILE` from a run that read
 /// the whole corpus: the table, the machine, what each column means and the rules the tests
 /// hold, with the scenarios each rule names from `CorpusRules`, the lists the tests use.
 extension AccuracyBenchmarks {
@@ -11,7 +12,8 @@ extension AccuracyBenchmarks {
   /// - Returns: The command.
   static func command(build: String) -> String {
     "swift run " + (build == "release" ? "-c release " : "")
-      + "Benchmarks --filter accuracy --accuracy-markdown Documentation/Accuracy.md"
+      + "Benchmarks --filter accuracy --accuracy-markdown "
+      + "Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md"
   }
 
   /// The whole document for a run.
@@ -44,8 +46,9 @@ extension AccuracyBenchmarks {
         + "documented misbehaviour (late, duplicated or reordered deliveries, catch-up storms, "
         + "phantom thresholds, re-registrations, a 23-hour day, travel). The same callbacks are "
         + "read twice: the naive way peers read them, and through the library, as an app would "
-        + "(`MonitorRecorder` in the extension, `UsagePipeline` in the app, a dashboard per "
-        + "day). `AccuracyCorpusTests` reads them with the same code (`LibraryReading`, "
+        + "(``/TrackerSignals/MonitorRecorder`` in the extension, "
+        + "``/AppPipeline/UsagePipeline`` in the app, a dashboard per day). "
+        + "`AccuracyCorpusTests` reads them with the same code (`LibraryReading`, "
         + "`CorpusRow` in `Tests/TestSupport/AccuracyCorpus/`) and holds the rules below.",
       "",
       table(rows, escape: escapedCell),

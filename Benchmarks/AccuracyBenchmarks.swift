@@ -10,12 +10,14 @@ import TestSupport
 /// only seconds and errors against the truth. Forcing it into ``Report/Row`` would print
 /// meaningless medians and count no target, so the suite keeps its own table, printed after the
 /// timing table, and its own document: `--accuracy-markdown FILE` writes the whole of
-/// `Documentation/Accuracy.md` (``AccuracyBenchmarks/document(rows:machine:)``). It is listed by
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md`
+/// (``AccuracyBenchmarks/document(rows:machine:)``). It is listed by
 /// `--list` and selected by `--filter` as the timing suites are: by the suite's name or by a
 /// scenario's.
 ///
 /// ```
-/// swift run Benchmarks --filter accuracy --accuracy-markdown Documentation/Accuracy.md
+/// swift run Benchmarks --filter accuracy \
+///   --accuracy-markdown Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md
 /// ```
 enum AccuracyBenchmarks {
   /// The suite's name on the command line.

@@ -166,7 +166,7 @@ struct ExtensionDirectory {
   }
 
   /// The path of the file that holds `key` (FileStore writes an uppercase letter as `^` and the
-  /// lowercase letter: Documentation/FileFormat.md).
+  /// lowercase letter: Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/FileFormat.md).
   func path(_ key: String) -> String {
     var name = ""
     for character in key {

@@ -63,7 +63,8 @@ extension GapDetectionBenchmarks {
     for shape in [LineShape.uniform, .varied] {
       let input = directory.appendingPathComponent("heartbeats-\(shape).jsonl")
       let size = try writeActivityWatchLines(count: count, shape: shape, to: input)
-      // For comparing with ActivityWatch's own merge by hand (Documentation/Performance.md).
+      // For comparing with ActivityWatch's own merge by hand
+      // (Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Performance.md).
       let keep = keptPath(shape)
       if let keep {
         try? FileManager.default.removeItem(atPath: keep)

@@ -12,8 +12,9 @@ import TestSupport
 // simulator's corpus and prints a table of its own after the timing table, because its rows
 // (seconds and errors against a known truth) have none of a timing row's columns
 // (AccuracyBenchmarks.swift says more); `--accuracy-markdown` writes it into
-// Documentation/Accuracy.md. The exit status is 0 whatever the figures; 1 when a benchmark
-// failed to run, 2 for bad arguments. Documentation/Performance.md describes every row.
+// Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md. The exit status is 0 whatever the
+// figures; 1 when a benchmark failed to run, 2 for bad arguments. The Performance article beside
+// it describes every row.
 
 let suites: [BenchmarkSuite] = [
   SharedStoreBenchmarks.suite,
@@ -59,12 +60,13 @@ func usage() -> String {
                        of 1 and 3 days instead of 1, 7 and 40), and a few of the accuracy
                        corpus's scenarios: a smoke run, not for recording
       --json FILE      also write the timing rows as JSON (format in
-                       Documentation/Performance.md)
+                       Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Performance.md)
       --markdown FILE  also write the machine, the table and the targets' limits into FILE,
                        between its BEGIN/END GENERATED BENCHMARKS markers
       --accuracy-markdown FILE
-                       also write the accuracy suite's document, Documentation/Accuracy.md,
-                       into FILE (all of it); needs the whole corpus: no --quick
+                       also write the accuracy suite's document (the ScreenTimeKit
+                       catalog's Articles/Accuracy.md) into FILE (all of it); needs the
+                       whole corpus: no --quick
       --scratch DIR    directory for benchmark files (default: .build/benchmark-scratch)
       --list           list the suites and their scenarios, and run nothing
     """

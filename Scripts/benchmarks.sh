@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The full benchmark, for the record: builds the Benchmarks product in release mode, runs every
-# suite, rewrites the generated part of Documentation/Performance.md (the machine, the table, the
+# suite, rewrites the generated part of
+# Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Performance.md (the machine, the table, the
 # notes and the limit behind each target, between its BEGIN/END GENERATED BENCHMARKS markers)
 # and writes the rows as JSON to .build/benchmarks.json.
 #
@@ -21,4 +22,5 @@ fi
 swift build -c release --product Benchmarks
 bin=$(swift build -c release --show-bin-path)
 mkdir -p .build
-"$bin/Benchmarks" --markdown Documentation/Performance.md --json .build/benchmarks.json "$@"
+"$bin/Benchmarks" --markdown Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Performance.md \
+  --json .build/benchmarks.json "$@"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# ScreenTimeKit under stress: what Documentation/Reliability.md promises, at a scale `swift test`
-# has no time for. Six scenarios, each a test that runs only when STK_STRESS is set (full or
-# short) and prints a `STRESS <scenario>: <figures>` line, which this script shows:
+# ScreenTimeKit under stress: what Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Reliability.md
+# promises, at a scale `swift test` has no time for. Six scenarios, each a test that runs only
+# when STK_STRESS is set (full or short) and prints a `STRESS <scenario>: <figures>` line, which
+# this script shows:
 #
 #   1. increments      8 processes x 5,000 `update`s of one FileStore key: every number once
 #                      (SharedStoreTests/IncrementStressTests)
@@ -30,7 +31,8 @@
 #   --skip-build  use the debug build `swift test` or `swift build --build-tests` made
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
-# The full run takes 2 to 3 minutes on 2 busy cores (Documentation/Reliability.md has its
+# The full run takes 2 to 3 minutes on 2 busy cores
+# (Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Reliability.md has its
 # figures), plus about 5 for the planner sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -93,7 +93,10 @@ struct LibraryKey {
 
   /// The pipeline's stored record — its cursor and state — or `nil` when it has none.
   func pipelineRecord(_ store: FileStore) throws -> OutboxConsumerRecord<PipelineState>? {
-    guard let data = try store.read(layout.appStateKey) else { return nil }
+    // The record's newest version: the consumer appends each change to the key's log.
+    guard let data = try store.readLog(layout.appStateKey, newest: 1)?.records.last?.bytes else {
+      return nil
+    }
     return try StoreCodec<OutboxConsumerRecord<PipelineState>>.json.decode(
       data, key: layout.appStateKey)
   }

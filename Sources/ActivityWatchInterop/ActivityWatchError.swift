@@ -44,8 +44,8 @@ extension ActivityWatchError {
   /// The error number a failed file-system call set, as `errno` held it.
   ///
   /// The module's own small value, so that reading and writing ActivityWatch files needs no
-  /// store: SharedStore's `Errno` names the numbers worth handling, and this one carries the
-  /// same platform value (``rawValue``) for the few I/O failures of a merge.
+  /// store: SharedStore's ``/SharedStore/Errno`` names the numbers worth handling, and this one
+  /// carries the same platform value (``rawValue``) for the few I/O failures of a merge.
   public struct ErrorNumber: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The platform's error number.
     public let rawValue: Int32
@@ -69,5 +69,5 @@ extension ActivityWatchError {
 
 extension ActivityWatchError: InvalidValueError {}
 
-/// UsageModel's conversions of `Date` and `Duration` values, throwing `ActivityWatchError`.
+/// UsageModel's conversions of `Date` and `Duration` values, throwing ``ActivityWatchError``.
 typealias TimeValues = UsageModel.TimeValues<ActivityWatchError>

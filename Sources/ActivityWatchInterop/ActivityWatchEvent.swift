@@ -124,12 +124,12 @@ public struct ActivityWatchEvent: Sendable, Hashable {
 
   /// Merges heartbeats as ActivityWatch's `heartbeat_reduce` does, in the order given.
   ///
-  /// See `HeartbeatMerger` for the rule; it is applied in microseconds, as aw-core applies it
-  /// to its `timedelta`s, so a heartbeat of 0.0006 s ends 600 µs after it starts. With a fixed
-  /// pulse time the result equals ActivityWatch's events: timestamps to the millisecond,
+  /// See ``/GapDetection/HeartbeatMerger`` for the rule; it is applied in microseconds, as aw-core
+  /// applies it to its `timedelta`s, so a heartbeat of 0.0006 s ends 600 µs after it starts. With a
+  /// fixed pulse time the result equals ActivityWatch's events: timestamps to the millisecond,
   /// durations to the microsecond. Each merged event keeps the data text of its first heartbeat.
-  /// The pulse time is used to the millisecond, as `PulseTime` says (ActivityWatch's watchers
-  /// use whole seconds).
+  /// The pulse time is used to the millisecond, as ``/GapDetection/PulseTime`` says
+  /// (ActivityWatch's watchers use whole seconds).
   ///
   /// - Parameters:
   ///   - heartbeats: The heartbeats, in order.

@@ -17,7 +17,7 @@ import GapDetection
 /// ```
 ///
 /// The file merge streams: it holds one megabyte of input, one of output and the open event,
-/// whatever the file's size (`Documentation/Performance.md`: a million lines in well under two
+/// whatever the file's size (<doc:/ScreenTimeKit/Performance>: a million lines in well under two
 /// seconds and a few megabytes).
 public enum ActivityWatchJSONLines {
   /// The longest line accepted: 16 MiB, not counting its `\n`.
@@ -96,9 +96,9 @@ public enum ActivityWatchJSONLines {
 
   /// Merges the heartbeats of one JSON Lines file into events written to another, streaming.
   ///
-  /// Heartbeats are merged in file order by `HeartbeatMerger`'s rule; with a fixed pulse time
-  /// the output equals ActivityWatch's `heartbeat_reduce` on the same lines (timestamps to the
-  /// millisecond, durations to the microsecond).
+  /// Heartbeats are merged in file order by ``/GapDetection/HeartbeatMerger``'s rule; with a fixed
+  /// pulse time the output equals ActivityWatch's `heartbeat_reduce` on the same lines (timestamps
+  /// to the millisecond, durations to the microsecond).
   /// The output is written to a temporary file in the same directory and renamed into place, so
   /// a failure leaves any existing `output` untouched.
   ///

@@ -44,10 +44,11 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   /// and 100 unless you choose otherwise; each 1...1000.
   public var alertThresholds: [Int]
   /// Which bound of the evidence budgets, their alerts and pace follow: the upper bound unless
-  /// you choose otherwise, so that no limit lifts on doubtful evidence (`UsageBound`).
+  /// you choose otherwise, so that no limit lifts on doubtful evidence
+  /// (``/UsageModel/UsageBound``).
   public var restrictionBound: UsageBound
   /// Which bound of the evidence earns rewards: the lower bound unless you choose otherwise, so
-  /// that no phantom minute earns XP (`UsageBound`).
+  /// that no phantom minute earns XP (``/UsageModel/UsageBound``).
   public var rewardBound: UsageBound
   /// How apps are filed under categories.
   public var rules: CategoryRules

@@ -9,9 +9,9 @@ import UsageModel
 /// What the app side of the pipeline keeps beside the facts it drained: the little it must
 /// remember that the facts do not say.
 ///
-/// The state lives in one `OutboxConsumerRecord` together with the outbox cursor, so that a
-/// drain observes a batch's numbers and moves the cursor in one atomic write. The facts
-/// themselves are not here: a drain first appends them to the folder's per-day logs (see
+/// The state lives in one ``/SequenceTracking/OutboxConsumerRecord`` together with the outbox
+/// cursor, so that a drain observes a batch's numbers and moves the cursor in one atomic write. The
+/// facts themselves are not here: a drain first appends them to the folder's per-day logs (see
 /// ``UsagePipeline``), then commits this record. Everything a dashboard shows — usage, budgets,
 /// health, gaps — is derived from the facts; only what cannot be derived is kept here:
 ///
@@ -118,8 +118,9 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field; also when ``losses`` or ``undecodable`` hold more than ``maximumListLength``
-  ///   items — which no state written by this library holds.
+  /// - Throws: `DecodingError` naming the missing or invalid field; also when ``losses`` or
+  /// ``undecodable`` hold more than ``maximumListLength`` items — which no state written by this
+  /// library holds.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)

@@ -13,10 +13,10 @@ import UsageModel
 /// The app drives it from three places — the Darwin notification the extension posts, the app
 /// coming to the foreground, and a polling tick (every `DrainCoordinator.recommendedPollInterval`
 /// while the app runs) — because notifications may be dropped or coalesced, and are never
-/// delivered to a suspended app. Each call to ``wake(_:now:)`` asks a `DrainCoordinator`
-/// whether there is anything after the cursor (reading only the outbox's change token when
-/// nothing changed) and drains if so. Then ``dashboard(for:now:)`` answers for a day, and
-/// ``acknowledge(_:)`` records the alerts the app raised.
+/// delivered to a suspended app. Each call to ``wake(_:now:)`` asks a
+/// ``/SequenceTracking/DrainCoordinator`` whether there is anything after the cursor (reading only
+/// the outbox's change token when nothing changed) and drains if so. Then ``dashboard(for:now:)``
+/// answers for a day, and ``acknowledge(_:)`` records the alerts the app raised.
 ///
 /// ```swift
 /// let folder = try SharedFolder(directory: groupFolder)  // as the extension opens it
@@ -28,9 +28,9 @@ import UsageModel
 /// ```
 ///
 /// **Exactly once.** A drain applies the facts after the cursor to the ``PipelineState`` and
-/// moves the cursor in one atomic write of one key (an `OutboxConsumer`), so whatever kills the
-/// app, no fact is applied twice and none is skipped. Facts evicted from the bounded outbox
-/// before the app drained them are reported, never silently missing: they are
+/// moves the cursor in one atomic write of one key (an ``/SequenceTracking/OutboxConsumer``), so
+/// whatever kills the app, no fact is applied twice and none is skipped. Facts evicted from the
+/// bounded outbox before the app drained them are reported, never silently missing: they are
 /// ``PipelineState/losses``, with their epochs. Everything the pipeline writes goes through that
 /// one consumer.
 ///
@@ -41,7 +41,7 @@ import UsageModel
 public struct UsagePipeline: Sendable {
   /// The settings every dashboard is derived with.
   public let configuration: PipelineConfiguration
-  /// The shared folder, as the extension's `MonitorRecorder` opened it.
+  /// The shared folder, as the extension's ``/TrackerSignals/MonitorRecorder`` opened it.
   public let folder: SharedFolder
   /// The consumer of the facts' outbox, which keeps the ``PipelineState`` and the cursor.
   public let consumer: OutboxConsumer<MonitorFact, PipelineState>

@@ -11,7 +11,7 @@ import UsageModel
 /// however often the pipeline drains (learning earns screen time, say).
 ///
 /// ```swift
-/// let rewards = UsageRewards(xpPerMinute: [.education: 12])   // 12 XP per minute of learning
+/// let rewards = try UsageRewards(xpPerMinute: [.education: 12])  // 12 XP per minute of learning
 /// ```
 ///
 /// JSON form: `{"xpPerMinute": {"education": 12}}`.

@@ -35,5 +35,5 @@ extension GapDetectionError {
 
 extension GapDetectionError: InvalidValueError {}
 
-/// UsageModel's conversions of `Date` and `Duration` values, throwing `GapDetectionError`.
+/// UsageModel's conversions of `Date` and `Duration` values, throwing ``GapDetectionError``.
 typealias TimeValues = UsageModel.TimeValues<GapDetectionError>

@@ -10,7 +10,7 @@ extension SharedStore {
   ///   ``SharedStoreError/defaultValueFailed(key:type:description:)`` when nothing is stored and
   ///   the key's default cannot be built, and any error of ``read(_:)``.
   public func value<Value>(for key: StoreKey<Value>) throws(SharedStoreError) -> Value {
-    try key.value(decoding: read(key.name))
+    try key.value(decoding: storedBytes(of: key))
   }
 
   /// Stores `value` under `key`.
@@ -21,7 +21,13 @@ extension SharedStore {
   /// - Throws: ``SharedStoreError/encoding(key:type:description:)`` and any error of
   ///   ``write(_:for:)``; on failure the previous value is still in place.
   public func set<Value>(_ value: Value, for key: StoreKey<Value>) throws(SharedStoreError) {
-    try write(key.codec.encode(value, key: key.name), for: key.name)
+    let encoded = try key.codec.encode(value, key: key.name)
+    switch key.storage {
+    case .replaced:
+      try write(encoded, for: key.name)
+    case .versions(let keeping):
+      try appendToLog(key.name, capacity: keeping, examiningNewest: 0) { _ in [encoded] }
+    }
   }
 
   /// Removes the value stored under `key`, so that reads return its default again.
@@ -63,7 +69,7 @@ extension SharedStore {
     _ key: StoreKey<Value>,
     _ body: (inout Value) -> Result
   ) throws(SharedStoreError) -> Result {
-    try update(key.name) { (data: inout Data?) throws(SharedStoreError) -> Result in
+    try changeStored(key) { (data: inout Data?) throws(SharedStoreError) -> Result in
       var value = try key.value(decoding: data)
       let result = body(&value)
       let encoded = try key.codec.encode(value, key: key.name)
@@ -115,7 +121,7 @@ extension SharedStore {
     _ key: StoreKey<Value>,
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(SharedStoreError) -> Swift.Result<Result, Failure> {
-    try update(key.name) {
+    try changeStored(key) {
       (data: inout Data?) throws(SharedStoreError) -> Swift.Result<Result, Failure> in
       var value = try key.value(decoding: data)
       let result: Result
@@ -131,9 +137,49 @@ extension SharedStore {
   }
 }
 
+// MARK: - Where a typed key's bytes live
+
+extension SharedStore {
+  /// The bytes of `key`'s value: the value's file, or the newest version of its log.
+  package func storedBytes<Value>(of key: StoreKey<Value>) throws(SharedStoreError) -> Data? {
+    switch key.storage {
+    case .replaced: return try read(key.name)
+    case .versions: return try readLog(key.name, newest: 1)?.records.last?.bytes
+    }
+  }
+
+  /// Reads, changes and stores `key`'s bytes atomically.
+  ///
+  /// A replaced value goes through ``update(_:_:)``; versions, through one conditional append
+  /// of the new version, only when it differs from the newest (or nothing was stored). A `body`
+  /// that leaves no bytes stores nothing.
+  func changeStored<Value, Result>(
+    _ key: StoreKey<Value>,
+    _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
+    guard case .versions(let keeping) = key.storage else { return try update(key.name, body) }
+    var outcome: Result?
+    try appendToLog(key.name, capacity: keeping, examiningNewest: 1) {
+      (log: LogSnapshot) throws(SharedStoreError) -> [Data] in
+      let newest = log.records.last?.bytes
+      var data = newest
+      outcome = try body(&data)
+      guard let data, data != newest else { return [] }
+      return [data]
+    }
+    guard let outcome else {
+      // Only a conformer that breaks `appendToLog`'s contract returns without calling its body.
+      throw .io(
+        operation: "appendToLog returned without calling its body", path: key.name,
+        errno: .invalidArgument)
+    }
+    return outcome
+  }
+}
+
 extension StoreKey {
   /// Decodes `data`, or returns the default value when `data` is `nil`.
-  func value(decoding data: Data?) throws(SharedStoreError) -> Value {
+  package func value(decoding data: Data?) throws(SharedStoreError) -> Value {
     guard let data else { return try defaultValue }
     return try codec.decode(data, key: name)
   }

@@ -19,18 +19,18 @@ import Foundation
 /// ```
 ///
 /// A key may instead hold an **append-only log** of records, for histories that grow by small
-/// additions: ``appendToLog(_:capacity:examiningNewest:_:)`` writes only the new records, atomically
-/// across processes, and keeps the newest `capacity` of them; ``readLog(_:newest:)`` reads them
-/// back, and ``compactLog(_:keeping:)`` removes some on purpose. A key holds a value or a log
-/// (``StoredKind``), never both.
+/// additions: ``appendToLog(_:capacity:examiningNewest:_:)`` writes only the new records,
+/// atomically across processes, and keeps the newest `capacity` of them; ``readLog(_:newest:)``
+/// reads them back, and ``compactLog(_:keeping:)`` removes some on purpose. A key holds a value or
+/// a log (``StoredKind``), never both.
 ///
 /// Conformers must be safe to call from any thread. The closure passed to ``update(_:_:)`` runs
 /// while the store is locked: it must be short and must not call back into the same store.
 ///
-/// **Naming this module's types.** The module and this protocol are both named `SharedStore`, so
-/// `SharedStore.FileStore` does not compile: it looks for a member `FileStore` of the protocol.
+/// **Naming this module's types.** The module and this protocol are both named ``/SharedStore``, so
+/// `SharedStore.FileStore` does not compile: it looks for a member ``FileStore`` of the protocol.
 /// Plain names are enough until another imported module declares a type of the same name (an
-/// app's own `FileStore`, the System framework's `Errno`). Then import the declarations you mean,
+/// app's own `FileStore`, the System framework's ``Errno``). Then import the declarations you mean,
 /// by kind — this works from Swift 6.0 — and in that file their plain names are SharedStore's:
 ///
 /// ```swift
@@ -144,7 +144,7 @@ public protocol SharedStore: Sendable {
   /// the log's file, and flushes that file once with ``FileStore/Durability/durable``. It
   /// rewrites the file (into a new file renamed over the old one) only when the file would hold
   /// more than twice the capacity, when `capacity` differs from the log's, and after a writer
-  /// was killed in the middle of an append. `Documentation/FileFormat.md` describes the file.
+  /// was killed in the middle of an append. <doc:/ScreenTimeKit/FileFormat> describes the file.
   ///
   /// A conformer of your own gets an implementation built on ``update(_:_:)`` that keeps the log
   /// in the key's value and so rewrites it whole on every append; implement this requirement,

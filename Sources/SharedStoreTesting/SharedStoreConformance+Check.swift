@@ -1,7 +1,7 @@
 import SharedStore
 
 extension SharedStoreConformance {
-  /// One rule of the `SharedStore` contract, and the code that shows a store keeps it.
+  /// One rule of the ``/SharedStore`` contract, and the code that shows a store keeps it.
   ///
   /// Checks are compared by ``name``, which stays the same from release to release; a new rule
   /// comes as a new check.

@@ -1,10 +1,11 @@
 import SharedStore
 
-/// The contract of the `SharedStore` protocol, as checks that run against a store of yours.
+/// The contract of the ``/SharedStore`` protocol, as checks that run against a store of yours.
 ///
 /// A backend of your own — an App Group `UserDefaults` suite, a SQLite database — proves that it
-/// keeps the contract the library's modules rely on by passing the same checks as `InMemoryStore`
-/// and `FileStore`. Each check gets a fresh, empty store from `makeStore`, uses it and lets it go:
+/// keeps the contract the library's modules rely on by passing the same checks as
+/// ``/SharedStore/InMemoryStore`` and ``/SharedStore/FileStore``. Each check gets a fresh, empty
+/// store from `makeStore`, uses it and lets it go:
 ///
 /// ```swift
 /// let conformance = SharedStoreConformance { try MyDefaultsStore(suite: UUID().uuidString) }

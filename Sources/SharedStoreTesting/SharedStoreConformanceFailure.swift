@@ -1,5 +1,5 @@
-/// A rule of the `SharedStore` contract that a store broke: the check, the key, what was expected
-/// and what the store did.
+/// A rule of the ``/SharedStore`` contract that a store broke: the check, the key, what was
+/// expected and what the store did.
 ///
 /// Its ``description`` is a sentence meant for a test report:
 ///

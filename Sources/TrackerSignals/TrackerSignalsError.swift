@@ -121,5 +121,5 @@ extension TrackerSignalsError {
 
 extension TrackerSignalsError: InvalidValueError {}
 
-/// UsageModel's conversions of `Date` and `Duration` values, throwing `TrackerSignalsError`.
+/// UsageModel's conversions of `Date` and `Duration` values, throwing ``TrackerSignalsError``.
 typealias TimeValues = UsageModel.TimeValues<TrackerSignalsError>

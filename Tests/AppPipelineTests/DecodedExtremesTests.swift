@@ -47,7 +47,9 @@ struct DecodedExtremesTests {
   func storedState() throws {
     let fixture = try InMemoryPipeline()
     let valid = String(
-      decoding: try #require(try fixture.store.read(SharedFolderLayout.standard.appStateKey)),
+      decoding: try #require(
+        try fixture.store.readLog(SharedFolderLayout.standard.appStateKey, newest: 1)?.records
+          .last?.bytes),
       as: UTF8.self)
     let number = #"{"epoch":"000000000000000a","value":1}"#
     let tooMany =
@@ -57,7 +59,9 @@ struct DecodedExtremesTests {
     let undecodable = valid.replacingOccurrences(
       of: #""state":{"#, with: #""state":{"undecodable":\#(tooMany),"#)
     #expect(undecodable != valid)
-    try fixture.store.write(Data(undecodable.utf8), for: SharedFolderLayout.standard.appStateKey)
+    // The consumer keeps its record as versions: the newest one is what it reads.
+    try fixture.store.append(
+      [Data(undecodable.utf8)], toLog: SharedFolderLayout.standard.appStateKey, capacity: 16)
     #expect(throws: PipelineError.self) { try fixture.pipeline.state() }
   }
 

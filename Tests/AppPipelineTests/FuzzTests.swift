@@ -80,9 +80,10 @@ struct FuzzTests {
   static func storedState(inputs: Int, seed: UInt64) throws -> Fuzz.Tally {
     var fixture = try InMemoryPipeline()
     let key = SharedFolderLayout.standard.appStateKey
-    let valid = try #require(try fixture.store.read(key))
+    let valid = try #require(try fixture.store.readLog(key, newest: 1)?.records.last?.bytes)
     return try Fuzz.runBytes(seeds: [Array(valid)], inputs: inputs, seed: seed) { bytes in
-      try fixture.store.write(Data(bytes), for: key)
+      // The consumer keeps its record as versions: the newest one is what it reads.
+      try fixture.store.append([Data(bytes)], toLog: key, capacity: 16)
       do {
         _ = try fixture.pipeline.state()
       } catch {

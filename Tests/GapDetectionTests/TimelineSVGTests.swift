@@ -166,10 +166,12 @@ struct TimelineSVGTests {
     #expect(counter.texts.contains("not monitored"))
   }
 
-  /// `Documentation/gap-report-example.svg`, relative to this file.
+  /// The GapDetection catalog's `Resources/gap-report-example.svg`, relative to this file: the
+  /// article *Reading the gap report* shows it.
   static var exampleURL: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Documentation/gap-report-example.svg")
+      .deletingLastPathComponent().appendingPathComponent(
+        "Sources/GapDetection/GapDetection.docc/Resources/gap-report-example.svg")
   }
 
   /// A richer day for the documentation: a 25-hour day in Paris with a school window, usage in
@@ -230,6 +232,6 @@ struct TimelineSVGTests {
     let committed = try String(contentsOf: Self.exampleURL, encoding: .utf8)
     #expect(
       committed == svg,
-      "Documentation/gap-report-example.svg is stale; rerun the tests with STK_WRITE_GAP_EXAMPLE=1")
+      "gap-report-example.svg is stale; rerun the tests with STK_WRITE_GAP_EXAMPLE=1")
   }
 }

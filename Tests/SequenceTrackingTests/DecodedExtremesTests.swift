@@ -84,7 +84,7 @@ struct DecodedExtremesTests {
       let record =
         #"{"cursor":{"last":{"epoch":\#(epoch),"value":\#(last)}},"#
         + #""revision":\#(Self.max),"state":[]}"#
-      try store.write(Data(record.utf8), for: "consumer")
+      try store.plantRecord(Data(record.utf8), for: "consumer")
       let batch = try consumer.drain { state, entry in state.append(entry.payload) }
       #expect(batch.cursor.last == head)
       if last == Self.max {

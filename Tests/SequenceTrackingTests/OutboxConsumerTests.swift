@@ -51,7 +51,8 @@ struct OutboxConsumerTests {
       #"{"cursor":{"checksum":3058990603,"last":{"epoch":"000000000000000a","value":1}},"#
       + #""revision":1,"#
       + #""state":{"values":[7]}}"#
-    #expect(String(decoding: try #require(try store.read("consumer")), as: UTF8.self) == expected)
+    #expect(
+      String(decoding: try #require(try store.recordBytes("consumer")), as: UTF8.self) == expected)
   }
 
   @Test("the record cannot live under the outbox's own key")

@@ -67,7 +67,7 @@ struct OutboxRecoveryTests {
   func recordWithoutChecksumDrains() throws {
     let store = InMemoryStore()
     storeOutbox(in: store, payloads: ["7", "8"])
-    try store.write(
+    try store.plantRecord(
       Data(
         (#"{"cursor":{"last":{"epoch":"000000000000000a","value":1}},"revision":4,"#
           + #""state":{"values":[7]}}"#).utf8),
@@ -82,7 +82,7 @@ struct OutboxRecoveryTests {
   @Test("the revision wraps from the largest value to 0")
   func revisionWraps() throws {
     let store = InMemoryStore()
-    try store.write(
+    try store.plantRecord(
       Data(#"{"cursor":{},"revision":18446744073709551615,"state":{"values":[]}}"#.utf8),
       for: "consumer")
     let (outbox, consumer) = try OutboxConsumerTests.setUp(store)
@@ -94,7 +94,7 @@ struct OutboxRecoveryTests {
   @Test("a record at the largest revision still tells a stale reading of the outbox")
   func largestRevisionStillDetectsStaleReading() throws {
     let base = InMemoryStore()
-    try base.write(
+    try base.plantRecord(
       Data(#"{"cursor":{},"revision":18446744073709551615,"state":{"values":[]}}"#.utf8),
       for: "consumer")
     let (outbox, rival) = try OutboxConsumerTests.setUp(base)

@@ -101,6 +101,44 @@ struct AppendLogFileTests {
     #expect(fixture.fileSystem.count(.readAt) - before == 2, "the header, then the last 4 KiB")
   }
 
+  @Test(
+    "reading the newest few records reads back from the end only as far as their frames reach",
+    arguments: [2, 3, 7, 40])
+  func newestFewReadBackwards(wanted: Int) throws {
+    let fixture = try Fixture(durability: .processCrashSafe)
+    let record = String(repeating: "x", count: 500)
+    for index in 0..<400 { try fixture.append("\(index)" + record, capacity: 1_000) }
+    let size = try fixture.fileBytes().count
+    let before = fixture.fileSystem.bytesRead
+    let newest = try #require(try fixture.store.readLog("log", newest: wanted))
+    let read = fixture.fileSystem.bytesRead - before
+    #expect(newest.records.map(\.position) == Array(UInt64(401 - wanted)...400))
+    let whole = try #require(try fixture.store.readLog("log"))
+    #expect(newest.records == Array(whole.records.suffix(wanted)))
+    // Doubling from 4 KiB: the reads add up to at most four times the frames' bytes, plus the
+    // header and the first 4 KiB.
+    #expect(read <= 4 * wanted * 520 + 4_096 + 64, "read \(read) of \(size) bytes")
+    #expect(read < size / 3, "control: a whole read is \(size) bytes")
+  }
+
+  @Test("the newest records of frames holding several records each are the log's last ones")
+  func newestAcrossMultiRecordFrames() throws {
+    let fixture = try Fixture(durability: .processCrashSafe)
+    var all: [String] = []
+    for batch in 0..<60 {
+      let texts = (0..<(batch % 4 + 1)).map { "\(batch).\($0)" }
+      all += texts
+      try fixture.store.append(texts.map { Data($0.utf8) }, toLog: "log", capacity: 1_000)
+    }
+    for wanted in [0, 1, 2, 5, 11, all.count, all.count + 3] {
+      let newest = try #require(try fixture.store.readLog("log", newest: wanted))
+      #expect(
+        newest.records.map { String(decoding: $0.bytes, as: UTF8.self) }
+          == Array(all.suffix(wanted)), "newest \(wanted)")
+      #expect(newest.count == all.count && newest.nextPosition == UInt64(all.count) + 1)
+    }
+  }
+
   @Test("the change token of a log reads its header and its size, and grows with each append")
   func changeTokenOfALog() throws {
     let fixture = try Fixture(durability: .processCrashSafe)

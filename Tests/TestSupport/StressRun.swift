@@ -19,7 +19,8 @@ import Foundation
 /// }
 /// ```
 package enum StressRun: String, Sendable {
-  /// The full run: the figures `Documentation/Reliability.md` reports, in under five minutes.
+  /// The full run: the figures `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Reliability.md`
+  /// reports, in under five minutes.
   case full
   /// The short run of `.ci/run`: the same scenarios with small counts, in under a minute.
   case short

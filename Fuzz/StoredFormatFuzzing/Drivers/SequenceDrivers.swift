@@ -20,8 +20,9 @@ func fuzzFacts(_ count: Int) throws -> [MonitorFact] {
   }
 }
 
-/// An outbox's records (`Documentation/SequenceTracking-OutboxFormat.md`) read by `head` and
-/// `drain`, drained by an `OutboxConsumer`, and published to.
+/// An outbox's records
+/// (`Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/SequenceTracking-OutboxFormat.md`) read by
+/// `head` and `drain`, drained by an `OutboxConsumer`, and published to.
 final class OutboxDriver: StoredFormatDriver {
   let key = "outbox"
   let companions: [String: [UInt8]] = [:]

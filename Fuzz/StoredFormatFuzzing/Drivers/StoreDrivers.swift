@@ -14,7 +14,8 @@ extension StoredFormatSandbox {
   }
 }
 
-/// Reads, writes and updates of a value file (`Documentation/FileFormat.md`, "Value files").
+/// Reads, writes and updates of a value file
+/// (`Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/FileFormat.md`, "Value files").
 final class ValueFileDriver: StoredFormatDriver {
   let key = "value"
   let companions: [String: [UInt8]] = [:]
@@ -104,7 +105,8 @@ final class ValueFileDriver: StoredFormatDriver {
   }
 }
 
-/// Reads, appends and compactions of an append-only log file (`Documentation/FileFormat.md`,
+/// Reads, appends and compactions of an append-only log file
+/// (`Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/FileFormat.md`,
 /// "Log files").
 final class LogFileDriver: StoredFormatDriver {
   let key = "log"

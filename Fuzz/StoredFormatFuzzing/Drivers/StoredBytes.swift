@@ -1,9 +1,9 @@
 import Foundation
 import SharedStore
 
-/// The stored formats of `Documentation/FileFormat.md`, written again from the document rather
-/// than from the library's code: file names, COBS, varints, the frames of a log, and the repair
-/// of checksums, so that a fuzzer's mutations reach past them.
+/// The stored formats of `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/FileFormat.md`, written
+/// again from the document rather than from the library's code: file names, COBS, varints, the
+/// frames of a log, and the repair of checksums, so that a fuzzer's mutations reach past them.
 package enum StoredBytes {
   /// The magic of a value file, `STKS`.
   package static let valueMagic: [UInt8] = Array("STKS".utf8)

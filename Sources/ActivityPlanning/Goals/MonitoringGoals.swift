@@ -26,7 +26,7 @@ public struct MonitoringGoals: Sendable, Hashable, Codable {
   /// start of the interval's hour counts.
   public var includesPastActivity: Bool
   /// How the platform counts a registration made inside an occurrence; recorded in each
-  /// `MonitoringRegistration`.
+  /// ``/UsageModel/MonitoringRegistration``.
   public var counting: ThresholdCounting
   /// What to observe: one ladder per app or category, each app in at most one ladder.
   public var ladders: [UsageLadder]

@@ -31,7 +31,8 @@ public struct PlannedMonitoring: Sendable, Hashable, Codable {
   public let counting: ThresholdCounting
   /// The activities, at most 20: usage activities first, then windows, then sessions.
   public let activities: [PlannedActivity]
-  /// The activities as a checked `MonitoringPlan`, for `PipelineConfiguration.monitoring`.
+  /// The activities as a checked ``/UsageModel/MonitoringPlan``, for
+  /// `PipelineConfiguration.monitoring`.
   public let monitoring: MonitoringPlan
   /// Each monitored app's resolution: the largest gap between consecutive thresholds of its
   /// ladder, counting from zero.

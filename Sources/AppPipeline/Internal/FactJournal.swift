@@ -18,7 +18,8 @@ import UsageModel
 /// fact is kept. Retention removes whole days.
 ///
 /// Formats: each record is a `MonitorFact` in its JSON form, in the store's append-only log
-/// format (checksummed records; a torn append is discarded on read). `Documentation/Formats.md`
+/// format (checksummed records; a torn append is discarded on read).
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/FileFormat.md`
 /// describes both.
 struct FactJournal: Sendable {
   /// The most facts one UTC day's log keeps.

@@ -11,7 +11,7 @@ import UsageModel
 /// the use does not make a threshold report twice. A new window (the next day, the next month)
 /// starts with nothing reported.
 ///
-/// Keep the state in a `SharedStore`-backed key so that the app and its extensions, and every
+/// Keep the state in a ``/SharedStore``-backed key so that the app and its extensions, and every
 /// launch, agree on what was already reported:
 ///
 /// ```swift

@@ -5,8 +5,8 @@ import UsageModel
 ///
 /// Weeks start on a configurable weekday: ``isoWeek`` starts on Monday as ISO 8601 does; a US
 /// app may prefer `.week(firstWeekday: .sunday)`. Months are calendar months of 28 to 31 days.
-/// Periods are made of local days (`LocalDay`), so a period's real length follows its days: a month with a
-/// spring-forward day is an hour shorter.
+/// Periods are made of local days (``/UsageModel/LocalDay``), so a period's real length follows its
+/// days: a month with a spring-forward day is an hour shorter.
 ///
 /// JSON form: `{"kind": "day"}`, `{"kind": "week", "firstWeekday": 1}` (ISO weekday number,
 /// Monday = 1) or `{"kind": "month"}`.

@@ -50,8 +50,8 @@ public struct DiagnosticsReport: Sendable, Hashable, Codable {
   ///   - now: The instant of the report.
   ///   - detector: The gap detector, with the day boundary, expectation, policy and source.
   ///   - heartbeats: The tracker's heartbeats in the order they were recorded, as a
-  ///     `HeartbeatHistory` lists them (those of other sources than the detector's are
-  ///     ignored). Health is judged from the last of them — the recorder's latest — even when
+  /// ``/TrackerSignals/HeartbeatHistory`` lists them (those of other sources than the detector's
+  ///     are ignored). Health is judged from the last of them — the recorder's latest — even when
   ///     an earlier one is dated later (the device clock was set back); the gaps are found
   ///     whatever the order.
   ///   - usage: The usage records.

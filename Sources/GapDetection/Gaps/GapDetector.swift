@@ -26,7 +26,7 @@ import UsageModel
 /// 2. **Usage silence**: between consecutive usage records (their union, over all apps), a pause
 ///    longer than ``HealthPolicy/usageGapAfter``.
 /// 3. **Missed sequence numbers**: the stretch between the sightings around each hole
-///    (`SequenceLoss`).
+///    (``/SignalValues/SequenceLoss``).
 ///
 /// Only the heartbeats of the detector's ``source`` count — by default the monitor extension's,
 /// whose silence means usage may be lost — so that an app that keeps beating cannot hide a
@@ -44,9 +44,9 @@ import UsageModel
 ///
 /// Consecutive instants of one class form one gap, carrying every piece of evidence that
 /// overlaps it; so overlapping evidence is merged, and gaps never overlap. Gaps and windows may
-/// span midnight; the daily accounting splits them at the `DayBoundary`, so that tracked,
-/// idle and unknown add up exactly to each window piece of each day, on 23- and 25-hour days
-/// alike.
+/// span midnight; the daily accounting splits them at the ``/UsageModel/DayBoundary``, so that
+/// tracked, idle and unknown add up exactly to each window piece of each day, on 23- and 25-hour
+/// days alike.
 ///
 /// ```swift
 /// let detector = GapDetector(boundary: DayBoundary(timeZone: zone))

@@ -77,7 +77,7 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
   /// Tracking was expected during any of the schedules' windows.
   ///
   /// - Parameters:
-  ///   - schedules: Daily and timer windows, for example those of a `MonitoringPlan`.
+  ///   - schedules: Daily and timer windows, for example those of a ``/UsageModel/MonitoringPlan``.
   ///   - timeZone: The zone of the daily windows' wall clock.
   /// - Returns: The expectation.
   public static func schedules(_ schedules: [MonitoringSchedule], in timeZone: TimeZone)

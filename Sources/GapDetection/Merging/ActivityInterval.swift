@@ -3,8 +3,9 @@ import UsageModel
 
 /// A stretch of time covered by merged heartbeats that carried the same data.
 ///
-/// Made by ``HeartbeatMerger``. For the heartbeats of a `HeartbeatRecorder` the data is the
-/// `HeartbeatSource` and an interval is a stretch during which the tracker was alive.
+/// Made by ``HeartbeatMerger``. For the heartbeats of a ``/TrackerSignals/HeartbeatRecorder`` the
+/// data is the ``/SignalValues/HeartbeatSource`` and an interval is a stretch during which the
+/// tracker was alive.
 ///
 /// JSON form (when the data is `Codable`): `{"start": "2026-03-08T10:00:00Z", "end":
 /// "2026-03-08T10:03:00Z", "data": …, "heartbeatCount": 7}`.

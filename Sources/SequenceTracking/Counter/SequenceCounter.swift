@@ -1,27 +1,27 @@
 import SharedStore
 import SignalValues
 
-/// A producer's counter on a `SharedStore` key: each call to ``next()`` hands out the next
+/// A producer's counter on a ``/SharedStore`` key: each call to ``next()`` hands out the next
 /// number, and no two callers — threads or processes — ever receive the same one.
 ///
 /// ``next()`` is one atomic read-modify-write (`SharedStore/update(_:_:)`), which a
-/// `FileStore` makes exclusive across every process using its directory. A counter read and
-/// written back in two steps lets two extension processes both read 41 and both hand out 42;
-/// that cannot happen here.
+/// ``/SharedStore/FileStore`` makes exclusive across every process using its directory. A counter
+/// read and written back in two steps lets two extension processes both read 41 and both hand out
+/// 42; that cannot happen here.
 ///
 /// **A counter or an outbox?** Use a counter to number notifications whose payload lives
 /// elsewhere, or that have none: "the shared state changed, read it", where the state is a store
 /// value the producer overwrites (the latest totals, a setting), or the sign of life a
-/// `Heartbeat` carries the number of. A ``SequenceTracker`` then tells the consumer exactly which
-/// notifications it missed, and the counter stays one small value whatever the traffic. When
-/// the consumer must receive every *payload* — each event, each fact — publish it to a
-/// ``SequencedOutbox`` instead: the entry and its number are one write, and a consumer that
+/// ``/SignalValues/Heartbeat`` carries the number of. A ``SequenceTracker`` then tells the consumer
+/// exactly which notifications it missed, and the counter stays one small value whatever the
+/// traffic. When the consumer must receive every *payload* — each event, each fact — publish it to
+/// a ``SequencedOutbox`` instead: the entry and its number are one write, and a consumer that
 /// missed notifications still drains every entry, where a counter beside a separate write of
 /// the payload could be split from it by a kill.
 ///
-/// The first call on an absent key draws a fresh `SequenceEpoch` and returns value 1. Removing
-/// the key, reinstalling the app or wiping its container therefore starts a new epoch, which a
-/// consumer sees as a reset rather than as old numbers.
+/// The first call on an absent key draws a fresh ``/SignalValues/SequenceEpoch`` and returns value
+/// 1. Removing the key, reinstalling the app or wiping its container therefore starts a new epoch,
+/// which a consumer sees as a reset rather than as old numbers.
 ///
 /// ```swift
 /// // In the DeviceActivity monitor extension:

@@ -16,7 +16,8 @@ import SignalValues
 ///
 /// Payloads are kept as bytes, so a publish appends one record without reading, decoding or
 /// rewriting any other, and a drain decodes only the entries it delivers.
-/// `Documentation/SequenceTracking-OutboxFormat.md` describes the layout for people.
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/SequenceTracking-OutboxFormat.md` describes
+/// the layout for people.
 struct OutboxLayout {
   /// The layout version this library writes and reads: the first byte of every record.
   static let version = 1

@@ -1,3 +1,4 @@
+import Foundation
 import SharedStore
 import SignalValues
 
@@ -8,6 +9,10 @@ import SignalValues
 /// (an ``OutboxConsumerRecord``). ``drain(_:)`` applies the entries after the cursor and advances
 /// the cursor in one atomic read-modify-write of that key, so after a crash either both happened
 /// or neither did: nothing is applied twice, nothing is skipped.
+///
+/// The record is kept as versions (``recordStorage``): each change appends the new record to the
+/// key's append-only log, one flush on a durable `FileStore`, where replacing a value costs two
+/// flushes and a rename. A reader takes the newest complete version.
 ///
 /// ```swift
 /// struct Totals: Codable, Sendable { var seconds: [String: Int] = [:] }
@@ -38,15 +43,23 @@ import SignalValues
 /// drain that read the outbox before another drain wrote the record reads it again, so it never
 /// applies from an outbox older than the stored cursor.
 /// `apply` runs while the record's store is locked; keep it short and do not use that store in
-/// it. When the record lives in the same `FileStore` directory as the outbox, publishers wait
-/// for it.
+/// it. When the record lives in the same ``/SharedStore/FileStore`` directory as the outbox,
+/// publishers wait for it.
 public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Sendable>: Sendable {
   /// The outbox this consumer drains.
   public let outbox: SequencedOutbox<Payload>
   /// The store key holding the consumer's ``OutboxConsumerRecord``.
   public let key: String
+  /// How the record is kept under ``key``: its newest 16 versions in an append-only log.
+  ///
+  /// Read a record yourself (a diagnostic tool, say) through a ``StoreKey`` with this storage,
+  /// or as the newest record of the log.
+  public static var recordStorage: ValueStorage { .versions(keeping: 16) }
   let store: any SharedStore
   let storeKey: StoreKey<OutboxConsumerRecord<State>>
+  /// The record last decoded and the bytes it was decoded from, shared by the consumer's
+  /// copies: a drain reads the record several times, and the same bytes are decoded once.
+  private let decoded = LockedValue<(bytes: Data, record: OutboxConsumerRecord<State>)?>(nil)
 
   /// Creates a consumer whose record lives on `key` of `store`.
   ///
@@ -75,7 +88,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
     self.store = store
     self.key = key
     self.storeKey = StoreKey(
-      key, default: OutboxConsumerRecord(cursor: .start, state: initialState))
+      key, default: OutboxConsumerRecord(cursor: .start, state: initialState),
+      storage: Self.recordStorage)
   }
 
   /// Applies every entry after the stored cursor to the stored state, in sequence order, and
@@ -161,7 +175,7 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// }
   /// ```
   ///
-  /// Catch the error in a function that throws `SequenceTrackingError`, as above: Swift 6.3's
+  /// Catch the error in a function that throws ``SequenceTrackingError``, as above: Swift 6.3's
   /// compiler crashes on some `catch SequenceTrackingError.payloadDecoding(…)` clauses in
   /// closures that throw `any Error`.
   ///
@@ -222,12 +236,23 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
 
   /// Returns the stored cursor and state, or the initial ones when nothing was applied yet.
   ///
+  /// The consumer keeps the record it decoded last: when the stored bytes are the same, it is
+  /// returned without decoding them again.
+  ///
   /// - Returns: The record.
   /// - Throws: ``SequenceTrackingError/store(_:)``, including a record that does not decode
   ///   (it is never replaced by the initial state behind your back).
+  /// - Complexity: O(*n*) in the record's size: reading its newest version, and comparing or
+  ///   decoding it.
   public func record() throws(SequenceTrackingError) -> OutboxConsumerRecord<State> {
-    do {
-      return try store.value(for: storeKey)
+    do throws(SharedStoreError) {
+      guard let bytes = try store.storedBytes(of: storeKey) else {
+        return try storeKey.value(decoding: nil)
+      }
+      if let last = decoded.withLock({ $0 }), last.bytes == bytes { return last.record }
+      let record = try storeKey.value(decoding: bytes)
+      decoded.withLock { $0 = (bytes, record) }
+      return record
     } catch {
       throw .store(error)
     }

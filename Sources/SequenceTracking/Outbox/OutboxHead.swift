@@ -8,7 +8,7 @@ import SignalValues
 /// call: when nothing was written since, only the 32-byte file header is read.
 ///
 /// JSON form: `{"number":{"epoch":"5f1c0a3be29d4471","value":1042},"oldest":1001,"token":7}`
-/// (see `ChangeToken` for the token).
+/// (see ``/SharedStore/ChangeToken`` for the token).
 public struct OutboxHead: Hashable, Sendable, Codable {
   /// The number of the newest entry.
   public let number: SequenceNumber

@@ -2,16 +2,16 @@ import Foundation
 import SharedStore
 import SignalValues
 
-/// A bounded, numbered outbox on one `SharedStore` key: producers publish entries, then notify;
+/// A bounded, numbered outbox on one ``/SharedStore`` key: producers publish entries, then notify;
 /// consumers drain everything after their persisted cursor, so a dropped or coalesced
 /// notification loses nothing.
 ///
 /// ``publish(_:then:)`` appends the entry to the key's append-only log, which assigns its number,
 /// in one atomic step — a single write, exclusive across processes, and durable with a `.durable`
-/// `FileStore` — and only after that write has returned does it call your notify closure (write,
-/// then notify: a notification posted before the write lets the app read stale data). A consumer
-/// that receives the notification, or a later one, or only its 30-second poll, drains with
-/// ``drain(after:)`` and finds the entry.
+/// ``/SharedStore/FileStore`` — and only after that write has returned does it call your notify
+/// closure (write, then notify: a notification posted before the write lets the app read stale
+/// data). A consumer that receives the notification, or a later one, or only its 30-second poll,
+/// drains with ``drain(after:)`` and finds the entry.
 ///
 /// Use an outbox when every payload must reach the consumer; to number notifications whose
 /// payload lives elsewhere, or that have none, a ``SequenceCounter`` is enough (its
@@ -33,9 +33,9 @@ import SignalValues
 /// numbers it lost (``OutboxBatch/lost``). Every producer of one key should use the same
 /// capacity; a publish with a smaller one trims to it.
 ///
-/// **Epochs.** The first publish on an absent key draws a fresh `SequenceEpoch` and numbers from
-/// 1, so a reinstall or a wiped container is reported to consumers as a reset, never mistaken
-/// for old entries.
+/// **Epochs.** The first publish on an absent key draws a fresh ``/SignalValues/SequenceEpoch`` and
+/// numbers from 1, so a reinstall or a wiped container is reported to consumers as a reset, never
+/// mistaken for old entries.
 ///
 /// **Costs.** A publish appends one record — the entry — to the key's log after reading the
 /// log's newest record: O(*m*) in the size of the entry, whatever the outbox holds. Once every
@@ -44,7 +44,7 @@ import SignalValues
 /// capacity × entry size to a few hundred kilobytes). A drain reads the whole log and decodes
 /// only the entries it delivers. ``head(reusing:)`` reads only the change token when nothing has
 /// changed, and otherwise the newest entry. The stored layout is described in
-/// `Documentation/SequenceTracking-OutboxFormat.md`.
+/// <doc:/ScreenTimeKit/SequenceTracking-OutboxFormat>.
 public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// The store key holding the outbox.
   public let key: String
@@ -184,9 +184,10 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// Returns the outbox's newest and oldest numbers, reading as little as possible.
   ///
   /// Pass the head this method returned last time: when the store's change token is unchanged,
-  /// it is returned as is after reading only the key's change token (for `FileStore`, the
-  /// header of the outbox's file and its size). Otherwise the newest entry is read (for
-  /// `FileStore`, the end of the file, whose checksum is verified); no entry is decoded.
+  /// it is returned as is after reading only the key's change token (for
+  /// ``/SharedStore/FileStore``, the header of the outbox's file and its size). Otherwise the
+  /// newest entry is read (for `FileStore`, the end of the file, whose checksum is verified); no
+  /// entry is decoded.
   ///
   /// - Parameter cached: The head returned by the previous call, if any.
   /// - Returns: The head, or `nil` when nothing has been published (or the key was removed).
@@ -238,10 +239,11 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// Returns the entries after `cursor` and before `number`, and a cursor just after `number`:
   /// the way past an entry that can never be decoded, for a consumer that keeps its own cursor.
   ///
-  /// Call it with the number of a ``SequenceTrackingError/payloadDecoding(key:number:type:description:)``
-  /// error. Apply the entries, then persist ``OutboxBatch/cursor``, as after
-  /// ``drain(after:)``: `number` is passed over and no other entry is. An ``OutboxConsumer``
-  /// does this in one atomic write with ``OutboxConsumer/skip(through:_:)``.
+  /// Call it with the number of a
+  /// ``SequenceTrackingError/payloadDecoding(key:number:type:description:)`` error. Apply the
+  /// entries, then persist ``OutboxBatch/cursor``, as after ``drain(after:)``: `number` is passed
+  /// over and no other entry is. An ``OutboxConsumer`` does this in one atomic write with
+  /// ``OutboxConsumer/skip(through:_:)``.
   ///
   /// - Parameters:
   ///   - cursor: The consumer's cursor.

@@ -58,7 +58,7 @@ public enum SequenceObservation: Sendable, Hashable {
   ///
   /// A ``gap(_:missing:)`` and a ``reset(_:reason:missing:)`` that names the numbers of the new
   /// run below the one observed report missed numbers; every other observation does not. With
-  /// the instants around them, they make a `SequenceLoss` for gap detection:
+  /// the instants around them, they make a ``/SignalValues/SequenceLoss`` for gap detection:
   ///
   /// ```swift
   /// if let missing = tracker.observe(number).missing {

@@ -8,7 +8,7 @@ import SignalValues
 /// number from before the current run, or a reset (the epoch changed, or the producer's head went
 /// back). ``statistics`` keeps running counts.
 ///
-/// The tracker is a value: keep it in a `SharedStore` and observe inside one atomic update, so
+/// The tracker is a value: keep it in a ``/SharedStore`` and observe inside one atomic update, so
 /// that what was missed while the app was not running is still known after a relaunch (a
 /// last-seen number kept in memory is forgotten at every relaunch).
 ///

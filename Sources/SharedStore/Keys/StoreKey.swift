@@ -24,6 +24,8 @@ public struct StoreKey<Value: Codable & Sendable>: Sendable {
   public let name: String
   /// How values are turned into bytes and back.
   public let codec: StoreCodec<Value>
+  /// Whether a change replaces the stored value or appends a new version of it.
+  public let storage: ValueStorage
   private let defaultSource: DefaultSource
 
   /// Creates a typed key whose default value is given now.
@@ -32,9 +34,15 @@ public struct StoreKey<Value: Codable & Sendable>: Sendable {
   ///   - name: The key's name in the store.
   ///   - defaultValue: The value read when nothing is stored.
   ///   - codec: How values are stored; JSON with sorted keys unless you choose otherwise.
-  public init(_ name: String, default defaultValue: Value, codec: StoreCodec<Value> = .json) {
+  ///   - storage: Whether a change replaces the value or appends a version of it;
+  ///     ``ValueStorage/replaced`` unless you choose otherwise.
+  public init(
+    _ name: String, default defaultValue: Value, codec: StoreCodec<Value> = .json,
+    storage: ValueStorage = .replaced
+  ) {
     self.name = name
     self.codec = codec
+    self.storage = storage
     self.defaultSource = .value(defaultValue)
   }
 
@@ -57,14 +65,18 @@ public struct StoreKey<Value: Codable & Sendable>: Sendable {
   /// - Parameters:
   ///   - name: The key's name in the store.
   ///   - codec: How values are stored; JSON with sorted keys unless you choose otherwise.
+  ///   - storage: Whether a change replaces the value or appends a version of it;
+  ///     ``ValueStorage/replaced`` unless you choose otherwise.
   ///   - defaultValue: Builds the value read when nothing is stored.
   public init(
     _ name: String,
     codec: StoreCodec<Value> = .json,
+    storage: ValueStorage = .replaced,
     defaultValue: @escaping @Sendable () throws -> Value
   ) {
     self.name = name
     self.codec = codec
+    self.storage = storage
     self.defaultSource = .lazy(LazyDefault(defaultValue))
   }
 

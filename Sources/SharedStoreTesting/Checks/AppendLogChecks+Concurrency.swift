@@ -150,7 +150,7 @@ private struct LogModel {
   }
 }
 
-/// A `LogAppend` without its identity, which a model cannot predict.
+/// A ``/SharedStore/LogAppend`` without its identity, which a model cannot predict.
 private struct LogAppendShape: Equatable {
   var positions: ClosedRange<UInt64>
   var evictedCount: Int

@@ -2,7 +2,7 @@ import Foundation
 import SharedStore
 
 extension SharedStoreConformance.Check {
-  /// `StoreKey`: defaults, round trips, and values that do not decode or encode.
+  /// ``/SharedStore/StoreKey``: defaults, round trips, and values that do not decode or encode.
   static let typedKeyChecks: [Self] = [
     Self(
       "typed-key-reads-its-default",

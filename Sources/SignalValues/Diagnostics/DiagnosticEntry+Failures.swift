@@ -5,7 +5,7 @@ extension DiagnosticEntry {
   /// report.
   ///
   /// Pure, so that the app can count a day's failures in entries it already read; TrackerSignals'
-  /// `DiagnosticLog` reads its entries and asks this.
+  /// ``/TrackerSignals/DiagnosticLog`` reads its entries and asks this.
   ///
   /// - Parameters:
   ///   - entries: Diagnostic entries.

@@ -2,7 +2,8 @@ import Foundation
 
 extension DiagnosticEntry {
   /// A stable identifier for an entry made from `parts`: equal parts give equal identifiers, so
-  /// that an entry logged again for the same occurrence is counted once by `DiagnosticLog`.
+  /// that an entry logged again for the same occurrence is counted once by
+  /// ``/TrackerSignals/DiagnosticLog``.
   ///
   /// Two 64-bit FNV-1a hashes of the parts, with different offsets, laid out as a version-8
   /// (custom) UUID. Not for security; collisions between different occurrences are as unlikely

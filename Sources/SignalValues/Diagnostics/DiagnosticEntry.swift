@@ -5,7 +5,7 @@ import UsageModel
 ///
 /// An extension error-log entry, with the usual pitfalls removed: the instant is a parameter (no
 /// `Date()` inside), memory is an exact byte count, and the identifier is given by the caller
-/// so that the same entry appended twice is counted once by `DiagnosticLog`.
+/// so that the same entry appended twice is counted once by ``/TrackerSignals/DiagnosticLog``.
 ///
 /// ```swift
 /// try log.append(
@@ -37,8 +37,8 @@ public struct DiagnosticEntry: Sendable, Hashable, Codable, Identifiable {
   ///
   /// - Parameters:
   ///   - id: The entry's identifier, chosen by the caller and kept when an append is retried —
-  ///     for example made once, before the first attempt — so that `DiagnosticLog` counts the
-  ///     entry once. (A fresh `UUID()` at every attempt would defeat that.)
+  /// for example made once, before the first attempt — so that ``/TrackerSignals/DiagnosticLog``
+  ///     counts the entry once. (A fresh `UUID()` at every attempt would defeat that.)
   ///   - at: When it happened; rounded to the millisecond.
   ///   - eventName: The event or trigger handled.
   ///   - action: What was being done.

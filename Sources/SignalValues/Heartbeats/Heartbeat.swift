@@ -4,13 +4,14 @@ import UsageModel
 /// One sign of life from a tracker: when, from whom, and optionally its counter and memory use.
 ///
 /// A DeviceActivity monitor extension writes one every ~30 seconds while it runs (see
-/// `HeartbeatRecorder`); the app reads the latest to judge health (`HealthPolicy`) and the
-/// history to find where the tracker went silent (`GapDetector`).
+/// ``/TrackerSignals/HeartbeatRecorder``); the app reads the latest to judge health
+/// (``/GapDetection/HealthPolicy``) and the history to find where the tracker went silent
+/// (``/GapDetection/GapDetector``).
 ///
 /// - ``sequence`` is the producer's notification counter when the heartbeat was written, so
 ///   that the app can compare it with the last number it received.
 /// - ``memoryBytes`` is the writer's resident memory in bytes (the monitor extension is killed
-///   above 6 MB); `MemoryPolicy` maps it to a level.
+///   above 6 MB); ``/GapDetection/MemoryPolicy`` maps it to a level.
 ///
 /// The instant is rounded to the millisecond when the value is created, so a heartbeat equals
 /// its own round trip through JSON or the recorder's binary history.

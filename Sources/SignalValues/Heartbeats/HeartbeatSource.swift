@@ -2,8 +2,8 @@ import UsageModel
 
 /// Who wrote a heartbeat: the DeviceActivity monitor extension, the app, or a name of your own.
 ///
-/// Each source keeps its own heartbeat history (see `HeartbeatRecorder`), so the name is part
-/// of a store key: 1 to 40 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`.
+/// Each source keeps its own heartbeat history (see ``/TrackerSignals/HeartbeatRecorder``), so the
+/// name is part of a store key: 1 to 40 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`.
 ///
 /// ```swift
 /// let recorder = HeartbeatRecorder(store: store, source: .monitorExtension)

@@ -7,10 +7,10 @@ import UsageModel
 /// A fact is what the extension writes and nothing more — which callback, which activity, which
 /// event, at which instant, in which time zone the device was. It is not a result: the extension derives nothing (no usage, no
 /// interval, no total), so a fact written once can never be half-applied, and everything the app
-/// shows is derived from the facts it drained (see `UsagePipeline` in AppPipeline). The
-/// activity and event names are kept as the platform gave them (`DeviceActivityName.rawValue`,
+/// shows is derived from the facts it drained (see ``/AppPipeline/UsagePipeline`` in AppPipeline).
+/// The activity and event names are kept as the platform gave them (`DeviceActivityName.rawValue`,
 /// `DeviceActivityEvent.Name.rawValue`); the app parses event names such as
-/// `stk:15m:com.example.app` with UsageModel's `ThresholdEventName`.
+/// `stk:15m:com.example.app` with UsageModel's ``/UsageModel/ThresholdEventName``.
 ///
 /// ```swift
 /// let fact = try MonitorFact(

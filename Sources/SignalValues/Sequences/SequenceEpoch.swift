@@ -1,11 +1,11 @@
 /// The identity of one run of a producer's numbering, drawn at random when its store key is
 /// created.
 ///
-/// A `SequenceCounter` or `SequencedOutbox` draws a fresh epoch whenever it finds its key
-/// absent: on first use, after the app was reinstalled, after the app-group container was wiped,
-/// or after someone removed the key. Numbering then starts again at 1. Comparing epochs is how a
-/// consumer tells "the producer restarted from 1" (a different epoch) from "I received an old
-/// number" (the same epoch, a lower value).
+/// A ``/SequenceTracking/SequenceCounter`` or ``/SequenceTracking/SequencedOutbox`` draws a fresh
+/// epoch whenever it finds its key absent: on first use, after the app was reinstalled, after the
+/// app-group container was wiped, or after someone removed the key. Numbering then starts again at
+/// 1. Comparing epochs is how a consumer tells "the producer restarted from 1" (a different epoch)
+/// from "I received an old number" (the same epoch, a lower value).
 ///
 /// Epochs are compared for equality only; they have no order. Two independently drawn epochs
 /// are equal with probability 2⁻⁶⁴.

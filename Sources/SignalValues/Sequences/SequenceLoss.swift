@@ -6,11 +6,12 @@ import UsageModel
 ///
 /// When the app received number 5 at 10:00 and then number 9 at 10:20, numbers 6...8 of that
 /// run were posted and lost between the two: `SequenceLoss(range: 6...8@epoch, after: 10:00,
-/// before: 10:20)`. GapDetection's `GapDetector` turns the stretch into evidence of a gap.
+/// before: 10:20)`. GapDetection's ``/GapDetection/GapDetector`` turns the stretch into evidence of
+/// a gap.
 ///
 /// This is the one vocabulary for lost notifications: a ``SequenceRange`` says *which* numbers
 /// were lost (always with their ``SequenceEpoch``, since numbering starts afresh after a
-/// reinstall or a reset store), and a `SequenceLoss` adds *when*. The ranges come from whoever
+/// reinstall or a reset store), and a ``SequenceLoss`` adds *when*. The ranges come from whoever
 /// saw the numbers: SequenceTracking's `SequenceObservation.missing` and `OutboxBatch.lost`, or
 /// ``SequenceSighting/losses(in:)`` for a list of sightings.
 ///

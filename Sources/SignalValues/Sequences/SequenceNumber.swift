@@ -3,7 +3,8 @@
 /// Within one ``epoch`` values start at 1 and grow by one per number handed out, so a consumer
 /// can see exactly which numbers it has not seen. Numbers of different epochs are not ordered:
 /// a new epoch means the producer started again from 1 (see ``SequenceEpoch``). That is why
-/// `SequenceNumber` is not `Comparable`; ask ``precedes(_:)``, which answers only within an epoch.
+/// ``SequenceNumber`` is not `Comparable`; ask ``precedes(_:)``, which answers only within an
+/// epoch.
 ///
 /// ```swift
 /// let number = try counter.next()          // epoch 5f1c…, value 42

@@ -3,9 +3,9 @@ import UsageModel
 
 /// A notification sequence number the app received, and when.
 ///
-/// Sightings are what an app that does not keep a `SequenceTracker` can still log: each number
-/// it received, with its epoch. ``losses(in:)`` turns a day of them into ``SequenceLoss`` values
-/// for gap detection.
+/// Sightings are what an app that does not keep a ``/SequenceTracking/SequenceTracker`` can still
+/// log: each number it received, with its epoch. ``losses(in:)`` turns a day of them into
+/// ``SequenceLoss`` values for gap detection.
 ///
 /// JSON form: `{"epoch": "5f1c0a3be29d4471", "value": 42, "at": "2026-03-08T10:30:00Z"}`.
 public struct SequenceSighting: Sendable, Hashable, Codable {
@@ -33,9 +33,9 @@ public struct SequenceSighting: Sendable, Hashable, Codable {
   /// Sightings are taken in order of time (equal instants in the order given). Within an epoch,
   /// a number more than one above the highest seen so far leaves a hole, lost between the
   /// sighting of that highest number and this one; a number at or below it (a duplicate, or a
-  /// late arrival) loses nothing and fills no hole (a `SequenceTracker` keeps track of late
-  /// arrivals). The first sighting of a new epoch after another epoch's means the producer
-  /// started again from 1, so the numbers of the new epoch below it were lost since the
+  /// late arrival) loses nothing and fills no hole (a ``/SequenceTracking/SequenceTracker`` keeps
+  /// track of late arrivals). The first sighting of a new epoch after another epoch's means the
+  /// producer started again from 1, so the numbers of the new epoch below it were lost since the
   /// previous sighting. The numbers below the very first sighting are not counted: nothing says
   /// the app was meant to see them.
   ///

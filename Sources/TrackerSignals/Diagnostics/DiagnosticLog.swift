@@ -3,7 +3,8 @@ import SharedStore
 import SignalValues
 import UsageModel
 
-/// The extension's diagnostic entries in a `BoundedLog`: the last 100, shared by the app.
+/// The extension's diagnostic entries in a ``/SharedStore/BoundedLog``: the last 100, shared by the
+/// app.
 ///
 /// Appends are atomic across processes. A log that does not decode throws instead of starting
 /// afresh (a `try?` there would silently replace a damaged log with an empty one). Appending an

@@ -8,7 +8,8 @@ import SignalValues
 /// durability.
 ///
 /// Open it in every process with the same layout — the extension's ``MonitorRecorder`` and the
-/// app's `UsagePipeline` (AppPipeline) both take a folder — and they cannot disagree:
+/// app's ``/AppPipeline/UsagePipeline`` (AppPipeline) both take a folder — and they cannot
+/// disagree:
 ///
 /// ```swift
 /// // In the monitor extension and in the app alike:
@@ -35,8 +36,8 @@ public struct SharedFolder: Sendable {
 
   /// Opens the folder at `directory`.
   ///
-  /// It opens a durable `FileStore`, and one without flushes (`.processCrashSafe`) for
-  /// heartbeats. Two stores on one directory exclude each other correctly.
+  /// It opens a durable ``/SharedStore/FileStore``, and one without flushes (`.processCrashSafe`)
+  /// for heartbeats. Two stores on one directory exclude each other correctly.
   ///
   /// Opening reads nothing and writes nothing but the store's lock file.
   ///
@@ -87,8 +88,8 @@ public struct SharedFolder: Sendable {
     self.layout = layout
   }
 
-  /// A new, empty folder in memory, for tests and SwiftUI previews: an `InMemoryStore` shared by
-  /// everything opened through it.
+  /// A new, empty folder in memory, for tests and SwiftUI previews: an
+  /// ``/SharedStore/InMemoryStore`` shared by everything opened through it.
   ///
   /// ```swift
   /// let folder = try SharedFolder.inMemory()
@@ -108,7 +109,7 @@ public struct SharedFolder: Sendable {
   }
 
   /// Removes the temporary files that writers killed in the middle of a write left in the
-  /// folder, when it is on a `FileStore`; does nothing otherwise.
+  /// folder, when it is on a ``/SharedStore/FileStore``; does nothing otherwise.
   ///
   /// Call it at the app's launch (``init(directory:layout:)`` does not, to keep the extension's
   /// start cheap). A monitor extension is killed often, readers ignore such files, and nothing

@@ -5,10 +5,11 @@ import UsageModel
 /// Where everything the library keeps in the shared folder lives: the keys, the capacities, the
 /// durabilities and the format versions, in one value.
 ///
-/// The monitor extension's ``MonitorRecorder``, the app side (AppPipeline's `UsagePipeline`) and
-/// tools that inspect the folder all open it through a ``SharedFolder`` with one layout, so they
-/// cannot disagree on a key or a capacity. Change a field only if you must (two pipelines in one
-/// folder, a longer outbox), and give the extension and the app the same layout.
+/// The monitor extension's ``MonitorRecorder``, the app side (AppPipeline's
+/// ``/AppPipeline/UsagePipeline``) and tools that inspect the folder all open it through a
+/// ``SharedFolder`` with one layout, so they cannot disagree on a key or a capacity. Change a field
+/// only if you must (two pipelines in one folder, a longer outbox), and give the extension and the
+/// app the same layout.
 ///
 /// ```swift
 /// var layout = SharedFolderLayout.standard
@@ -23,11 +24,12 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   /// The format version of every value the library stores in the folder: 1.
   ///
   /// Each stored file also carries the store's own file-format version
-  /// (`Documentation/FileFormat.md`); a reader refuses a newer version with a typed error rather
+  /// (<doc:/ScreenTimeKit/FileFormat>); a reader refuses a newer version with a typed error rather
   /// than misreading it.
   public static let formatVersion = 1
 
-  /// The key of the monitor extension's facts: a sequenced outbox of `MonitorFact`s.
+  /// The key of the monitor extension's facts: a sequenced outbox of
+  /// ``/SignalValues/MonitorFact``s.
   public var outboxKey: String
   /// The most facts the outbox keeps.
   ///
@@ -218,23 +220,27 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
 
 /// What one key of the shared folder holds.
 public enum SharedFolderContent: Sendable, Hashable {
-  /// The monitor extension's facts: a sequenced outbox of `MonitorFact`, written durably.
+  /// The monitor extension's facts: a sequenced outbox of ``/SignalValues/MonitorFact``, written
+  /// durably.
   case facts
   /// A source's heartbeats: an append-only log of binary records, written without flushes
   /// (`FileStore.Durability.processCrashSafe`): one lost to a power cut is replaced seconds
   /// later.
   case heartbeats(HeartbeatSource)
-  /// The extension's diagnostic log: a bounded log of `DiagnosticEntry`, written durably.
+  /// The extension's diagnostic log: a bounded log of ``/SignalValues/DiagnosticEntry``, written
+  /// durably.
   case diagnostics
   /// The app side's state and its cursor in the outbox, written durably.
   case appState
-  /// The app side's facts of one UTC day: an append-only log of `MonitorFact`, written durably.
+  /// The app side's facts of one UTC day: an append-only log of ``/SignalValues/MonitorFact``,
+  /// written durably.
   case appFacts(LocalDay)
-  /// The app side's `intervalDidStart` facts: an append-only log of `MonitorFact`, written
-  /// durably.
+  /// The app side's `intervalDidStart` facts: an append-only log of ``/SignalValues/MonitorFact``,
+  /// written durably.
   case appStarts
   /// The app side's summaries of past days: an append-only log, written durably.
   case appSummaries
-  /// The app side's reward ledger: an append-only log of `LedgerTransaction`, written durably.
+  /// The app side's reward ledger: an append-only log of ``/BudgetMath/LedgerTransaction``, written
+  /// durably.
   case appLedger
 }

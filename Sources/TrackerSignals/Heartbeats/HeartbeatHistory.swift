@@ -14,7 +14,7 @@ public struct HeartbeatHistory: Sendable, Hashable, Codable {
   /// The kept heartbeats in the order they were recorded, oldest first.
   ///
   /// A heartbeat dated before its predecessor (the device clock was set back) stays where it
-  /// arrived; `GapDetector` sorts what it is given.
+  /// arrived; ``/GapDetection/GapDetector`` sorts what it is given.
   public let heartbeats: [Heartbeat]
   /// Where the log stood when this history was read; `nil` for a history made otherwise.
   ///

@@ -2,7 +2,7 @@ import Foundation
 import SharedStore
 import SignalValues
 
-/// Keeps the latest heartbeat and a bounded history of one source in a `SharedStore`.
+/// Keeps the latest heartbeat and a bounded history of one source in a ``/SharedStore``.
 ///
 /// The monitor extension records a heartbeat every ~30 seconds; the app reads ``latest()`` to
 /// judge health and ``history()`` to find gaps. The history is an append-only log of binary
@@ -10,14 +10,14 @@ import SignalValues
 /// 26 bytes to it — whatever the history holds — after reading and comparing the newest one: no
 /// JSON, no array of 2,880 values, no rewrite of the day on the extension's hot path (6 MB memory
 /// limit). The store compacts the log once every `capacity` heartbeats.
-/// `Documentation/Performance.md` has measured costs.
+/// <doc:/ScreenTimeKit/Performance> has measured costs.
 ///
 /// **Durability.** Heartbeats are ephemeral: one lost to a power cut is replaced 30 seconds
-/// later. Record them through a `FileStore` opened with `.processCrashSafe`, which skips the
-/// flushes that make a write survive a power cut but still never tears a value. Durability is a
-/// property of the store instance, so either open a second `FileStore` on the app-group directory
-/// for heartbeats (two instances on one directory exclude each other correctly), or let
-/// ``init(directory:source:capacity:)`` do it for you:
+/// later. Record them through a ``/SharedStore/FileStore`` opened with `.processCrashSafe`, which
+/// skips the flushes that make a write survive a power cut but still never tears a value.
+/// Durability is a property of the store instance, so either open a second `FileStore` on the
+/// app-group directory for heartbeats (two instances on one directory exclude each other
+/// correctly), or let ``init(directory:source:capacity:)`` do it for you:
 ///
 /// ```swift
 /// // In the monitor extension:
@@ -39,7 +39,7 @@ public struct HeartbeatRecorder: Sendable {
   /// compacts it: it reads the file in 64 KiB pieces and builds the new one in memory, which
   /// raised the peak resident size by about 0.5 MiB at the default capacity and 1 MiB at this
   /// maximum when measured; ``history()`` reads the whole file, up to twice the capacity. Mind
-  /// the monitor extension's 6 MB. `Documentation/Performance.md` has the measured figures.
+  /// the monitor extension's 6 MB. <doc:/ScreenTimeKit/Performance> has the measured figures.
   public static let maximumCapacity = 20_160
 
   /// Whose heartbeats this recorder keeps.
@@ -58,7 +58,8 @@ public struct HeartbeatRecorder: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
+  /// - store: The shared store; for heartbeats, a ``/SharedStore/FileStore`` opened with
+  ///     `.processCrashSafe`.
   ///   - source: Whose heartbeats to keep.
   public init(store: any SharedStore, source: HeartbeatSource) {
     self.init(unchecked: store, source: source, capacity: Self.defaultCapacity)
@@ -68,7 +69,8 @@ public struct HeartbeatRecorder: Sendable {
   /// the first heartbeat.
   ///
   /// - Parameters:
-  ///   - store: The shared store; for heartbeats, a `FileStore` opened with `.processCrashSafe`.
+  /// - store: The shared store; for heartbeats, a ``/SharedStore/FileStore`` opened with
+  ///     `.processCrashSafe`.
   ///   - source: Whose heartbeats to keep.
   ///   - capacity: The most heartbeats kept, 1...``maximumCapacity`` (see its memory note).
   ///     A history stored with another capacity is rewritten with this one on the next record,
@@ -93,7 +95,8 @@ public struct HeartbeatRecorder: Sendable {
     self.key = Self.key(of: source)
   }
 
-  /// Creates a recorder on its own `FileStore` in `directory`, opened with `.processCrashSafe`.
+  /// Creates a recorder on its own ``/SharedStore/FileStore`` in `directory`, opened with
+  /// `.processCrashSafe`.
   ///
   /// Other `FileStore`s on the same directory — the app's `.durable` one — keep their own
   /// durability and exclude this one correctly.
@@ -280,7 +283,7 @@ public struct HeartbeatRecorder: Sendable {
   ///
   /// The recovery step for ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)``: nothing
   /// in this library replaces a damaged history by itself. The store keeps the bytes (for
-  /// `FileStore`, a quarantined file next to the others).
+  /// ``/SharedStore/FileStore``, a quarantined file next to the others).
   ///
   /// ```swift
   /// do {

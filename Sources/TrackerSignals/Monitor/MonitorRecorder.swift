@@ -30,12 +30,13 @@ import UsageModel
 /// ```
 ///
 /// **Writes.** Each callback makes, in this order:
-/// 1. one durable write: the `MonitorFact` appended to the sequenced outbox, which also assigns
-///    the number to notify (the only write that matters for usage);
+/// 1. one durable write: the ``/SignalValues/MonitorFact`` appended to the sequenced outbox, which
+///    also assigns the number to notify (the only write that matters for usage);
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
-/// 3. only when 1 or 2 failed: one durable append of a `DiagnosticEntry` that says what failed.
+/// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
+/// what failed.
 ///
 /// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in

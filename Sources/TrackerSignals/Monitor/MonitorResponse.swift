@@ -51,7 +51,8 @@ public struct MonitorResponse: Sendable, Equatable {
 
 /// One thing ``MonitorRecorder`` could not do while recording a callback.
 public enum MonitorFailure: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The callback's values do not make a valid `MonitorFact`; nothing was published.
+  /// The callback's values do not make a valid ``/SignalValues/MonitorFact``; nothing was
+  /// published.
   case invalidFact(TrackerSignalsError)
   /// Publishing the fact failed. Nothing was published — except after
   /// `SequenceTrackingError.notDurable(committed:key:path:errno:)`, when the fact *was*

@@ -32,7 +32,7 @@ import Foundation
 /// > earliest start to the latest end, and the report holds a ``DailyUsage`` for every day with
 /// > usage. A single record that ends at `Date.distantFuture` (the year 4001, a supported
 /// > instant, as an open-ended session closed with a sentinel end gets) spans 721,353 days and
-/// > makes as many `DailyUsage` values: 0.45 s and about 430 MB at peak in a release build on a
+/// > makes as many ``DailyUsage`` values: 0.45 s and about 430 MB at peak in a release build on a
 /// > 2-core Linux VM, against a DeviceActivity monitor extension's 6 MB. Where records come from
 /// > code you do not control, pass the days you need to ``aggregate(_:over:)`` (or an interval to
 /// > ``aggregate(_:clippedTo:)``), which bounds the work by those days (the same record clipped

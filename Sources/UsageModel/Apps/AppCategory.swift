@@ -12,7 +12,7 @@
 /// study.displayName                         // "Study Time"
 /// ```
 ///
-/// The type is called `AppCategory`, not `Category`, because the Objective-C runtime declares a
+/// The type is called ``AppCategory``, not `Category`, because the Objective-C runtime declares a
 /// `Category` type on every Apple platform, and an app that imports Foundation could not write the
 /// name unqualified.
 ///

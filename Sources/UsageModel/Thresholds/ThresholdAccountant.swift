@@ -25,7 +25,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// The accountant is a value: persist it (for example in a `SharedStore` key) and record each
+/// The accountant is a value: persist it (for example in a ``/SharedStore`` key) and record each
 /// event inside one atomic update. JSON form: `{"timeZone": "America/New_York", "toleranceMs":
 /// 0, "intervals": [MonitoringIntervalUsage, …]}`, intervals in ascending order of start.
 public struct ThresholdAccountant: Sendable, Hashable, Codable {

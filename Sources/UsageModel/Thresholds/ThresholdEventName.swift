@@ -11,7 +11,7 @@
 ///
 /// The threshold is written in whole minutes (`15m`) when it is a whole number of minutes, and
 /// in seconds (`90s`) otherwise. The optional generation `g<N>` numbers the registration that
-/// armed the event (see `MonitoringRegistration`), so that a replay of an older registration's
+/// armed the event (see ``MonitoringRegistration``), so that a replay of an older registration's
 /// thresholds can be told from a new one: `N` is a decimal `UInt32` without leading zeros
 /// (`g0` is allowed, `g02` is not). No other spelling is accepted, so every valid name has
 /// exactly one value and every value exactly one name. The app is the rest of the name and may

@@ -1,6 +1,6 @@
 /// A calendar date — year, month and day — with no time and no time zone.
 ///
-/// A `LocalDay` names a day as a person says it ("2 January 2026"); which instants belong to it
+/// A ``LocalDay`` names a day as a person says it ("2 January 2026"); which instants belong to it
 /// depends on where and when the day starts, which is a ``DayBoundary``'s job. Arithmetic uses
 /// integer day numbers (days since 1970-01-01) and never a `Calendar`, so it is exact and cheap.
 /// The supported range is 0001-01-01...9999-12-31 in the proleptic Gregorian calendar (which,

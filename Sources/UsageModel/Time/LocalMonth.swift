@@ -1,6 +1,6 @@
 /// A calendar month — a year and a month — with no time zone.
 ///
-/// `LocalMonth` steps by months (`advanced(by: 1)` after 2026-12 is 2027-01) and knows its days.
+/// ``LocalMonth`` steps by months (`advanced(by: 1)` after 2026-12 is 2027-01) and knows its days.
 ///
 /// ```swift
 /// let february = try LocalMonth(year: 2024, month: 2)

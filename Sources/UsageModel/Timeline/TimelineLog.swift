@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Only what happened is recorded — never a scheduled time passed off as a delivery. Recording
 /// is idempotent: a notification re-delivered with the same instant, kind and label is stored
-/// once. The log is a value; persist it where you like (for example a `SharedStore` key).
+/// once. The log is a value; persist it where you like (for example a ``/SharedStore`` key).
 ///
 /// ```swift
 /// var log = TimelineLog()

@@ -59,7 +59,8 @@ struct Event: Codable, Sendable, Hashable {
 }
 
 /// Stores under `key` an outbox of `epoch` holding `payloads` (JSON text) numbered from `first`,
-/// in the stored layout a publish writes (see `Documentation/SequenceTracking-OutboxFormat.md`):
+/// in the stored layout a publish writes (see
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/SequenceTracking-OutboxFormat.md`):
 /// an append-only log whose identity is the epoch and whose records are the byte 1 followed by
 /// the payload.
 func storeOutbox(

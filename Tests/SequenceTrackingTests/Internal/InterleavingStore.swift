@@ -2,9 +2,9 @@ import Foundation
 import SharedStore
 import Testing
 
-/// A store that runs a hook just before an `update` of a given key takes the lock — the first
-/// `times` such updates — to interleave another process's work at the worst moment,
-/// deterministically.
+/// A store that runs a hook just before a change of a given key takes the lock — an `update`,
+/// or an append to its log (a consumer keeps its record as versions), the first `times` such
+/// changes — to interleave another process's work at the worst moment, deterministically.
 ///
 /// A hook that throws fails the test; the update then goes ahead.
 final class InterleavingStore: SharedStore {
@@ -47,12 +47,19 @@ final class InterleavingStore: SharedStore {
     _ key: String, capacity: Int, examiningNewest: Int,
     _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
   ) throws(SharedStoreError) -> LogAppend? {
-    try base.appendToLog(key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
+    runHookIfDue(for: key)
+    return try base.appendToLog(
+      key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
   }
 
   func update<Result>(
     _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
   ) throws(SharedStoreError) -> Result {
+    runHookIfDue(for: key)
+    return try base.update(key, body)
+  }
+
+  private func runHookIfDue(for key: String) {
     let due =
       key == self.key
       && remaining.withLock { remaining in
@@ -60,13 +67,11 @@ final class InterleavingStore: SharedStore {
         remaining -= 1
         return true
       }
-    if due {
-      do {
-        try hook()
-      } catch {
-        Issue.record(error, "the interleaved work failed")
-      }
+    guard due else { return }
+    do {
+      try hook()
+    } catch {
+      Issue.record(error, "the interleaved work failed")
     }
-    return try base.update(key, body)
   }
 }

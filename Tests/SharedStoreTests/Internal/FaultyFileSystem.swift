@@ -14,6 +14,7 @@ final class FaultyFileSystem: FileSystem {
   private struct State {
     var counts: [Call: Int] = [:]
     var bytesWritten = 0
+    var bytesRead = 0
     /// When set, a failing `writeAt` first writes this many bytes, as a write cut short would.
     var partialWrite: Int?
     var failing: (call: Call, errno: Int32, skip: Int, remaining: Int)?
@@ -59,6 +60,8 @@ final class FaultyFileSystem: FileSystem {
 
   /// The bytes passed to `writeAll` and `writeAll(_:_:at:)` so far.
   var bytesWritten: Int { state.withLock { $0.bytesWritten } }
+  /// The bytes returned by positioned reads (`read(_:count:at:)`) so far.
+  var bytesRead: Int { state.withLock { $0.bytesRead } }
 
   /// Makes the next failing `writeAt` (see ``fail(_:errno:skip:times:)``) write `bytes` bytes
   /// before it fails.
@@ -128,7 +131,9 @@ final class FaultyFileSystem: FileSystem {
   }
   func read(_ descriptor: Int32, count: Int, at offset: Int) throws(SystemCallError) -> Data {
     try record(.readAt)
-    return try real.read(descriptor, count: count, at: offset)
+    let bytes = try real.read(descriptor, count: count, at: offset)
+    state.withLock { $0.bytesRead += bytes.count }
+    return bytes
   }
   func size(of descriptor: Int32) throws(SystemCallError) -> Int {
     try record(.size)

@@ -2,7 +2,7 @@ import Foundation
 
 /// One scenario of the accuracy corpus with the library's reading of it: the row of the tables
 /// that `AccuracyCorpusTests` prints and the Benchmarks' `accuracy` suite writes into
-/// `Documentation/Accuracy.md`.
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md`.
 ///
 /// ```swift
 /// let rows = try PlatformCorpus.scenarios.map(CorpusRow.init(reading:))

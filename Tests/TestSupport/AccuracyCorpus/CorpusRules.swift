@@ -1,6 +1,7 @@
 /// The scenarios of the corpus that the rules of `AccuracyCorpusTests` single out.
 ///
-/// Kept here so that the tests and `Documentation/Accuracy.md` (written by the Benchmarks'
+/// Kept here so that the tests and `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Accuracy.md`
+/// (written by the Benchmarks'
 /// `accuracy` suite) list the same ones. Every other rule holds on every scenario: no known gap
 /// remains.
 package enum CorpusRules {

@@ -70,7 +70,7 @@ struct LogEngine<Medium: LogMedium> {
   // MARK: - Reading
 
   /// Reads the log: every frame when `newest` is `nil`, otherwise as little as holds the newest
-  /// `newest` records (the header and the last frame, for a few).
+  /// `newest` records: the header and the frames at the end that hold them, found backwards.
   func view(newest: Int?) throws(SharedStoreError) -> LogView? {
     guard medium.exists else { return nil }
     guard let newest else { return try fullView() }
@@ -87,13 +87,13 @@ struct LogEngine<Medium: LogMedium> {
         whole
         ? first.dropFirst(LogFileFormat.headerSize)
         : try medium.readEnd(from: start, count: length)
-      switch try decoded(LogFileFormat.lastFrame(in: suffix, from: start)) {
+      switch try decoded(LogFileFormat.newestFrames(in: suffix, from: start, holding: newest)) {
       case .needMore:
         length = min(length * 2, available)
-      case .found(let frame, let tail):
+      case .found(let frames, let holdsEveryFrame, let tail):
         let view = LogView(
-          header: header, size: size, frames: frame.map { [$0] } ?? [],
-          holdsEveryFrame: frame == nil, tail: tail)
+          header: header, size: size, frames: frames, holdsEveryFrame: holdsEveryFrame,
+          tail: tail)
         return view.newest(newest) == nil ? try fullView() : view
       }
     }

@@ -20,7 +20,8 @@ import Foundation
 /// position of its first record, record count, then each record as length and bytes (all four
 /// LEB128 varints), then the CRC-32C of all of that (4 bytes, little-endian) — followed by one
 /// `0x00`. One append writes one frame; a compaction writes frames of up to about 4 KiB.
-/// `Documentation/FileFormat.md` describes the format for people.
+/// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/FileFormat.md` describes the format for
+/// people.
 package enum LogFileFormat {
   /// The four bytes every log file starts with.
   package static let magic: [UInt8] = [0x53, 0x54, 0x4B, 0x4C]

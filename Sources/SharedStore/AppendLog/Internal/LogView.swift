@@ -8,15 +8,15 @@ import Darwin
 @preconcurrency import Musl
 #endif
 
-/// What one read learned about a stored log: its header and size, and either every frame or only
-/// the last one.
+/// What one read learned about a stored log: its header and size, and either every frame or the
+/// newest ones.
 struct LogView {
   typealias Frame = LogFileFormat.Frame
 
   var header: LogFileFormat.Header
   /// The size of the bytes the view was read from, a torn tail included.
   var size: Int
-  /// Every frame of the file, or only the last one.
+  /// Every frame of the file, or its newest ones (at least the last).
   var frames: [Frame]
   /// Whether ``frames`` holds every frame.
   var holdsEveryFrame: Bool
@@ -102,19 +102,28 @@ extension LogFileFormat {
   enum TailSearch {
     /// The bytes given do not reach back far enough: give more.
     case needMore
-    /// The last complete frame (`nil`: there is none) and what follows it.
-    case found(Frame?, Tail)
+    /// The newest complete frames, oldest first (none when the file has no complete frame),
+    /// whether they are all of the file's frames, and what follows the last one.
+    case found(frames: [Frame], holdsEveryFrame: Bool, tail: Tail)
   }
 
-  /// Finds the last complete frame in `suffix`, the bytes of the file from offset `start` to
-  /// its end; `start` is at or after the header.
+  /// Finds the newest complete frames in `suffix`, the bytes of the file from offset `start` to
+  /// its end — the last one, and the ones before it until they hold `wanted` records or the
+  /// first frame is reached; `start` is at or after the header.
   ///
-  /// - Complexity: O(*n*) in the length of the last frame (and of a torn tail).
-  static func lastFrame(in suffix: Data, from start: Int) -> Result<TailSearch, Damage> {
+  /// Every frame ends with the only `0x00` it holds, so the frames are found from the end
+  /// backwards without reading what comes before them.
+  ///
+  /// - Complexity: O(*n*) in the length of the frames returned (and of a torn tail).
+  static func newestFrames(in suffix: Data, from start: Int, holding wanted: Int)
+    -> Result<TailSearch, Damage>
+  {
     suffix.withUnsafeBytes { raw in
       let reachesHeader = start == headerSize
       let count = raw.count
-      guard count > 0 else { return .success(.found(nil, .clean)) }
+      guard count > 0 else {
+        return .success(.found(frames: [], holdsEveryFrame: true, tail: .clean))
+      }
       func zero(before index: Int) -> Int? {
         var candidate = index - 1
         while candidate >= 0 {
@@ -123,36 +132,48 @@ extension LogFileFormat {
         }
         return nil
       }
-      /// The terminated frame that ends with the `0x00` at `end`.
-      func terminated(endingAt end: Int) -> Result<TailSearch, Damage>? {
+      var newestFirst: [Frame] = []
+      var records = 0
+      let tail: Tail
+      // The `0x00` ending the next older frame to read, or `nil` once the suffix's start, the
+      // header's end, is reached.
+      var boundary: Int?
+      if raw[count - 1] == 0 {
+        tail = .clean
+        boundary = count - 1
+      } else {
+        let lastZero = zero(before: count)
+        guard lastZero != nil || reachesHeader else { return .success(.needMore) }
+        let from = lastZero.map { $0 + 1 } ?? 0
+        let segment = UnsafeRawBufferPointer(rebasing: raw[from...])
+        if case .success(let frame) = decodeFrame(segment) {
+          newestFirst.append(frame)
+          records = frame.records.count
+          tail = .unterminated
+        } else {
+          if let reason = damagedEnd(segment, at: start + from) {
+            return .failure(.corrupted(reason))
+          }
+          tail = .torn(bytes: count - from)
+        }
+        boundary = lastZero
+      }
+      while let end = boundary, newestFirst.isEmpty || records < wanted {
         let previous = zero(before: end)
-        guard previous != nil || reachesHeader else { return nil }
+        guard previous != nil || reachesHeader else { return .success(.needMore) }
         let from = previous.map { $0 + 1 } ?? 0
         switch decodeFrame(UnsafeRawBufferPointer(rebasing: raw[from..<end])) {
-        case .success(let frame): return .success(.found(frame, .clean))
+        case .success(let frame):
+          newestFirst.append(frame)
+          records += frame.records.count
         case .failure(let damage):
           return .failure(
             .corrupted("the record frame at byte \(start + from): \(damage.reason)"))
         }
+        boundary = previous
       }
-      if raw[count - 1] == 0 {
-        return terminated(endingAt: count - 1) ?? .success(.needMore)
-      }
-      let lastZero = zero(before: count)
-      guard lastZero != nil || reachesHeader else { return .success(.needMore) }
-      let from = lastZero.map { $0 + 1 } ?? 0
-      let segment = UnsafeRawBufferPointer(rebasing: raw[from...])
-      if case .success(let frame) = decodeFrame(segment) {
-        return .success(.found(frame, .unterminated))
-      }
-      if let reason = damagedEnd(segment, at: start + from) { return .failure(.corrupted(reason)) }
-      let torn = Tail.torn(bytes: count - from)
-      guard let lastZero else { return .success(.found(nil, torn)) }
-      switch terminated(endingAt: lastZero) {
-      case nil: return .success(.needMore)
-      case .success(.found(let frame, _))?: return .success(.found(frame, torn))
-      case let other?: return other
-      }
+      return .success(
+        .found(frames: newestFirst.reversed(), holdsEveryFrame: boundary == nil, tail: tail))
     }
   }
 }

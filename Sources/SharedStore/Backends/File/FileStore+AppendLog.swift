@@ -10,7 +10,8 @@ import Darwin
 
 extension FileStore {
   /// Appends records to the end of the log file of `key` under the store's lock, after showing
-  /// `makeRecords` its newest records; see ``SharedStore/appendToLog(_:capacity:examiningNewest:_:)``.
+  /// `makeRecords` its newest records; see
+  /// ``SharedStore/appendToLog(_:capacity:examiningNewest:_:)``.
   ///
   /// The records are written as one frame at the end of the file (`pwrite`), and with
   /// ``Durability/durable`` the file is flushed once: no rename, no directory flush. A new log,
@@ -22,14 +23,14 @@ extension FileStore {
   /// end, for its next append to the same log, which then checks the file with one `lstat`
   /// (same device and inode, same size) instead of opening and reading it; a store keeps one
   /// log file open at most, and anything that changed the file since makes it open or read the
-  /// file again (`Documentation/FileFormat.md`, "How an append happens").
+  /// file again (<doc:/ScreenTimeKit/FileFormat>, "How an append happens").
   ///
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - capacity: The most records the log keeps, at least 1.
   ///   - examiningNewest: How many of the newest records `makeRecords` sees.
   ///   - makeRecords: Returns the records to append. It runs while the directory is locked and
-  ///     must not call back into this store or any other `FileStore` on the same directory.
+  ///     must not call back into this store or any other ``FileStore`` on the same directory.
   /// - Returns: What was appended, or `nil` when `makeRecords` returned no record.
   /// The log file must be a regular file of at most ``FileStore/maximumFileSize`` bytes; an
   /// append that would make it larger compacts it to its newest `capacity` records instead, and

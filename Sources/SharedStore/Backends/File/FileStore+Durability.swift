@@ -3,7 +3,7 @@ extension FileStore {
   ///
   /// Both modes replace files by an atomic rename, so a reader never sees a torn value and a
   /// killed process never leaves one behind. They differ in what survives a power cut or a
-  /// kernel panic. `Documentation/Performance.md` has measured costs.
+  /// kernel panic. <doc:/ScreenTimeKit/Performance> has measured costs.
   public enum Durability: String, Sendable, Hashable, Codable, CaseIterable {
     /// Flush the new file before the rename and the directory after it (`fsync`; `F_FULLFSYNC`
     /// on Darwin, falling back to `fsync` where the file system lacks it). A write that returned

@@ -167,7 +167,7 @@ extension FileStore {
   }
 
   /// The format version of a value or log file whose version field is intact, from its first
-  /// 8 bytes: the magic, the version and its complement (`Documentation/FileFormat.md`).
+  /// 8 bytes: the magic, the version and its complement (<doc:/ScreenTimeKit/FileFormat>).
   private static func formatVersion(_ bytes: Data) -> Int? {
     guard bytes.count >= 8,
       bytes.starts(with: StoreFileFormat.magic) || bytes.starts(with: LogFileFormat.magic)

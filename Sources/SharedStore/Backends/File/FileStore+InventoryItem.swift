@@ -3,7 +3,7 @@ extension FileStore {
   ///
   /// A file named for a key is the key's value or log; names that start with `.` belong to the
   /// store (`.lock`, `.tmp.*`, `.quarantined.*`); anything else is foreign and never read.
-  /// `Documentation/FileFormat.md` describes the files.
+  /// <doc:/ScreenTimeKit/FileFormat> describes the files.
   public struct InventoryItem: Sendable, Hashable {
     /// The file's name in the directory, for example `launch^count` for the key `launchCount`.
     public let name: String

@@ -12,7 +12,7 @@ extension FileStore {
   ///
   /// The in-process lock comes first: a `flock` belongs to the open file description, so threads
   /// sharing this store's descriptor would not exclude each other through it alone. Two
-  /// `FileStore` instances on one directory open the lock file separately and so exclude each
+  /// ``FileStore`` instances on one directory open the lock file separately and so exclude each
   /// other through `flock` even within one process.
   ///
   /// The lock file is opened (and created, mode 0600) the first time, without following a

@@ -11,7 +11,7 @@ import Darwin
 /// A ``SharedStore`` that keeps one file per key in a directory an app and its extensions share.
 ///
 /// On iOS, point it at a folder inside the app-group container; every process that opens a
-/// `FileStore` on the same folder sees the same values, and ``update(_:_:)`` is exclusive across
+/// ``FileStore`` on the same folder sees the same values, and ``update(_:_:)`` is exclusive across
 /// all of them.
 ///
 /// ```swift
@@ -25,7 +25,7 @@ import Darwin
 /// complete old value or the complete new one, never a torn mix, even if the writer is killed.
 ///
 /// **Reads** take no lock. Each file carries a header with a checksum (see
-/// `Documentation/FileFormat.md`), so a damaged or foreign file is reported as
+/// <doc:/ScreenTimeKit/FileFormat>), so a damaged or foreign file is reported as
 /// ``SharedStoreError/corrupted(key:path:reason:)`` and left untouched.
 ///
 /// **Anything in the directory is input.** Other processes share it and it survives app updates,
@@ -59,7 +59,7 @@ import Darwin
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
 /// not valid encoded keys are ignored. Keys that differ only in case get distinct file names even
-/// on a case-insensitive volume; `Documentation/FileFormat.md` describes the naming and the file
+/// on a case-insensitive volume; <doc:/ScreenTimeKit/FileFormat> describes the naming and the file
 /// format.
 public final class FileStore: SharedStore {
   /// The directory holding the store's files.
@@ -211,12 +211,13 @@ public final class FileStore: SharedStore {
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - body: The change to make. It runs while the directory is locked and must not call back
-  ///     into this store or any other `FileStore` on the same directory.
+  ///     into this store or any other ``FileStore`` on the same directory.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` — including `corrupted`, `notARegularFile` or `tooLarge`
   ///   for a current file that cannot be read, in which case `body` is not called — from the
-  ///   store or from `body`; either way nothing is written. The one exception is ``SharedStoreError/notDurable(key:path:errno:)``: the new
-  ///   value is in place, but the directory flush after the rename failed.
+  /// store or from `body`; either way nothing is written. The one exception is
+  /// ``SharedStoreError/notDurable(key:path:errno:)``: the new value is in place, but the directory
+  /// flush after the rename failed.
   @discardableResult
   public func update<Result>(
     _ key: String,

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// The version and its complement are checked before anything else that depends on the version:
 /// a single flipped bit cannot turn a damaged version-1 file into a "newer format" one, while a
-/// file really written by a newer format is reported as such. `Documentation/FileFormat.md`
+/// file really written by a newer format is reported as such. <doc:/ScreenTimeKit/FileFormat>
 /// describes the format for people.
 package enum StoreFileFormat {
   /// The four bytes every value file starts with.
