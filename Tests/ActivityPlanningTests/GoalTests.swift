@@ -59,6 +59,6 @@ import UsageModel
     let valid = json.replacingOccurrences(of: "30000", with: "300000")
     let goals = try JSONDecoder().decode(MonitoringGoals.self, from: Data(valid.utf8))
     #expect(goals.ladders.first?.step == .seconds(300))
-    #expect(goals.dayStart == (try TimeOfDay(hour: 4)))
+    #expect(try goals.dayStart == TimeOfDay(hour: 4))
   }
 }

@@ -32,8 +32,8 @@ import UsageModel
       Issue.record("usage is not daily")
       return
     }
-    #expect(window.start == (try TimeOfDay(hour: 4)))
-    #expect(window.end == (try TimeOfDay(hour: 3, minute: 59)))
+    #expect(try window.start == TimeOfDay(hour: 4))
+    #expect(try window.end == TimeOfDay(hour: 3, minute: 59))
   }
 
   @Test("an event limit coarsens the finest ladders first, by doubling, and says so")

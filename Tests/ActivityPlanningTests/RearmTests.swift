@@ -59,7 +59,7 @@ import UsageModel
       switch decoded {
       case .live(let name, let registration):
         #expect(generation == 4)
-        #expect(name.app == (try Fixtures.instagram) && name.threshold == .seconds(300))
+        #expect(try name.app == (Fixtures.instagram) && name.threshold == .seconds(300))
         #expect(registration.generation == 4)
       case .stale(_, let registration, let live):
         #expect(generation < 4)

@@ -13,7 +13,7 @@ struct ActivityWatchTests {
       jsonLine:
         #" {"id": 3, "timestamp": "2026-03-08T07:00:00.1239996+01:00", "duration": 2.5, "data": {"app": "Mail"}} "#
     )
-    #expect(event.timestamp == (try instant("2026-03-08T06:00:00.123Z")))
+    #expect(try event.timestamp == instant("2026-03-08T06:00:00.123Z"))
     #expect(event.duration == .milliseconds(2500))
     #expect(event.data == ActivityWatchData(["app": "Mail"]))
     #expect(

@@ -96,8 +96,8 @@ struct PipelineTests {
     let losses = try harness.pipeline.state().losses
     #expect(losses.map(\.range.values) == [2...7])
     #expect(losses.map(\.range.epoch) == [epoch])
-    #expect(losses.first?.after == (try harness.at("\(day) 09:00")))
-    #expect(losses.first?.before == (try harness.at("\(day) 10:07")))
+    #expect(try losses.first?.after == harness.at("\(day) 09:00"))
+    #expect(try losses.first?.before == harness.at("\(day) 10:07"))
     let dashboard = try harness.pipeline.dashboard(
       for: try LocalDay(parsing: day), now: try harness.at("\(day) 12:00"))
     let evidence = dashboard.gaps.gaps.flatMap(\.evidence).filter { $0.kind == .missedSequence }

@@ -38,25 +38,30 @@ struct PlannedRearmPipelineTests {
   }
 
   /// The events: `(generation, minutes reached, local time)`.
-  static let events: [(UInt32, Int, String)] =
+  ///
+  /// Appended part by part: as one `+` chain, Swift 6.0 gives up type-checking it.
+  static let events: [(UInt32, Int, String)] = {
+    var events: [(UInt32, Int, String)] = []
     // Use 08:00–08:30 under g1.
-    [5, 10, 15, 20, 25, 30].map { (1, $0, "\(day) 08:\(String(format: "%02d", $0))") }
+    events += [5, 10, 15, 20, 25, 30].map { (1, $0, "\(day) 08:\(String(format: "%02d", $0))") }
     // Re-armed at 09:00: g2 replays 5…30; use 10:00–10:20 reaches 50.
-    + [5, 10, 15, 20, 25, 30].map { (2, $0, "\(day) 09:00:05") }
-    + [35, 40, 45, 50].map { (2, $0, "\(day) 10:\(String(format: "%02d", $0 - 30))") }
+    events += [5, 10, 15, 20, 25, 30].map { (2, $0, "\(day) 09:00:05") }
+    events += [35, 40, 45, 50].map { (2, $0, "\(day) 10:\(String(format: "%02d", $0 - 30))") }
     // Re-armed at 13:00: g3 replays 5…50; late replays of g1 and g2 at 14:00; use 15:00–15:10.
-    + stride(from: 5, through: 50, by: 5).map { (3, $0, "\(day) 13:00:05") }
-    + [(1, 30, "\(day) 14:00"), (2, 50, "\(day) 14:00:01")]
-    + [(3, 55, "\(day) 15:05"), (3, 60, "\(day) 15:10")]
+    events += stride(from: 5, through: 50, by: 5).map { (3, $0, "\(day) 13:00:05") }
+    events += [(1, 30, "\(day) 14:00"), (2, 50, "\(day) 14:00:01")]
+    events += [(3, 55, "\(day) 15:05"), (3, 60, "\(day) 15:10")]
     // Re-armed at 18:00: g4 replays 5…60; late replays of g1…g3 at 18:30; use 23:40–23:50.
-    + stride(from: 5, through: 60, by: 5).map { (4, $0, "\(day) 18:00:05") }
-    + [(1, 30, "\(day) 18:30"), (2, 50, "\(day) 18:30:01"), (3, 60, "\(day) 18:30:02")]
-    + [(4, 65, "\(day) 23:45"), (4, 70, "\(day) 23:50")]
+    events += stride(from: 5, through: 60, by: 5).map { (4, $0, "\(day) 18:00:05") }
+    events += [(1, 30, "\(day) 18:30"), (2, 50, "\(day) 18:30:01"), (3, 60, "\(day) 18:30:02")]
+    events += [(4, 65, "\(day) 23:45"), (4, 70, "\(day) 23:50")]
     // Re-armed at 23:59:30: g5 replays 5…70 in the minute between two occurrences.
-    + stride(from: 5, through: 70, by: 5).map { (5, $0, "\(day) 23:59:35") }
+    events += stride(from: 5, through: 70, by: 5).map { (5, $0, "\(day) 23:59:35") }
     // The next day: every older generation replays again, then 10 minutes of new use.
-    + (1...4).map { (UInt32($0), 70, "\(nextDay) 00:00:10") }
-    + [(5, 5, "\(nextDay) 00:15"), (5, 10, "\(nextDay) 00:20")]
+    events += (1...4).map { (UInt32($0), 70, "\(nextDay) 00:00:10") }
+    events += [(5, 5, "\(nextDay) 00:15"), (5, 10, "\(nextDay) 00:20")]
+    return events
+  }()
 
   /// Records the day's starts and events through the recorder, with the final plan's
   /// registrations in the configuration unless `withoutRegistrations`; returns the seconds of

@@ -118,7 +118,7 @@ struct AlertAndPaceTests {
   @Test("the default state cannot fail and is the one built from the default thresholds")
   func defaultStateCannotFail() throws {
     let state = BudgetAlertState()
-    #expect(state == (try BudgetAlertState(thresholds: BudgetAlertState.defaultThresholds)))
+    #expect(try state == BudgetAlertState(thresholds: BudgetAlertState.defaultThresholds))
     #expect(state.thresholds == [50, 80, 100])
     #expect(try json(state) == #"{"reported":[],"thresholds":[50,80,100]}"#)
     #expect(try roundTrip(state) == state)

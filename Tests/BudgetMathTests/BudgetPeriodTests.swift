@@ -44,7 +44,7 @@ struct BudgetPeriodTests {
   func weeksAtTheEnds(dayText: String, period: BudgetPeriod, first: String, last: String) throws {
     let day = try day(dayText)
     let days = period.days(containing: day)
-    #expect(days == (try LocalDay(parsing: first))...(try LocalDay(parsing: last)))
+    #expect(try days == (LocalDay(parsing: first))...(LocalDay(parsing: last)))
     #expect(days.contains(day))
     // The interval and the length of the last day's period exist too.
     #expect(period.length(containing: day, boundary: newYork) == sumOfDays(days))

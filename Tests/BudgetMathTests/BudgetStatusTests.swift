@@ -33,7 +33,7 @@ struct BudgetStatusTests {
     let boundary = DayBoundary(timeZone: try #require(TimeZone(identifier: "America/New_York")))
     let march = BudgetPeriod.month.interval(containing: try day("2026-03-15"), boundary: boundary)
     #expect(march.duration == 743 * 3600)
-    #expect(march.start == (try instant("2026-03-01T05:00:00Z")))
+    #expect(try march.start == instant("2026-03-01T05:00:00Z"))
   }
 
   @Test("periods encode in their documented JSON forms")

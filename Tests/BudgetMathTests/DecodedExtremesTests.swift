@@ -110,7 +110,7 @@ struct DecodedExtremesTests {
         #expect(focus == "315537551999999" && ["1", "315537551999999"].contains(length))
         for date in [at, at.addingTimeInterval(90), .distantFuture, .distantPast] {
           let state = session.state(at: date)
-          if let end = state.endsAt { #expect(end <= (try instant("9999-12-29T23:59:59.999Z"))) }
+          if let end = state.endsAt { #expect(try end <= instant("9999-12-29T23:59:59.999Z")) }
         }
         _ = try? session.apply(.endBreak(at: at.addingTimeInterval(120)))
         _ = try? session.apply(.complete(at: .distantFuture))

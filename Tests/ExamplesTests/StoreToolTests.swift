@@ -47,20 +47,20 @@ struct StoreToolTests {
     #expect(
       try row("app.settings")
         == [
-          "app.settings", "value", "\(try sample.size(of: "app.settings"))", "1",
-          try sample.token("app.settings"), "ok",
+          "app.settings", "value", "\(sample.size(of: "app.settings"))", "1",
+          sample.token("app.settings"), "ok",
         ])
     #expect(
       try row("app.events")
         == [
-          "app.events", "log", "\(try sample.size(of: "app.events"))", "1",
-          try sample.token("app.events"), "ok, 2 records",
+          "app.events", "log", "\(sample.size(of: "app.events"))", "1",
+          sample.token("app.events"), "ok, 2 records",
         ])
     #expect(
       try row("app.profile")
         == [
-          "app.profile", "value", "\(try sample.size(of: "app.profile"))", "1",
-          try sample.token("app.profile"), "corrupted: the payload checksum does not match",
+          "app.profile", "value", "\(sample.size(of: "app.profile"))", "1",
+          sample.token("app.profile"), "corrupted: the payload checksum does not match",
         ])
     #expect(
       try row("app.cache")
@@ -98,8 +98,8 @@ struct StoreToolTests {
     let outcome = try example.run(["show", sample.path, "app.settings"])
     #expect(outcome.status == 0)
     #expect(
-      outcome.stdout == """
-        app.settings: a value of 38 bytes, change token \(try sample.token("app.settings")), JSON
+      try outcome.stdout == """
+        app.settings: a value of 38 bytes, change token \(sample.token("app.settings")), JSON
 
         {
           "dailyGoalMinutes" : 30,
@@ -145,8 +145,8 @@ struct StoreToolTests {
     let outcome = try example.run(["show", sample.path, "app.events"])
     #expect(outcome.status == 0)
     #expect(
-      outcome.stdout == """
-        app.events: an append-only log, change token \(try sample.token("app.events"))
+      try outcome.stdout == """
+        app.events: an append-only log, change token \(sample.token("app.events"))
         2 records (positions 1...2), capacity 50, 0 evicted
 
         #1  opened

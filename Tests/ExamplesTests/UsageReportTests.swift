@@ -138,10 +138,10 @@ struct UsageReportTests {
     #expect(form.usage.total == .seconds(770 * 60))
     #expect(form.totals.totalMs == 46_200_000)
     #expect(
-      form.totals.apps.first
-        == AppUsage(app: try AppID("com.netflix.Netflix"), total: .seconds(305 * 60)))
+      try form.totals.apps.first
+        == AppUsage(app: AppID("com.netflix.Netflix"), total: .seconds(305 * 60)))
     #expect(form.appNames["com.duolingo.DuolingoMobile"] == "Duolingo")
-    #expect(form.budgets.day == (try LocalDay(parsing: "2026-03-31")))
+    #expect(try form.budgets.day == LocalDay(parsing: "2026-03-31"))
     #expect(form.budgets.now == "2026-03-31T22:00:00Z")
     #expect(
       form.budgets.categories.map(\.report.category.rawValue) == [

@@ -31,11 +31,23 @@ struct DiagnosticsTests {
 
   @Test("relative time of any duration does not trap")
   func relativeTimeDoesNotTrap() async {
+    #if compiler(>=6.2)
     await #expect(processExitsWith: .success) {
-      _ = DiagnosticsReport.relativeTime(.milliseconds(Int64.min))
-      _ = DiagnosticsReport.relativeTime(.seconds(Int64.min))
-      _ = DiagnosticsReport.relativeTime(.seconds(Int64.max))
+      exit(DiagnosticsTests.describeExtremeTimes() ? 0 : 3)
     }
+    #else
+    // Swift 6.0 and 6.1 have no exit tests: checked in this process, where a trap fails the run.
+    #expect(Self.describeExtremeTimes())
+    #endif
+  }
+
+  /// Whether the relative times of the most extreme durations are all described.
+  static func describeExtremeTimes() -> Bool {
+    [
+      DiagnosticsReport.relativeTime(.milliseconds(Int64.min)),
+      DiagnosticsReport.relativeTime(.seconds(Int64.min)),
+      DiagnosticsReport.relativeTime(.seconds(Int64.max)),
+    ].allSatisfy { !$0.isEmpty }
   }
 
   @Test("relative time of extreme durations reads right")
@@ -128,7 +140,7 @@ struct DiagnosticsTests {
       day: try LocalDay(parsing: "2026-03-08"), now: now, detector: GapDetector(boundary: boundary),
       heartbeats: try recorder.history().heartbeats + [appBeat], usage: [])
     #expect(report.health.status == .healthy(age: .seconds(20)))
-    #expect(report.health == HealthPolicy.standard.health(of: try recorder.latest(), at: now))
+    #expect(try report.health == HealthPolicy.standard.health(of: recorder.latest(), at: now))
     #expect(!report.heartbeats.contains(now), "the app's heartbeat is not the tracker's")
   }
 

@@ -127,13 +127,13 @@ struct GapDetectorTests {
     let report = GapDetector(boundary: boundary, expectation: .daily(night, in: paris)).report(
       period: period, now: period.end, heartbeats: beats, usage: [])
     #expect(
-      report.windows.map(\.start) == [
-        try instant("2026-05-14T00:00:00+02:00"), try instant("2026-05-14T21:00:00+02:00"),
-        try instant("2026-05-15T21:00:00+02:00"),
+      try report.windows.map(\.start) == [
+        instant("2026-05-14T00:00:00+02:00"), instant("2026-05-14T21:00:00+02:00"),
+        instant("2026-05-15T21:00:00+02:00"),
       ])
     let dead = report.gaps.filter { $0.start == (try? instant("2026-05-14T23:00:00+02:00")) }
     #expect(dead.count == 1)
-    #expect(dead.first?.end == (try instant("2026-05-15T07:00:00+02:00")))
+    #expect(try dead.first?.end == instant("2026-05-15T07:00:00+02:00"))
     #expect(report.days.map { $0.windows.count } == [2, 2])
     #expect(report.days[0].windows[1].unknown == minutes(60))
     #expect(report.days[1].windows[0].unknown == minutes(7 * 60))
@@ -221,7 +221,7 @@ struct GapDetectorTests {
     let report = GapDetector(boundary: boundary, expectation: .daily(school, in: paris)).report(
       for: day, now: boundary.interval(of: day).end, heartbeats: beats, usage: [])
     #expect(report.gaps.map(\.classification) == [.trackerDown])
-    #expect(report.gaps.first?.start == (try instant("2026-05-14T12:00:00+02:00")))
+    #expect(try report.gaps.first?.start == instant("2026-05-14T12:00:00+02:00"))
     #expect(report.expected == .seconds(8 * 3600))
     #expect(report.unknown == .seconds(3600))
   }

@@ -17,7 +17,7 @@ struct OutboxHeadTests {
     let head = try #require(try outbox.head())
     #expect(head.number == last)
     #expect(head.oldest == 3)
-    #expect(head.token == (try store.changeToken(for: "outbox")))
+    #expect(try head.token == store.changeToken(for: "outbox"))
   }
 
   @Test("an unchanged outbox is answered from the change token alone")

@@ -67,14 +67,17 @@ struct SequenceTrackingErrorTests {
     }
   }
 
-  @Test(
-    "storeError is nil for the errors of SequenceTracking itself",
-    arguments: errors.map(\.0).filter {
-      switch $0 {
-      case .store, .notDurable: return false
-      default: return true
-      }
-    })
+  /// The errors of SequenceTracking itself, not wrapping a store's.
+  ///
+  /// A property, not a closure in `@Test`'s arguments, which crashes the Swift 6.0 compiler.
+  static let ownErrors = errors.map(\.0).filter {
+    switch $0 {
+    case .store, .notDurable: return false
+    default: return true
+    }
+  }
+
+  @Test("storeError is nil for the errors of SequenceTracking itself", arguments: ownErrors)
   func storeErrorOfOwnErrorsIsNil(error: SequenceTrackingError) {
     #expect(error.storeError == nil)
   }

@@ -70,15 +70,18 @@ struct ErrnoTests {
   func whereClauseMatchesAndDescriptionNamesIt() throws {
     let fixture = try DurabilityTests.Fixture()
     fixture.fileSystem.fail(.open, errno: EACCES)
-    let error = #expect(throws: SharedStoreError.self) { _ = try fixture.store.read("key") }
-    switch error {
-    case .io(let operation, _, let errno)? where errno == .permissionDenied:
-      #expect(operation == "injected open")
-    default:
-      Issue.record("expected io with permissionDenied, got \(String(describing: error))")
+    do throws(SharedStoreError) {
+      _ = try fixture.store.read("key")
+      Issue.record("the read succeeded")
+    } catch {
+      switch error {
+      case .io(let operation, _, let errno) where errno == .permissionDenied:
+        #expect(operation == "injected open")
+      default:
+        Issue.record("expected io with permissionDenied, got \(error)")
+      }
+      #expect(error.description.contains(Errno.permissionDenied.description))
+      #expect(error.description.contains("errno \(EACCES)"))
     }
-    let description = error?.description ?? ""
-    #expect(description.contains(Errno.permissionDenied.description))
-    #expect(description.contains("errno \(EACCES)"))
   }
 }

@@ -38,29 +38,26 @@ struct ReadOnlyStoreTests {
   }
 
   /// Every change a store offers, each expected to fail on a read-only store.
-  static let changes: [(String, @Sendable (FileStore) throws(SharedStoreError) -> Void)] = [
-    ("write", { store throws(SharedStoreError) in try store.write(Data("new".utf8), for: "k") }),
-    (
-      "update",
-      { store throws(SharedStoreError) in
+  ///
+  /// An enum rather than an array of `throws(SharedStoreError)` closures: an array of
+  /// typed-throws function types needs the typed-throws runtime of macOS 15 / iOS 18.
+  enum Change: String, CaseIterable {
+    case write, update, remove, quarantine, appendToLog, compactLog, removeTemporaryFiles
+
+    /// Makes this change to `store`.
+    func apply(to store: FileStore) throws(SharedStoreError) {
+      switch self {
+      case .write: try store.write(Data("new".utf8), for: "k")
+      case .update:
         try store.update("k") { (data: inout Data?) throws(SharedStoreError) in data = nil }
+      case .remove: try store.remove("k")
+      case .quarantine: _ = try store.quarantine("k")
+      case .appendToLog: try store.append([Data("three".utf8)], toLog: "log", capacity: 8)
+      case .compactLog: try store.compactLog("log") { _ in false }
+      case .removeTemporaryFiles: try store.removeTemporaryFiles()
       }
-    ),
-    ("remove", { store throws(SharedStoreError) in try store.remove("k") }),
-    ("quarantine", { store throws(SharedStoreError) in _ = try store.quarantine("k") }),
-    (
-      "appendToLog",
-      { store throws(SharedStoreError) in
-        try store.append([Data("three".utf8)], toLog: "log", capacity: 8)
-      }
-    ),
-    (
-      "compactLog", { store throws(SharedStoreError) in try store.compactLog("log") { _ in false } }
-    ),
-    (
-      "removeTemporaryFiles", { store throws(SharedStoreError) in try store.removeTemporaryFiles() }
-    ),
-  ]
+    }
+  }
 
   @Test(
     "through the seam: it opens, reads, lists and polls; each change is io naming .lock",
@@ -76,12 +73,12 @@ struct ReadOnlyStoreTests {
     #expect(try store.changeToken(for: "k") != nil)
     #expect(try store.readLog("log")?.records.map(\.bytes) == [Data("one".utf8), Data("two".utf8)])
     #expect(try BoundedLog<Int>(store: store, key: "bounded", capacity: 4).entries() == [7])
-    for (name, change) in Self.changes {
+    for change in Change.allCases {
       #expect(
         throws: SharedStoreError.io(
           operation: "open", path: fixture.store + "/.lock", errno: Errno(rawValue: code)),
-        "\(name)"
-      ) { try change(store) }
+        "\(change)"
+      ) { try change.apply(to: store) }
     }
     #expect(try fixture.root.snapshot() == before, "nothing was changed")
   }

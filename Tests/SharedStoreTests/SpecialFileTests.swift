@@ -102,9 +102,14 @@ struct SpecialFileTests {
 
   static let reads = ["read", "changeToken", "readLog", "update", "appendToLog", "compactLog"]
 
+  /// The hazards that are not regular files.
+  ///
+  /// A property, not a closure in `@Test`'s arguments, which crashes the Swift 6.0 compiler.
+  static let notRegularFiles = Hazard.allCases.filter { $0.kind != nil }
+
   @Test(
     "anything but a regular file at a key is notARegularFile to all; quarantine moves it aside",
-    arguments: Hazard.allCases.filter { $0.kind != nil })
+    arguments: notRegularFiles)
   func notARegularFileAtAKey(hazard: Hazard) throws {
     let folder = try Folder()
     try folder.plant(hazard, at: folder.store + "/k")
@@ -125,7 +130,7 @@ struct SpecialFileTests {
 
   @Test(
     "remove deletes anything at a key's path but a directory, and never what a link points to",
-    arguments: Hazard.allCases.filter { $0.kind != nil })
+    arguments: notRegularFiles)
   func removeAtAKey(hazard: Hazard) throws {
     let folder = try Folder()
     try folder.plant(hazard, at: folder.store + "/k")

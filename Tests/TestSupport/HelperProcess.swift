@@ -38,7 +38,18 @@ package enum HelperProcess {
     candidates.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
     #endif
     candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]))
-    candidates += Bundle.allBundles.map(\.bundleURL)
+    if let helper = helper(near: candidates) { return helper }
+    // The loaded bundles last, and only when needed: listing them crashes Swift 6.0.3's
+    // Foundation as Debian packages it (a null dereference in Bundle.allBundles).
+    let bundles = Bundle.allBundles.map(\.bundleURL)
+    if let helper = helper(near: bundles) { return helper }
+    throw Failure(
+      description: "stk-test-helper not found near \((candidates + bundles).map(\.path)); "
+        + "build it with `swift build --build-tests` or set STK_TEST_HELPER")
+  }
+
+  /// The helper in the folder of one of `candidates`, or up to three folders above it.
+  private static func helper(near candidates: [URL]) -> URL? {
     for candidate in candidates {
       var directory = candidate.deletingLastPathComponent()
       for _ in 0..<4 {
@@ -47,9 +58,7 @@ package enum HelperProcess {
         directory = directory.deletingLastPathComponent()
       }
     }
-    throw Failure(
-      description: "stk-test-helper not found near \(candidates.map(\.path)); "
-        + "build it with `swift build --build-tests` or set STK_TEST_HELPER")
+    return nil
   }
 
   /// Starts the helper with `arguments`, its standard output piped back.

@@ -47,25 +47,36 @@ struct DecodedExtremesTests {
   }
 
   @Test("a planted diagnostic log whose eviction count is near its maximum takes appends")
-  func evictionCountNearItsMaximum() async {
+  func evictionCountNearItsMaximum() async throws {
     // Appending evicted an entry and added it to the stored count, which trapped.
+    #if compiler(>=6.2)
     await #expect(processExitsWith: .success) {
-      let directory = try TemporaryDirectory()
-      let planted = LogFileFormat.file(
-        header: LogFileFormat.Header(
-          tokenBase: 1, identity: 7, capacity: 1, evicted: UInt64.max - 1, nextPosition: 1),
-        records: [])
-      try planted.write(to: directory.url.appendingPathComponent("log"))
-      let log = try DiagnosticLog(
-        store: FileStore(directory: directory.url), key: "log", capacity: 1)
-      for index in 0..<3 {
-        try log.append(
-          DiagnosticEntry(
-            id: UUID(), at: Date(timeIntervalSince1970: Double(index)), eventName: "e",
-            action: .heartbeat, success: false))
-      }
-      exit(try log.snapshot().evicted == .max ? 0 : 3)
+      exit(try DecodedExtremesTests.appendNearMaximumEvictions() ? 0 : 3)
     }
+    #else
+    // Swift 6.0 and 6.1 have no exit tests: checked in this process, where a trap fails the run.
+    #expect(try Self.appendNearMaximumEvictions())
+    #endif
+  }
+
+  /// Whether three appends to a planted log one eviction short of the maximum leave the count at
+  /// its maximum.
+  static func appendNearMaximumEvictions() throws -> Bool {
+    let directory = try TemporaryDirectory()
+    let planted = LogFileFormat.file(
+      header: LogFileFormat.Header(
+        tokenBase: 1, identity: 7, capacity: 1, evicted: UInt64.max - 1, nextPosition: 1),
+      records: [])
+    try planted.write(to: directory.url.appendingPathComponent("log"))
+    let log = try DiagnosticLog(
+      store: FileStore(directory: directory.url), key: "log", capacity: 1)
+    for index in 0..<3 {
+      try log.append(
+        DiagnosticEntry(
+          id: UUID(), at: Date(timeIntervalSince1970: Double(index)), eventName: "e",
+          action: .heartbeat, success: false))
+    }
+    return try log.snapshot().evicted == .max
   }
 
   @Test("memory and sequence figures of UInt64.max decode and are judged")

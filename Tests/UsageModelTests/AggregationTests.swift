@@ -40,7 +40,7 @@ struct AggregationTests {
     let report = aggregate([
       try record(instagram, "2026-01-02T23:00:00-05:00", "2026-01-03T01:30:00-05:00")
     ])
-    #expect(report.days.map(\.day) == [try day("2026-01-02"), try day("2026-01-03")])
+    #expect(try report.days.map(\.day) == [day("2026-01-02"), day("2026-01-03")])
     #expect(report.days.map(\.total) == [.hours(1), .minutes(90)])
   }
 

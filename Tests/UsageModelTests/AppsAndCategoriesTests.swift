@@ -88,7 +88,7 @@ struct AppsAndCategoriesTests {
   func rulesJSON() throws {
     let text = #"[{"category":"gaming","match":"pattern","value":"*.game*"}]"#
     let rules = try decode(CategoryRules.self, text)
-    #expect(rules.rules == [try .pattern("*.game*", .gaming)])
+    #expect(try rules.rules == [.pattern("*.game*", .gaming)])
     #expect(try json(rules) == text)
     #expect(throws: DecodingError.self) {
       try decode(CategoryRules.self, #"[{"category":"gaming","match":"prefix","value":""}]"#)

@@ -10,8 +10,8 @@ struct DayBoundaryTests {
     #expect(boundary.length(of: try day("2026-03-08")) == .hours(23))
     #expect(boundary.length(of: try day("2026-11-01")) == .hours(25))
     #expect(boundary.length(of: try day("2026-03-09")) == .hours(24))
-    #expect(boundary.start(of: try day("2026-03-08")) == (try instant("2026-03-08T05:00:00Z")))
-    #expect(boundary.start(of: try day("2026-03-09")) == (try instant("2026-03-09T04:00:00Z")))
+    #expect(try boundary.start(of: day("2026-03-08")) == instant("2026-03-08T05:00:00Z"))
+    #expect(try boundary.start(of: day("2026-03-09")) == instant("2026-03-09T04:00:00Z"))
   }
 
   @Test("Australia/Lord_Howe's 30-minute shifts make days of 24.5 and 23.5 hours")
@@ -28,7 +28,7 @@ struct DayBoundaryTests {
     let boundary = DayBoundary(timeZone: timeZone)
     let sunday = try day("2026-03-08")
     let start = boundary.start(of: sunday)
-    #expect(start == (try instant("2026-03-08T01:00:00-04:00")))
+    #expect(try start == instant("2026-03-08T01:00:00-04:00"))
     #expect(start == gregorian(timeZone).startOfDay(for: start.addingTimeInterval(7200)))
     #expect(boundary.length(of: sunday) == .hours(23))
     #expect(boundary.length(of: try day("2026-03-07")) == .hours(24))
@@ -39,7 +39,7 @@ struct DayBoundaryTests {
     // Cuba falls back from 01:00 to 00:00 on 2026-11-01, so midnight happens twice.
     let boundary = DayBoundary(timeZone: try zone("America/Havana"))
     let sunday = try day("2026-11-01")
-    #expect(boundary.start(of: sunday) == (try instant("2026-11-01T00:00:00-04:00")))
+    #expect(try boundary.start(of: sunday) == instant("2026-11-01T00:00:00-04:00"))
     #expect(boundary.length(of: sunday) == .hours(25))
   }
 
@@ -49,15 +49,15 @@ struct DayBoundaryTests {
     let boundary = DayBoundary(timeZone: timeZone, dayStart: try time("04:00"))
     // The day of 2026-03-07 runs from Saturday 04:00 EST to Sunday 04:00 EDT: 23 hours.
     let saturday = try day("2026-03-07")
-    #expect(boundary.start(of: saturday) == (try instant("2026-03-07T04:00:00-05:00")))
+    #expect(try boundary.start(of: saturday) == instant("2026-03-07T04:00:00-05:00"))
     #expect(boundary.length(of: saturday) == .hours(23))
     #expect(boundary.length(of: try day("2026-03-08")) == .hours(24))
     #expect(boundary.length(of: try day("2026-10-31")) == .hours(25))
     // 02:30 on Sunday morning still belongs to Saturday's day.
     #expect(try boundary.day(containing: try instant("2026-03-08T03:30:00-04:00")) == saturday)
     #expect(
-      try boundary.day(containing: try instant("2026-03-08T04:00:00-04:00"))
-        == (try day("2026-03-08")))
+      try boundary.day(containing: instant("2026-03-08T04:00:00-04:00"))
+        == day("2026-03-08"))
   }
 
   @Test("a day start inside a DST gap begins when the gap ends")
@@ -65,7 +65,7 @@ struct DayBoundaryTests {
     let boundary = DayBoundary(
       timeZone: try zone("America/New_York"), dayStart: try time("02:30"))
     #expect(
-      boundary.start(of: try day("2026-03-08")) == (try instant("2026-03-08T03:00:00-04:00")))
+      try boundary.start(of: day("2026-03-08")) == instant("2026-03-08T03:00:00-04:00"))
     // Saturday 02:30 EST to Sunday 03:00 EDT, then Sunday 03:00 EDT to Monday 02:30 EDT: the
     // lost hour is shared by the two days.
     #expect(boundary.length(of: try day("2026-03-07")) == .minutes(23 * 60 + 30))
@@ -77,7 +77,7 @@ struct DayBoundaryTests {
     let boundary = DayBoundary(
       timeZone: try zone("America/New_York"), dayStart: try time("01:30"))
     #expect(
-      boundary.start(of: try day("2026-11-01")) == (try instant("2026-11-01T01:30:00-04:00")))
+      try boundary.start(of: day("2026-11-01")) == instant("2026-11-01T01:30:00-04:00"))
     #expect(boundary.length(of: try day("2026-10-31")) == .hours(24))
     #expect(boundary.length(of: try day("2026-11-01")) == .hours(25))
   }
@@ -86,12 +86,12 @@ struct DayBoundaryTests {
   func instantsAtBoundary() throws {
     let boundary = DayBoundary(timeZone: try zone("Europe/Berlin"))
     let start = try instant("2026-03-29T00:00:00+01:00")
-    #expect(try boundary.day(containing: start) == (try day("2026-03-29")))
+    #expect(try boundary.day(containing: start) == day("2026-03-29"))
     #expect(
-      try boundary.day(containing: start.addingTimeInterval(-0.001)) == (try day("2026-03-28")))
+      try boundary.day(containing: start.addingTimeInterval(-0.001)) == day("2026-03-28"))
     let table = boundary.table(for: try day("2026-03-28")...(try day("2026-03-30")))
-    #expect(table.day(containing: start) == (try day("2026-03-29")))
-    #expect(table.day(containing: start.addingTimeInterval(-0.001)) == (try day("2026-03-28")))
+    #expect(try table.day(containing: start) == day("2026-03-29"))
+    #expect(try table.day(containing: start.addingTimeInterval(-0.001)) == day("2026-03-28"))
     #expect(table.day(containing: try instant("2026-03-31T00:00:00+02:00")) == nil)
   }
 

@@ -56,7 +56,7 @@ struct ExactLengthTests {
     #expect(window.length(ofOccurrenceStartingOn: try day("2026-03-08"), in: newYork) == .zero)
     let saturday = try instant("2026-03-07T12:00:00-05:00")
     let next = try #require(window.nextOccurrence(after: saturday, in: newYork))
-    #expect(next.start == (try instant("2026-03-09T02:00:00-04:00")))
+    #expect(try next.start == instant("2026-03-09T02:00:00-04:00"))
     #expect(window.length(ofNextOccurrenceAfter: saturday, in: newYork) == .minutes(45))
   }
 

@@ -79,8 +79,8 @@ struct GenerationAttributionTests {
     let attribution = try rearmed(.fromRegistration)
     let plain = try name(30, generation: nil)
     #expect(
-      attribution.attribute(plain, of: "daily", receivedAt: try at("13:00:00"))
-        == .interval(start: try at("12:00:00"), registration: nil))
+      try attribution.attribute(plain, of: "daily", receivedAt: at("13:00:00"))
+        == .interval(start: at("12:00:00"), registration: nil))
     var other = IntervalAttribution(plan: nil, timeZone: zone, registrations: [])
     other.recordStart(of: "focus", at: midnight)
     #expect(
@@ -94,14 +94,14 @@ struct GenerationAttributionTests {
     let old = try name(30, generation: 0)
     let verdict = attribution.attribute(old, of: "daily", receivedAt: try at("12:00:00"))
     #expect(
-      verdict
+      try verdict
         == .replay(
-          generation: 0, current: try registration(1, at: "12:00:00", .fromOccurrenceStart)))
+          generation: 0, current: registration(1, at: "12:00:00", .fromOccurrenceStart)))
     // Before the re-registration, generation 0 is the current one.
     #expect(
-      attribution.attribute(old, of: "daily", receivedAt: try at("11:59:59"))
+      try attribution.attribute(old, of: "daily", receivedAt: at("11:59:59"))
         == .interval(
-          start: midnight, registration: try registration(0, at: "00:00:00", .fromOccurrenceStart)))
+          start: midnight, registration: registration(0, at: "00:00:00", .fromOccurrenceStart)))
   }
 
   @Test("a generation with no registration, or registered after the event, is unknown")
@@ -120,10 +120,10 @@ struct GenerationAttributionTests {
     let attribution = try rearmed(.fromOccurrenceStart)
     #expect(attribution.intervalStart(of: "daily", containing: try at("12:30:00")) == midnight)
     #expect(
-      attribution.attribute(
-        try name(45, generation: 1), of: "daily", receivedAt: try at("12:40:00"))
+      try attribution.attribute(
+        name(45, generation: 1), of: "daily", receivedAt: at("12:40:00"))
         == .interval(
-          start: midnight, registration: try registration(1, at: "12:00:00", .fromOccurrenceStart)))
+          start: midnight, registration: registration(1, at: "12:00:00", .fromOccurrenceStart)))
   }
 
   @Test("a start more than 60 s after the re-registration is a restart")
@@ -132,8 +132,8 @@ struct GenerationAttributionTests {
     #expect(attribution.intervalStart(of: "daily", containing: try at("12:01:00")) == midnight)
     attribution.recordStart(of: "daily", at: try at("12:01:01"))
     #expect(
-      attribution.intervalStart(of: "daily", containing: try at("12:30:00"))
-        == (try at("12:01:01")))
+      try attribution.intervalStart(of: "daily", containing: at("12:30:00"))
+        == at("12:01:01"))
   }
 
   @Test("the first registration's start is kept: it is no re-registration")
@@ -143,7 +143,7 @@ struct GenerationAttributionTests {
       registrations: [try registration(0, at: "09:00:00", .fromOccurrenceStart)])
     attribution.recordStart(of: "daily", at: try at("09:00:00"))
     #expect(
-      attribution.intervalStart(of: "daily", containing: try at("10:00:00")) == (try at("09:00:00"))
+      try attribution.intervalStart(of: "daily", containing: at("10:00:00")) == at("09:00:00")
     )
   }
 
@@ -157,11 +157,11 @@ struct GenerationAttributionTests {
       ])
     attribution.recordStart(of: "daily", at: midnight)  // no start recorded at noon
     #expect(
-      attribution.attribute(
-        try name(15, generation: 1), of: "daily", receivedAt: try at("12:20:00"))
+      try attribution.attribute(
+        name(15, generation: 1), of: "daily", receivedAt: at("12:20:00"))
         == .interval(
-          start: try at("12:00:00"),
-          registration: try registration(1, at: "12:00:00", .fromRegistration, past: false)))
+          start: at("12:00:00"),
+          registration: registration(1, at: "12:00:00", .fromRegistration, past: false)))
   }
 
   @Test("re-armed from the occurrence start with replays, the day is the highest: 2,700 s")

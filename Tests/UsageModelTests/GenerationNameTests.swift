@@ -26,15 +26,15 @@ struct GenerationNameTests {
     let value = try ThresholdEventName(parsing: "stk:15m:com.a")
     #expect(value.generation == nil)
     #expect(value.rawValue == "stk:15m:com.a")
-    #expect(value == (try ThresholdEventName(app: try app("com.a"), threshold: .minutes(15))))
-    #expect(value != (try ThresholdEventName(parsing: "stk:g0:15m:com.a")))
+    #expect(try value == ThresholdEventName(app: app("com.a"), threshold: .minutes(15)))
+    #expect(try value != ThresholdEventName(parsing: "stk:g0:15m:com.a"))
   }
 
   @Test("an app ID containing ':' survives a name with a generation")
   func appWithColonAndGeneration() throws {
     let name = try ThresholdEventName(parsing: "stk:g3:90s:token:AbC")
     #expect(name.generation == 3)
-    #expect(name.app == (try app("token:AbC")))
+    #expect(try name.app == app("token:AbC"))
     #expect(name.threshold == .seconds(90))
   }
 

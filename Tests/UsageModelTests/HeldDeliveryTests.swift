@@ -43,10 +43,10 @@ struct HeldDeliveryTests {
     let held = attribution.attribute(
       try name(85), of: "daily", receivedAt: try at("2026-04-14T07:30:00"))
     #expect(
-      held
+      try held
         == .heldDelivery(
-          start: try at("2026-04-13T00:00:00"), registration: nil,
-          reachedBy: try at("2026-04-13T23:59:00")))
+          start: at("2026-04-13T00:00:00"), registration: nil,
+          reachedBy: at("2026-04-13T23:59:00")))
   }
 
   @Test("control: a threshold the interval's time holds stays in the interval that contains it")
@@ -54,8 +54,8 @@ struct HeldDeliveryTests {
     let attribution = try storm()
     // Two hours after the late start, 85 minutes fit in the new interval.
     #expect(
-      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T09:30:00"))
-        == .interval(start: try at("2026-04-14T07:30:00"), registration: nil))
+      try attribution.attribute(name(85), of: "daily", receivedAt: at("2026-04-14T09:30:00"))
+        == .interval(start: at("2026-04-14T07:30:00"), registration: nil))
   }
 
   @Test("control: after a restart later in the day, a threshold is no held delivery")
@@ -63,8 +63,8 @@ struct HeldDeliveryTests {
     var attribution = try storm()
     attribution.recordStart(of: "daily", at: try at("2026-04-14T15:00:00"))
     #expect(
-      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T15:10:00"))
-        == .interval(start: try at("2026-04-14T15:00:00"), registration: nil))
+      try attribution.attribute(name(85), of: "daily", receivedAt: at("2026-04-14T15:10:00"))
+        == .interval(start: at("2026-04-14T15:00:00"), registration: nil))
   }
 
   @Test("control: a threshold that outruns an interval started on time is no held delivery")
@@ -75,8 +75,8 @@ struct HeldDeliveryTests {
     attribution.recordStart(of: "daily", at: try at("2026-04-13T00:00:00"))
     attribution.recordStart(of: "daily", at: try at("2026-04-14T00:00:02"))
     #expect(
-      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T01:10:00"))
-        == .interval(start: try at("2026-04-14T00:00:02"), registration: nil))
+      try attribution.attribute(name(85), of: "daily", receivedAt: at("2026-04-14T01:10:00"))
+        == .interval(start: at("2026-04-14T00:00:02"), registration: nil))
   }
 
   @Test("control: a day before with no monitoring takes no held delivery")
@@ -85,7 +85,7 @@ struct HeldDeliveryTests {
     var attribution = IntervalAttribution(plan: plan, timeZone: zone)
     attribution.recordStart(of: "daily", at: try at("2026-04-14T07:30:00"))
     #expect(
-      attribution.attribute(try name(85), of: "daily", receivedAt: try at("2026-04-14T07:30:00"))
-        == .interval(start: try at("2026-04-14T07:30:00"), registration: nil))
+      try attribution.attribute(name(85), of: "daily", receivedAt: at("2026-04-14T07:30:00"))
+        == .interval(start: at("2026-04-14T07:30:00"), registration: nil))
   }
 }

@@ -23,8 +23,8 @@ struct LocalDayTests {
     #expect(try LocalDay(year: 2000, month: 2, day: 29).isInLeapYear)
     #expect(!LocalDay.isLeapYear(2100))
     #expect(!LocalDay.isLeapYear(2026))
-    #expect(try day("2024-02-28").advanced(by: 1) == (try day("2024-02-29")))
-    #expect(try day("2026-02-28").advanced(by: 1) == (try day("2026-03-01")))
+    #expect(try day("2024-02-28").advanced(by: 1) == day("2024-02-29"))
+    #expect(try day("2026-02-28").advanced(by: 1) == day("2026-03-01"))
   }
 
   @Test(
@@ -44,7 +44,7 @@ struct LocalDayTests {
     let value = try day("2026-01-02")
     #expect(try json(value) == #""2026-01-02""#)
     #expect(
-      try decode(LocalDay.self, #""0001-01-01""#) == (try LocalDay(year: 1, month: 1, day: 1)))
+      try decode(LocalDay.self, #""0001-01-01""#) == LocalDay(year: 1, month: 1, day: 1))
     #expect(throws: DecodingError.self) { try decode(LocalDay.self, #""2026-02-30""#) }
   }
 
@@ -98,7 +98,7 @@ struct LocalDayTests {
       try ISOWeek(yearForWeekOfYear: 2025, week: 53)
     }
     #expect(try json(ISOWeek(parsing: "2026-W01")) == #""2026-W01""#)
-    #expect(try ISOWeek(parsing: "2026-W01").advanced(by: 53) == (try ISOWeek(parsing: "2027-W01")))
+    #expect(try ISOWeek(parsing: "2026-W01").advanced(by: 53) == ISOWeek(parsing: "2027-W01"))
   }
 
   /// Only 9999-12-27...31 have no week: 9999-W52 would end in the year 10000.
@@ -118,7 +118,7 @@ struct LocalDayTests {
       #expect(try ISOWeek(yearForWeekOfYear: week.yearForWeekOfYear, week: week.week) == week)
       #expect(week.days.contains(day))
     }
-    #expect(try ISOWeek(parsing: "0001-W01").firstDay == (try day("0001-01-01")))
+    #expect(try ISOWeek(parsing: "0001-W01").firstDay == day("0001-01-01"))
     #expect(try ISOWeek(parsing: "9999-W51").lastDay == lastDayWithAWeek)
     #expect(throws: UsageModelError.invalidISOWeek(year: 9999, week: 52)) {
       try ISOWeek(parsing: "9999-W52")
@@ -127,22 +127,22 @@ struct LocalDayTests {
       try ISOWeek(yearForWeekOfYear: 0, week: 52)
     }
     // Stepping stays inside the supported weeks up to their ends.
-    #expect(try ISOWeek(parsing: "0001-W02").advanced(by: -1) == (try ISOWeek(parsing: "0001-W01")))
-    #expect(try ISOWeek(parsing: "9999-W01").advanced(by: 50) == (try ISOWeek(parsing: "9999-W51")))
+    #expect(try ISOWeek(parsing: "0001-W02").advanced(by: -1) == ISOWeek(parsing: "0001-W01"))
+    #expect(try ISOWeek(parsing: "9999-W01").advanced(by: 50) == ISOWeek(parsing: "9999-W51"))
   }
 
   @Test("months know their days and step across years")
   func months() throws {
     let february = try LocalMonth(year: 2024, month: 2)
     #expect(february.numberOfDays == 29)
-    #expect(february.days == (try day("2024-02-01"))...(try day("2024-02-29")))
+    #expect(try february.days == (day("2024-02-01"))...(day("2024-02-29")))
     #expect(
-      try LocalMonth(parsing: "2026-12").advanced(by: 1) == (try LocalMonth(parsing: "2027-01")))
+      try LocalMonth(parsing: "2026-12").advanced(by: 1) == LocalMonth(parsing: "2027-01"))
     #expect(
       try LocalMonth(parsing: "2026-01").distance(to: try LocalMonth(parsing: "2025-11")) == -2)
     #expect(try day("2026-03-17").localMonth.description == "2026-03")
-    #expect(try day("2026-03-17").firstDayOfMonth == (try day("2026-03-01")))
-    #expect(try day("2026-04-17").lastDayOfMonth == (try day("2026-04-30")))
+    #expect(try day("2026-03-17").firstDayOfMonth == day("2026-03-01"))
+    #expect(try day("2026-04-17").lastDayOfMonth == day("2026-04-30"))
     #expect(try json(february) == #""2024-02""#)
     #expect(throws: UsageModelError.invalidMonth(year: 2026, month: 13)) {
       try LocalMonth(year: 2026, month: 13)
@@ -153,12 +153,12 @@ struct LocalDayTests {
   func timesOfDay() throws {
     #expect(try TimeOfDay(hour: 4).description == "04:00")
     #expect(try TimeOfDay(hour: 23, minute: 59, second: 30).description == "23:59:30")
-    #expect(try time("07:05") < (try time("21:00")))
+    #expect(try time("07:05") < time("21:00"))
     #expect(throws: UsageModelError.invalidTimeOfDay(hour: 24, minute: 0, second: 0)) {
       try TimeOfDay(hour: 24)
     }
     #expect(throws: UsageModelError.self) { try TimeOfDay(parsing: "7:05") }
-    #expect(try decode(TimeOfDay.self, #""21:30""#) == (try TimeOfDay(hour: 21, minute: 30)))
+    #expect(try decode(TimeOfDay.self, #""21:30""#) == TimeOfDay(hour: 21, minute: 30))
   }
 
   @Test("a range of local days can be iterated like integers")

@@ -147,7 +147,7 @@ struct PropertyTests {
         let inside = around.contains { $0.start <= date && date < $0.end }
         #expect(window.contains(date, in: timeZone) == inside, "\(window) at \(date)")
         #expect(
-          window.contains(date, in: timeZone) == (try foundationContains(window, date)),
+          try window.contains(date, in: timeZone) == foundationContains(window, date),
           "\(window) at \(date), against Foundation")
       }
     }

@@ -20,8 +20,8 @@ struct ScheduleTests {
     #expect(bedtime.crossesMidnight)
     #expect(bedtime.nominalLength == .hours(10))
     let occurrence = bedtime.occurrence(startingOn: try day("2026-01-02"), in: newYork)
-    #expect(occurrence.start == (try instant("2026-01-02T21:00:00-05:00")))
-    #expect(occurrence.end == (try instant("2026-01-03T07:00:00-05:00")))
+    #expect(try occurrence.start == instant("2026-01-02T21:00:00-05:00"))
+    #expect(try occurrence.end == instant("2026-01-03T07:00:00-05:00"))
     #expect(bedtime.contains(try instant("2026-01-03T06:59:59-05:00"), in: newYork))
     #expect(!bedtime.contains(try instant("2026-01-03T07:00:00-05:00"), in: newYork))
     #expect(bedtime.contains(try instant("2026-01-02T21:00:00-05:00"), in: newYork))
@@ -37,11 +37,11 @@ struct ScheduleTests {
     #expect(gap.occurrence(startingOn: try day("2026-03-08"), in: newYork).duration == 0)
     let next = try #require(
       gap.nextOccurrence(after: try instant("2026-03-07T12:00:00-05:00"), in: newYork))
-    #expect(next.start == (try instant("2026-03-09T02:00:00-04:00")))
+    #expect(try next.start == instant("2026-03-09T02:00:00-04:00"))
     // A window that starts in the gap begins when the gap ends.
     let straddling = try window("02:30", "03:30")
     let sunday = straddling.occurrence(startingOn: try day("2026-03-08"), in: newYork)
-    #expect(sunday.start == (try instant("2026-03-08T03:00:00-04:00")))
+    #expect(try sunday.start == instant("2026-03-08T03:00:00-04:00"))
     #expect(sunday.duration == 1800)
   }
 
@@ -49,7 +49,7 @@ struct ScheduleTests {
   func windowInRepeat() throws {
     let repeated = try window("01:00", "01:30")
     let occurrence = repeated.occurrence(startingOn: try day("2026-11-01"), in: newYork)
-    #expect(occurrence.start == (try instant("2026-11-01T01:00:00-04:00")))
+    #expect(try occurrence.start == instant("2026-11-01T01:00:00-04:00"))
     #expect(occurrence.duration == 1800)
     #expect(!repeated.contains(try instant("2026-11-01T01:10:00-05:00"), in: newYork))
     // The night's window across the fall-back change is an hour longer.
@@ -63,11 +63,11 @@ struct ScheduleTests {
     let work = try window("09:00", "17:00")
     let during = try instant("2026-01-02T10:00:00-05:00")
     #expect(
-      work.nextOccurrence(after: during, in: newYork)?.start
-        == (try instant("2026-01-03T09:00:00-05:00")))
+      try work.nextOccurrence(after: during, in: newYork)?.start
+        == instant("2026-01-03T09:00:00-05:00"))
     #expect(
-      work.occurrence(containing: during, in: newYork)?.start
-        == (try instant("2026-01-02T09:00:00-05:00")))
+      try work.occurrence(containing: during, in: newYork)?.start
+        == instant("2026-01-02T09:00:00-05:00"))
   }
 
   @Test("occurrences overlapping an interval are listed whole and in order")
@@ -78,9 +78,9 @@ struct ScheduleTests {
     )
     let occurrences = bedtime.occurrences(overlapping: interval, in: newYork)
     #expect(
-      occurrences.map(\.start) == [
-        try instant("2026-01-01T22:00:00-05:00"), try instant("2026-01-02T22:00:00-05:00"),
-        try instant("2026-01-03T22:00:00-05:00"),
+      try occurrences.map(\.start) == [
+        instant("2026-01-01T22:00:00-05:00"), instant("2026-01-02T22:00:00-05:00"),
+        instant("2026-01-03T22:00:00-05:00"),
       ])
     #expect(occurrences.allSatisfy { $0.duration == 8 * 3600 })
     let touching = DateInterval(

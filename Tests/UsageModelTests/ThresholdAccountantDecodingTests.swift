@@ -32,8 +32,8 @@ struct ThresholdAccountantDecodingTests {
     let valid = try decode(
       ThresholdAccountant.self, Self.accountantJSON(apps: Self.appEntryB + "," + Self.appEntryA))
     #expect(
-      valid.usage(inIntervalStartingAt: midnight) == [
-        try app("com.a"): .minutes(1), try app("com.b"): .minutes(1),
+      try valid.usage(inIntervalStartingAt: midnight) == [
+        app("com.a"): .minutes(1), app("com.b"): .minutes(1),
       ])
     // The repeated entries need not be adjacent in the document: decoding sorts them first.
     let repeated = [

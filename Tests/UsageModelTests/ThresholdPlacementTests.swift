@@ -152,7 +152,7 @@ struct IntervalAttributionTests {
     let attribution = IntervalAttribution(plan: plan, timeZone: zone)
     let start = attribution.intervalStart(
       of: "daily", containing: try instant("2026-04-15T10:00:00-04:00"))
-    #expect(start == (try instant("2026-04-15T00:00:00-04:00")))
+    #expect(try start == instant("2026-04-15T00:00:00-04:00"))
   }
 
   @Test("a restart inside the occurrence begins a new interval there")
@@ -164,8 +164,8 @@ struct IntervalAttributionTests {
       attribution.intervalStart(of: "daily", containing: try instant("2026-04-15T13:00:00-04:00"))
         == restart)
     #expect(
-      attribution.intervalStart(of: "daily", containing: try instant("2026-04-15T11:00:00-04:00"))
-        == (try instant("2026-04-15T00:00:00-04:00")))
+      try attribution.intervalStart(of: "daily", containing: instant("2026-04-15T11:00:00-04:00"))
+        == instant("2026-04-15T00:00:00-04:00"))
   }
 
   @Test("an unplanned activity's event belongs to its latest start, at most a week before")

@@ -261,7 +261,7 @@ struct ThresholdTests {
   @Test("an accountant without tolerance cannot fail and is the one with a zero tolerance")
   func accountantWithoutToleranceCannotFail() throws {
     let accountant = ThresholdAccountant(timeZone: timeZone)
-    #expect(accountant == (try ThresholdAccountant(timeZone: timeZone, tolerance: .zero)))
+    #expect(try accountant == ThresholdAccountant(timeZone: timeZone, tolerance: .zero))
     #expect(accountant.tolerance == .zero)
     #expect(accountant.intervals.isEmpty)
   }

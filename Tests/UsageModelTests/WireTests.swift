@@ -58,7 +58,7 @@ struct WireTests {
   func expectLosslessRoundTrip<T: Codable & Equatable>(_ type: T.Type, _ example: String) throws {
     let value = try decode(type, example)
     let encoded = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    #expect(try canonicalJSON(encoded) == (try canonicalJSON(example)))
+    #expect(try canonicalJSON(encoded) == canonicalJSON(example))
     #expect(try decode(type, encoded) == value)
   }
 
@@ -66,9 +66,9 @@ struct WireTests {
   func syncPayloadRoundTrip() throws {
     try expectLosslessRoundTrip(UsageSyncPayload.self, Self.syncPayloadExample)
     let payload = try decode(UsageSyncPayload.self, Self.syncPayloadExample)
-    #expect(payload.usageDate == (try day("2026-01-02")))
+    #expect(try payload.usageDate == day("2026-01-02"))
     #expect(payload.apps.map(\.totalMinutes) == [65, 120])
-    #expect(payload.apps.first?.bundleId == (try app("com.instagram.instagram")))
+    #expect(try payload.apps.first?.bundleId == app("com.instagram.instagram"))
   }
 
   @Test("the backend's daily usage response example round-trips losslessly")
@@ -88,7 +88,7 @@ struct WireTests {
     let encoded = String(decoding: try JSONEncoder().encode(lossy), as: UTF8.self)
     #expect(
       try canonicalJSON(encoded)
-        != (try canonicalJSON(#"{"usageDate":"2026-01-02","categories":[]}"#)))
+        != canonicalJSON(#"{"usageDate":"2026-01-02","categories":[]}"#))
   }
 
   @Test("unknown fields are tolerated")
@@ -156,7 +156,7 @@ struct WireTests {
     }
     let usage = try #require(UsageAggregator(boundary: boundary).aggregate(records).days.first)
     let payload = UsageSyncPayload(userId: "user-123", usage: usage) { $0.rawValue.uppercased() }
-    #expect(payload.usageDate == (try day("2026-01-02")))
+    #expect(try payload.usageDate == day("2026-01-02"))
     #expect(payload.apps.map(\.totalMinutes) == [21, 21, 20])
     #expect(payload.apps.map(\.appName) == ["COM.A", "COM.B", "COM.C"])
     #expect(payload.apps.map(\.totalMinutes).reduce(0, +) == 62)

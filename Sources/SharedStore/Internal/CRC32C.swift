@@ -19,15 +19,18 @@ package enum CRC32C {
     let count = bytes.count
     tables.withUnsafeBufferPointer { table in
       while count - index >= 8 {
-        let low =
-          UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16
-          | UInt32(bytes[index + 3]) << 24
-        let word = state ^ low
-        state =
+        // Typed partial results: as one expression, Swift 6.0's type checker gives up on it.
+        let low01: UInt32 = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+        let low23: UInt32 = UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+        let word: UInt32 = state ^ low01 ^ low23
+        let word01: UInt32 =
           table[7 * 256 + Int(word & 0xFF)] ^ table[6 * 256 + Int((word >> 8) & 0xFF)]
-          ^ table[5 * 256 + Int((word >> 16) & 0xFF)] ^ table[4 * 256 + Int(word >> 24)]
-          ^ table[3 * 256 + Int(bytes[index + 4])] ^ table[2 * 256 + Int(bytes[index + 5])]
-          ^ table[1 * 256 + Int(bytes[index + 6])] ^ table[Int(bytes[index + 7])]
+        let word23: UInt32 =
+          table[5 * 256 + Int((word >> 16) & 0xFF)] ^ table[4 * 256 + Int(word >> 24)]
+        let next45: UInt32 =
+          table[3 * 256 + Int(bytes[index + 4])] ^ table[2 * 256 + Int(bytes[index + 5])]
+        let next67: UInt32 = table[1 * 256 + Int(bytes[index + 6])] ^ table[Int(bytes[index + 7])]
+        state = word01 ^ word23 ^ next45 ^ next67
         index += 8
       }
       while index < count {
