@@ -171,7 +171,7 @@ struct FactJournal: Sendable {
     var records: [DaySummary] = []
     for record in snapshot?.records ?? [] {
       do {
-        records.append(try decoder.decode(DaySummary.self, from: record.bytes))
+        records.append(try decoder.decodeStored(DaySummary.self, from: record.bytes))
       } catch {
         // A summary is a cache of what the facts say: one that does not decode is derived again.
         continue
@@ -229,7 +229,7 @@ struct FactJournal: Sendable {
         let decoder = JSONDecoder()
         try store.compactLog(layout.appStartsKey) { record in
           do {
-            return try decoder.decode(MonitorFact.self, from: record.bytes).instant >= limit
+            return try decoder.decodeStored(MonitorFact.self, from: record.bytes).instant >= limit
           } catch {
             return false  // a record no reader can use, past the retention as well
           }
@@ -305,7 +305,7 @@ struct FactJournal: Sendable {
     facts.reserveCapacity(snapshot.records.count)
     for record in snapshot.records {
       do {
-        facts.append(try decoder.decode(MonitorFact.self, from: record.bytes))
+        facts.append(try decoder.decodeStored(MonitorFact.self, from: record.bytes))
       } catch {
         throw .store(.decoding(key: key, type: "MonitorFact", description: "\(error)"))
       }

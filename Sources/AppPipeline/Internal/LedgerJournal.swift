@@ -64,7 +64,7 @@ struct LedgerJournal: Sendable {
     for record in snapshot?.records ?? [] {
       let transaction: LedgerTransaction
       do {
-        transaction = try decoder.decode(LedgerTransaction.self, from: record.bytes)
+        transaction = try decoder.decodeStored(LedgerTransaction.self, from: record.bytes)
       } catch {
         throw .store(.decoding(key: key, type: "LedgerTransaction", description: "\(error)"))
       }

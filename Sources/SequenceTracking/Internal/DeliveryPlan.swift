@@ -1,4 +1,5 @@
 import Foundation
+import SharedStore
 import SignalValues
 
 /// Which entries of an outbox a drain delivers to a cursor, and what it reports: the rules of
@@ -94,7 +95,7 @@ struct DeliveryPlan: Equatable {
     for value in values {
       let number = SequenceNumber(epoch: layout.header.epoch, value: value)
       do {
-        let payload = try decoder.decode(Payload.self, from: layout.payload(of: value))
+        let payload = try decoder.decodeStored(Payload.self, from: layout.payload(of: value))
         entries.append(SequencedEntry(number: number, payload: payload))
       } catch {
         throw .payloadDecoding(

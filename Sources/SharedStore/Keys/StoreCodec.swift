@@ -65,7 +65,7 @@ extension StoreCodec where Value: Codable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
       },
-      decode: { data in try JSONDecoder().decode(Value.self, from: data) }
+      decode: { data in try JSONDecoder().decodeStored(Value.self, from: data) }
     )
   }
 }

@@ -132,7 +132,7 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     let decoder = JSONDecoder()
     for record in snapshot.records {
       do {
-        intents.append(try decoder.decode(ShieldIntent<Token>.self, from: record.bytes))
+        intents.append(try decoder.decodeStored(ShieldIntent<Token>.self, from: record.bytes))
       } catch {
         return 0
       }
@@ -168,7 +168,7 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     let decoder = JSONDecoder()
     let records = snapshot.records.map { record -> ShieldIntentRecord<Token> in
       do {
-        return .intent(try decoder.decode(ShieldIntent<Token>.self, from: record.bytes))
+        return .intent(try decoder.decodeStored(ShieldIntent<Token>.self, from: record.bytes))
       } catch {
         return .undecodable(position: record.position, reason: "\(error)")
       }
@@ -208,7 +208,7 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
   /// record is reported by every derivation, and holds no identifier to compare.
   static func identifier(of bytes: Data) -> String? {
     do {
-      return try JSONDecoder().decode(IntentIdentifier.self, from: bytes).id
+      return try JSONDecoder().decodeStored(IntentIdentifier.self, from: bytes).id
     } catch {
       return nil
     }
