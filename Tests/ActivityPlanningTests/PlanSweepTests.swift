@@ -148,6 +148,37 @@ import UsageModel
     print("STRESS " + result.summary)
   }
 
+  @Test("the whole sweep's driver re-arms every instant of its shard's zone-days")
+  func wholeSweepDriver() async throws {
+    // One zone per shard, New York's: the days its clocks went forward and back in 2026.
+    let zones = RearmSweep.zones
+    let index = try #require(zones.firstIndex { $0.identifier == "America/New_York" })
+    let days = [
+      try LocalDay(year: 2026, month: 3, day: 8), try LocalDay(year: 2026, month: 11, day: 1),
+    ]
+    let result = try await RearmSweep.whole(shard: index + 1, of: zones.count, days: days) { _ in }
+    #expect(result.failures == [])
+    #expect(result.zones == 1 && result.zonesDone == 1)
+    // 98 instants a day (96 quarter hours, the minute and half minute before the next day
+    // start), fewer or more on a clock change's day, for 3 day starts.
+    #expect(abs(result.rearms - 2 * 3 * 98) <= 3 * 2 * 6)
+  }
+
+  @Test(
+    "a shard is k/n with 1 ≤ k ≤ n; anything else is a clear error",
+    arguments: ["0/4", "5/4", "1/0", "4", "1/2/3", "a/b", ""])
+  func badShard(text: String) {
+    #expect(throws: RearmSweep.SweepError.self) { try RearmSweep.shard(text) }
+  }
+
+  @Test("a shard's text gives its index and count; no text is the whole")
+  func goodShard() throws {
+    let shard = try RearmSweep.shard("3/32")
+    #expect(shard.index == 3 && shard.count == 32)
+    let whole = try RearmSweep.shard(nil)
+    #expect(whole.index == 1 && whole.count == 1)
+  }
+
   @Test("every daily activity's real occurrence fits the limits, every zone, day and day start")
   func occurrenceSweep() async throws {
     let clock = ContinuousClock()

@@ -165,16 +165,17 @@ enum RearmSweep {
   ///   - index: The shard, 1-based: the zones `index`, `index + count`, … in identifier order.
   ///   - count: How many shards the zones are split into.
   ///   - workers: How many zones run at once; the processor count unless given.
+  ///   - days: The days of each zone; every day of 2020–2030 unless given (a test's smoke run).
   ///   - progress: Called with one line after each zone.
   /// - Returns: The counts and the first failures.
   /// - Throws: What the planner or the fixtures throw.
   static func whole(
-    shard index: Int, of count: Int, workers: Int? = nil,
+    shard index: Int, of count: Int, workers: Int? = nil, days: [LocalDay]? = nil,
     progress: @escaping @Sendable (String) -> Void
   ) async throws -> Result {
     let clock = ContinuousClock()
     let began = clock.now
-    let days = try days()
+    let days = try days ?? Self.days()
     let all = zones
     let zones = stride(from: index - 1, to: all.count, by: count).map { all[$0] }
     let parallel = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
