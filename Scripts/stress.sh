@@ -37,12 +37,14 @@
 #                 RearmSweep.swift), on a release build of the tests: a re-arm at every 15th
 #                 minute of every zone x every day of 2020-2030 x day starts 00:00, 04:00 and
 #                 23:30, at the minute and half minute before each day start, and at every clock
-#                 change and the minute before it, each plan checked: 1,181,286 to 1,181,292
-#                 re-arms a zone, about 523 million over Linux's 443 zones. It does not fit one
-#                 sitting: 74 us of CPU a re-arm in release (measured 2026-11-27), so 10.8
-#                 core-hours, about 5.5 hours on 2 idle cores. =k/n runs the zones k, k+n, k+2n,
-#                 ... (1-based, in identifier order), to split it over runs or machines; each
-#                 zone prints a "SWEEP zone" line as it ends, and the run its total and time.
+#                 change and the minute before it, each plan checked: about 1.18 million
+#                 re-arms a zone, 523 million over Linux's 443 zones. It does not fit one
+#                 sitting: 70 us of CPU a re-arm in release (measured 2026-11-27), so 10
+#                 core-hours, about 5 hours on 2 idle cores; a shard of 1/32 (14 zones, 16.5
+#                 million re-arms) took 34 minutes on 2 busy cores, 15 on 2 quiet ones.
+#                 =k/n runs the zones k, k+n, k+2n, ... (1-based, in identifier order), to split
+#                 it over runs or machines; each zone prints a "SWEEP zone" line as it ends, and
+#                 the run its total and time (Documentation/Reliability.md has the figures).
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
 # The full run takes 2 to 3 minutes on 2 busy cores

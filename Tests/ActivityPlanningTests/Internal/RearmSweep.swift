@@ -153,7 +153,8 @@ enum RearmSweep {
       "planner whole re-arm sweep (shard \(shard.index)/\(shard.count)): \(zonesDone) of "
         + "\(zones) zones x \(days) days x \(RearmSweep.dayStarts.count) day starts, "
         + "\(rearms) re-arms, each plan checked (every 15th minute, the minute before each day "
-        + "start, and \(transitions) clock changes with the minute before each), "
+        + "start, and each clock change with the minute before it: \(transitions) changes x "
+        + "day starts), "
         + "\(failures.count) failures, in \(elapsed)"
     }
   }
