@@ -122,8 +122,8 @@ import UsageModel
   @Test("control: the identifier Foundation gives an abbreviation is what the rule refuses")
   func control() throws {
     // What the encoders wrote before the rule: `zone.identifier`. On Linux that is "EST", the
-    // tz database's fixed UTC−5, which Apple's Foundation would read as New York with daylight
-    // saving. The rule's check catches exactly that identifier; a region passes it.
+    // tz database's fixed UTC−5, which `TimeZone(abbreviation:)` reads as New York with
+    // daylight saving. The rule's check catches exactly that identifier; a region passes it.
     let naive = { (zone: TimeZone) in zone.identifier }
     let est = try #require(TimeZone(identifier: "EST") ?? TimeZone(abbreviation: "EST"))
     let written = naive(est)

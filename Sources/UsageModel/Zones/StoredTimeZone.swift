@@ -3,12 +3,13 @@ import Foundation
 /// How every stored and wire form of the package writes a time zone: one identifier that
 /// Apple platforms and Linux read as the same rules.
 ///
-/// Foundation resolves some names differently by platform: Linux keeps `"PST"` or `"EST"` as
-/// zones of their own (`"EST"` is the tz database's fixed UTC−5, without daylight saving), while
-/// Apple's Foundation resolves them through its abbreviation table (`"EST"` becomes
-/// `"America/New_York"`, with daylight saving); `"UTC"` comes back as `"GMT"` on Linux. A stored
-/// `timeZone` field must not change meaning when the app's files are read by its extension, a
-/// test on Linux, or a later OS. The rule, the same on every platform:
+/// Foundation resolves some names differently by platform and by API: Linux keeps `"PST"` as a
+/// zone named `"PST"` where Apple's Foundation gives `"America/Los_Angeles"`; on Linux
+/// `TimeZone(identifier: "EST")` is the tz database's fixed UTC−5 while
+/// `TimeZone(abbreviation: "EST")` is `"America/New_York"`, with daylight saving; `"UTC"` comes
+/// back as `"GMT"` on Linux. A stored `timeZone` field must not change meaning when the app's
+/// files are read by its extension, a test on Linux, or a later OS. The rule, the same on every
+/// platform:
 ///
 /// | written | read from |
 /// |---|---|
