@@ -44,7 +44,7 @@
 #                 million re-arms) took 34 minutes on 2 busy cores, 15 on 2 quiet ones.
 #                 =k/n runs the zones k, k+n, k+2n, ... (1-based, in identifier order), to split
 #                 it over runs or machines; each zone prints a "SWEEP zone" line as it ends, and
-#                 the run its total and time (Documentation/Reliability.md has the figures).
+#                 the run its total and time (Reliability.md, as above, has the figures).
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
 # The full run takes 2 to 3 minutes on 2 busy cores
