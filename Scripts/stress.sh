@@ -40,8 +40,8 @@
 #                 change and the minute before it, each plan checked: about 1.18 million
 #                 re-arms a zone, 523 million over Linux's 443 zones. It does not fit one
 #                 sitting: 70 us of CPU a re-arm in release (measured 2026-11-27), so 10
-#                 core-hours, about 7 hours on 2 quiet cores; a shard of 1/32 (14 zones, 16.5
-#                 million re-arms) took 13 minutes on 2 quiet cores, 29 to 34 shared with builds.
+#                 core-hours, 6 to 7 hours on 2 quiet cores; a shard of 1/32 (14 zones, 16.5
+#                 million re-arms) took 11 to 13 minutes on 2 quiet cores, 29 to 34 when shared.
 #                 =k/n runs the zones k, k+n, k+2n, ... (1-based, in identifier order), to split
 #                 it over runs or machines; each zone prints a "SWEEP zone" line as it ends, and
 #                 the run its total and time (Reliability.md, as above, has the figures).
