@@ -23,12 +23,28 @@
 #                      real occurrence within the platform's limits, and re-arms at every 15th
 #                      minute and each clock change of every transition day of every distinct
 #                      zone rule and of one seeded day per zone; --short runs the seeded sample
-#                      `swift test` runs (ActivityPlanningTests/PlanSweepTests)
+#                      `swift test` runs (ActivityPlanningTests/PlanSweepTests). The re-arms at
+#                      every 15th minute of every zone-day are --plan-sweep, below: hours long
 #
 # Usage: Scripts/stress.sh [--short] [--skip-build]
+#        Scripts/stress.sh --plan-sweep[=k/n] [--skip-build]
 #   --short       small counts (one script of 80 kills for the pipeline), under a minute:
 #                 what .ci/run runs
-#   --skip-build  use the debug build `swift test` or `swift build --build-tests` made
+#   --skip-build  use the build `swift test` or `swift build --build-tests` made (with
+#                 --plan-sweep, the release one: `swift build -c release --build-tests`)
+#   --plan-sweep  only the planner's whole re-arm sweep (STK_FULL_SWEEP=rearm,
+#                 PlanSweepTests/wholeRearmSweep, code in Tests/ActivityPlanningTests/Internal/
+#                 RearmSweep.swift), on a release build of the tests: a re-arm at every 15th
+#                 minute of every zone x every day of 2020-2030 x day starts 00:00, 04:00 and
+#                 23:30, at the minute and half minute before each day start, and at every clock
+#                 change and the minute before it, each plan checked: about 1.18 million
+#                 re-arms a zone, 523 million over Linux's 443 zones. It does not fit one
+#                 sitting: 70 us of CPU a re-arm in release (measured 2026-11-27), so 10
+#                 core-hours, 6 to 7 hours on 2 quiet cores; a shard of 1/32 (14 zones, 16.5
+#                 million re-arms) took 11 to 13 minutes on 2 quiet cores, 29 to 34 when shared.
+#                 =k/n runs the zones k, k+n, k+2n, ... (1-based, in identifier order), to split
+#                 it over runs or machines; each zone prints a "SWEEP zone" line as it ends, and
+#                 the run its total and time (Reliability.md, as above, has the figures).
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
 # The full run takes 2 to 3 minutes on 2 busy cores
@@ -39,10 +55,13 @@ cd "$(dirname "$0")/.."
 
 mode=full
 build=1
+plan_sweep=
 for argument in "$@"; do
   case "$argument" in
     --short) mode=short ;;
     --skip-build) build=0 ;;
+    --plan-sweep) plan_sweep=1/1 ;;
+    --plan-sweep=*) plan_sweep=${argument#--plan-sweep=} ;;
     -h | --help)
       sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
@@ -53,6 +72,28 @@ for argument in "$@"; do
       ;;
   esac
 done
+
+if [ -n "$plan_sweep" ]; then
+  # The whole re-arm sweep alone, printed as it goes: it runs for hours.
+  began=$SECONDS
+  if [ "$build" = 1 ] && ! built=$(swift build -c release --build-tests 2>&1); then
+    printf '%s\n' "$built" | grep -E 'error' | head -20
+    exit 1
+  fi
+  status=0
+  STK_FULL_SWEEP=rearm STK_SWEEP_SHARD=$plan_sweep swift test -c release --skip-build \
+    --filter 'PlanSweepTests/wholeRearmSweep' 2>&1 | grep -E '^(SWEEP|STRESS) |✘|error' \
+    || status=$?
+  # pipefail: a failing test, or no line at all, fails the run.
+  if [ "$status" -ne 0 ]; then
+    printf 'planner whole re-arm sweep (shard %s) FAILED after %ss\n' "$plan_sweep" \
+      "$((SECONDS - began))"
+    exit 1
+  fi
+  printf 'planner whole re-arm sweep (shard %s) passed in %ss\n' "$plan_sweep" \
+    "$((SECONDS - began))"
+  exit 0
+fi
 
 full_sweep=1
 if [ "$mode" = short ]; then

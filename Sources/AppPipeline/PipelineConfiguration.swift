@@ -160,12 +160,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     userId = try container.decode(String.self, forKey: .userId)
-    let identifier = try container.decode(String.self, forKey: .timeZone)
-    guard let zone = TimeZone(identifier: identifier) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .timeZone, in: container, debugDescription: "unknown time zone \(identifier)")
-    }
-    timeZone = zone
+    timeZone = try container.decodeTimeZone(forKey: .timeZone)
     dayStart = try container.decodeIfPresent(TimeOfDay.self, forKey: .dayStart) ?? .midnight
     alertThresholds =
       try container.decodeIfPresent([Int].self, forKey: .alertThresholds)
@@ -219,7 +214,7 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(userId, forKey: .userId)
-    try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encodeTimeZone(timeZone, forKey: .timeZone)
     try container.encode(dayStart, forKey: .dayStart)
     try container.encode(alertThresholds, forKey: .alertThresholds)
     try container.encode(restrictionBound, forKey: .restrictionBound)

@@ -30,6 +30,10 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
   case instantOutOfRange(field: String, secondsSince1970: Double)
   /// A time-zone identifier is not known to Foundation.
   case unknownTimeZone(identifier: String)
+  /// A time-zone identifier is an abbreviation or a legacy name (`"PST"`, `"EST"`, `"Japan"`),
+  /// or a fixed offset that is not whole minutes, which Apple platforms and Linux may read as
+  /// different rules; such a zone is never stored (see ``StoredTimeZone``).
+  case unportableTimeZone(identifier: String)
   /// A day lies outside the days a ``DayBoundaryTable`` was built for.
   case dayOutsideTable(day: LocalDay, first: LocalDay, last: LocalDay)
   /// A list that holds one entry per key names a key twice: `field` is the list (`days` of a
@@ -103,6 +107,12 @@ public enum UsageModelError: Error, Sendable, Equatable, CustomStringConvertible
         + "0001-01-03...9999-12-29."
     case .unknownTimeZone(let identifier):
       return "Unknown time zone \(identifier.debugDescription); use an IANA identifier."
+    case .unportableTimeZone(let identifier):
+      return
+        "Time zone \(identifier.debugDescription) is an abbreviation, a legacy name or an offset "
+        + "of seconds, which Apple platforms and Linux may read as different rules; use an IANA "
+        + "region identifier such as \"America/Los_Angeles\", \"GMT\", or a fixed offset of "
+        + "whole minutes such as \"GMT-0800\"."
     case .dayOutsideTable(let day, let first, let last):
       return "\(day) is outside the table's days \(first)...\(last); build a larger table."
     case .duplicateEntry(let field, let value):

@@ -7,10 +7,13 @@ import UsageModel
 /// valid, each app's resolution is as stated, and re-arming at every 15th minute of a day and
 /// at each daylight-saving transition gives a valid plan.
 ///
-/// `swift test` runs a seeded sample (well under a minute). `STK_FULL_SWEEP=1`
-/// (`Scripts/stress.sh`) runs the whole sweep: every zone × day × day start for the daily
-/// activities' real occurrences, and re-arms at every 15th minute of every transition day of
-/// every distinct zone rule and of one seeded day per zone.
+/// `swift test` runs a seeded sample (about 10 s in debug). `STK_FULL_SWEEP=1`
+/// (`Scripts/stress.sh`) runs every zone × day × day start for the daily activities' real
+/// occurrences, and re-arms at every 15th minute of every transition day of every distinct zone
+/// rule and of one seeded day per zone. `STK_FULL_SWEEP=rearm` (`Scripts/stress.sh
+/// --plan-sweep`) runs the re-arms whole: every 15th minute of every zone × day × day start,
+/// and every clock change, about 523 million re-arms; `STK_SWEEP_SHARD=k/n` runs the zones
+/// k, k + n, k + 2n, … of them (1-based), so that the whole can be split over runs.
 @Suite struct PlanSweepTests {
   /// A small deterministic generator (SplitMix64).
   struct Seeded: RandomNumberGenerator {
@@ -24,86 +27,18 @@ import UsageModel
     }
   }
 
-  static let isFull = ProcessInfo.processInfo.environment["STK_FULL_SWEEP"] == "1"
+  /// How much of the sweep to run: `STK_FULL_SWEEP` unset, `1` or `rearm`.
+  enum Mode { case sample, full, rearm }
 
-  static let dayStarts: [TimeOfDay] = [
-    .midnight, (try? TimeOfDay(hour: 4)) ?? .midnight,
-    (try? TimeOfDay(hour: 23, minute: 30)) ?? .midnight,
-  ]
+  static let mode: Mode =
+    switch ProcessInfo.processInfo.environment["STK_FULL_SWEEP"] {
+    case "1": .full
+    case "rearm": .rearm
+    default: .sample
+    }
 
-  static var zones: [TimeZone] {
-    TimeZone.knownTimeZoneIdentifiers.compactMap(TimeZone.init(identifier:))
-  }
-
-  static func days() throws -> [LocalDay] {
-    let first = try LocalDay(year: 2020, month: 1, day: 1)
-    let last = try LocalDay(year: 2030, month: 12, day: 31)
-    return (0...(last.dayNumber - first.dayNumber)).map { first.advanced(by: $0) }
-  }
-
-  /// The instants of `zone`'s clock changes from 2020 to 2030.
-  static func transitions(of zone: TimeZone) -> [Date] {
-    var result: [Date] = []
-    var date = Date(timeIntervalSince1970: 1_577_836_800 - 2 * 86_400)  // 2019-12-30
-    let end = Date(timeIntervalSince1970: 1_924_992_000 + 2 * 86_400)  // 2031-01-03
-    while let next = zone.nextDaylightSavingTimeTransition(after: date), next < end {
-      result.append(next)
-      date = next
-    }
-    return result
-  }
-
-  /// Re-arms through the day `day` of `zone` from `dayStart`, at every 15th minute and at
-  /// each transition and the minute before it; returns the re-arms made and the problems.
-  static func rearmDay(zone: TimeZone, day: LocalDay, dayStart: TimeOfDay) throws -> (
-    Int, [String]
-  ) {
-    let boundary = DayBoundary(timeZone: zone, dayStart: dayStart)
-    let start = boundary.start(of: day)
-    let end = boundary.start(of: day.advanced(by: 1))
-    var instants: [Date] = []
-    var instant = start
-    while instant < end {
-      instants.append(instant)
-      instant = instant.addingTimeInterval(15 * 60)
-    }
-    // The minute between two occurrences of the usage activities.
-    instants += [end.addingTimeInterval(-60), end.addingTimeInterval(-30)]
-    var probe = start.addingTimeInterval(-1)
-    while let transition = zone.nextDaylightSavingTimeTransition(after: probe), transition < end {
-      instants += [transition.addingTimeInterval(-60), transition]
-      probe = transition
-    }
-    instants = Array(Set(instants)).sorted()
-    let session = start.addingTimeInterval(3600)
-    let variants = try [300, 600].map {
-      try Fixtures.goals(zone: zone, dayStart: dayStart, sessionStart: session, step: $0)
-    }
-    var plan = try MonitoringPlanner.arm(
-      variants[0], now: start.addingTimeInterval(-60), previous: nil
-    ).plan
-    var failures: [String] = []
-    let instagram = try Fixtures.instagram
-    for (index, now) in instants.enumerated() {
-      let rearm = try MonitoringPlanner.arm(
-        variants[index % 2], now: now, previous: plan, restartingAll: index % 8 == 7)
-      let problems = Fixtures.problems(in: rearm.plan)
-      if !problems.isEmpty {
-        failures.append("\(zone.identifier) \(day) \(dayStart) at \(now): \(problems)")
-      }
-      if rearm.plan.resolutions[instagram] != .seconds(index % 2 == 0 ? 300 : 600) {
-        failures.append("\(zone.identifier) \(day) \(dayStart) at \(now): Instagram's resolution")
-      }
-      for activity in rearm.start {
-        guard let event = activity.events.first else { continue }
-        if case .stale = try rearm.plan.decode(event: event.rawValue, activity: activity.name) {
-          failures.append("\(event) of \(activity.name) decodes as stale")
-        }
-      }
-      plan = rearm.plan
-    }
-    return (instants.count, failures)
-  }
+  /// Whether every zone × day × day start is checked for the activities' occurrences.
+  static var isFull: Bool { mode != .sample }
 
   /// Each daily activity's real occurrence starting on `day` lasts 15 minutes to a week.
   static func occurrenceProblems(
@@ -119,8 +54,8 @@ import UsageModel
 
   /// The (zone, day) pairs whose days to re-arm through, minute by minute.
   static func rearmCases() throws -> [(TimeZone, LocalDay)] {
-    let days = try days()
-    let zones = zones
+    let days = try RearmSweep.days()
+    let zones = RearmSweep.zones
     var generator = Seeded(state: 20)
     var cases: [(TimeZone, LocalDay)] = []
     if isFull {
@@ -128,7 +63,7 @@ import UsageModel
       var rules: Set<[Double]> = []
       for zone in zones {
         if let day = days.randomElement(using: &generator) { cases.append((zone, day)) }
-        let transitions = transitions(of: zone)
+        let transitions = RearmSweep.transitions(of: zone)
         let rule = transitions.flatMap {
           [$0.timeIntervalSince1970, Double(zone.secondsFromGMT(for: $0))]
         }
@@ -151,7 +86,7 @@ import UsageModel
       "Asia/Gaza", "America/Havana",
     ] {
       guard let zone = TimeZone(identifier: identifier) else { continue }
-      let transitions = transitions(of: zone)
+      let transitions = RearmSweep.transitions(of: zone)
       let boundary = DayBoundary(timeZone: zone)
       for _ in 0..<2 {
         guard let transition = transitions.randomElement(using: &generator),
@@ -163,7 +98,9 @@ import UsageModel
     return cases
   }
 
-  @Test("re-arming at every 15th minute and at each transition gives a valid plan")
+  @Test(
+    "re-arming at every 15th minute and at each transition gives a valid plan",
+    .enabled(if: mode != .rearm, "STK_FULL_SWEEP=rearm runs every zone-day instead"))
   func rearmSweep() async throws {
     let clock = ContinuousClock()
     let began = clock.now
@@ -176,8 +113,9 @@ import UsageModel
           var rearms = 0
           var failures: [String] = []
           for (zone, day) in slice {
-            for dayStart in Self.dayStarts where failures.count < 20 {
-              let (count, problems) = try Self.rearmDay(zone: zone, day: day, dayStart: dayStart)
+            for dayStart in RearmSweep.dayStarts where failures.count < 20 {
+              let (count, problems) = try RearmSweep.rearmDay(
+                zone: zone, day: day, dayStart: dayStart)
               rearms += count
               failures += problems
             }
@@ -198,17 +136,60 @@ import UsageModel
         + "\(clock.now - began)")
   }
 
+  @Test(
+    "re-arming at every 15th minute of every zone-day and at each transition gives a valid plan",
+    .enabled(if: mode == .rearm, "set STK_FULL_SWEEP=rearm (Scripts/stress.sh --plan-sweep)"))
+  func wholeRearmSweep() async throws {
+    let (index, count) = try RearmSweep.shard(
+      ProcessInfo.processInfo.environment["STK_SWEEP_SHARD"])
+    let result = try await RearmSweep.whole(shard: index, of: count) { print($0) }
+    #expect(result.failures == [])
+    #expect(result.zonesDone == result.zones)
+    print("STRESS " + result.summary)
+  }
+
+  @Test("the whole sweep's driver re-arms every instant of its shard's zone-days")
+  func wholeSweepDriver() async throws {
+    // One zone per shard, New York's: the days its clocks went forward and back in 2026.
+    let zones = RearmSweep.zones
+    let index = try #require(zones.firstIndex { $0.identifier == "America/New_York" })
+    let days = [
+      try LocalDay(year: 2026, month: 3, day: 8), try LocalDay(year: 2026, month: 11, day: 1),
+    ]
+    let result = try await RearmSweep.whole(shard: index + 1, of: zones.count, days: days) { _ in }
+    #expect(result.failures == [])
+    #expect(result.zones == 1 && result.zonesDone == 1)
+    // 98 instants a day (96 quarter hours, the minute and half minute before the next day
+    // start), fewer or more on a clock change's day, for 3 day starts.
+    #expect(abs(result.rearms - 2 * 3 * 98) <= 3 * 2 * 6)
+  }
+
+  @Test(
+    "a shard is k/n with 1 ≤ k ≤ n; anything else is a clear error",
+    arguments: ["0/4", "5/4", "1/0", "4", "1/2/3", "a/b", ""])
+  func badShard(text: String) {
+    #expect(throws: RearmSweep.SweepError.self) { try RearmSweep.shard(text) }
+  }
+
+  @Test("a shard's text gives its index and count; no text is the whole")
+  func goodShard() throws {
+    let shard = try RearmSweep.shard("3/32")
+    #expect(shard.index == 3 && shard.count == 32)
+    let whole = try RearmSweep.shard(nil)
+    #expect(whole.index == 1 && whole.count == 1)
+  }
+
   @Test("every daily activity's real occurrence fits the limits, every zone, day and day start")
   func occurrenceSweep() async throws {
     let clock = ContinuousClock()
     let began = clock.now
-    let days = try Self.days()
+    let days = try RearmSweep.days()
     var generator = Seeded(state: 21)
     let zones =
       Self.isFull
-      ? Self.zones
+      ? RearmSweep.zones
       : (0..<12).compactMap { _ in
-        Self.zones.randomElement(using: &generator)
+        RearmSweep.zones.randomElement(using: &generator)
       }
     let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     let failures = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -217,7 +198,7 @@ import UsageModel
         group.addTask {
           var failures: [String] = []
           for zone in slice {
-            for dayStart in Self.dayStarts {
+            for dayStart in RearmSweep.dayStarts {
               let goals = try Fixtures.goals(zone: zone, dayStart: dayStart)
               let plan = try MonitoringPlanner.arm(
                 goals, now: Date(timeIntervalSince1970: 1_577_836_800), previous: nil

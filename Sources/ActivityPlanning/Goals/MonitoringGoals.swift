@@ -74,7 +74,7 @@ public struct MonitoringGoals: Sendable, Hashable, Codable {
   /// - Throws: `DecodingError` naming the missing or invalid field.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    timeZone = try container.decodeZone(forKey: .timeZone)
+    timeZone = try container.decodeTimeZone(forKey: .timeZone)
     dayStart = try container.decode(TimeOfDay.self, forKey: .dayStart)
     includesPastActivity = try container.decode(Bool.self, forKey: .includesPastActivity)
     counting = try container.decode(ThresholdCounting.self, forKey: .counting)
@@ -92,7 +92,7 @@ public struct MonitoringGoals: Sendable, Hashable, Codable {
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encodeTimeZone(timeZone, forKey: .timeZone)
     try container.encode(dayStart, forKey: .dayStart)
     try container.encode(includesPastActivity, forKey: .includesPastActivity)
     try container.encode(counting, forKey: .counting)

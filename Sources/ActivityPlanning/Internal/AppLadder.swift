@@ -25,18 +25,38 @@ struct AppLadder: Sendable, Hashable {
     self.step = min(step * 2, top)
   }
 
-  /// Every threshold, ascending, without bounds.
+  /// Every threshold, ascending, without bounds: the ladder's multiples of the step and its top,
+  /// merged with the budget points, each value once.
+  ///
+  /// A merge of two ascending lists rather than a set sorted afterwards: the planner asks for
+  /// each ladder's thresholds several times per re-arm, and hashing dominated its cost.
   var allThresholds: [Int64] {
-    var values = points
-    if let step, let top {
+    var rungs: [Int64] = []
+    if let step, let top, step > 0 {
+      rungs.reserveCapacity(Int(top / step) + 1)
       var value = step
       while value <= top {
-        values.insert(value)
+        rungs.append(value)
         value += step
       }
-      values.insert(top)
+      if rungs.last != top { rungs.append(top) }
     }
-    return values.sorted()
+    let extra = points.sorted()
+    var merged: [Int64] = []
+    merged.reserveCapacity(rungs.count + extra.count)
+    var (i, j) = (0, 0)
+    while i < rungs.count || j < extra.count {
+      let next: Int64
+      if j == extra.count || (i < rungs.count && rungs[i] <= extra[j]) {
+        next = rungs[i]
+        i += 1
+      } else {
+        next = extra[j]
+        j += 1
+      }
+      if merged.last != next { merged.append(next) }
+    }
+    return merged
   }
 
   /// The thresholds up to `limit` seconds, ascending.

@@ -102,7 +102,7 @@ public struct PlannedMonitoring: Sendable, Hashable, Codable {
     do {
       try MonitoringRegistration.validate(registrations)
       try self.init(
-        timeZone: try container.decodeZone(forKey: .timeZone),
+        timeZone: try container.decodeTimeZone(forKey: .timeZone),
         dayStart: try container.decode(TimeOfDay.self, forKey: .dayStart),
         includesPastActivity: try container.decode(Bool.self, forKey: .includesPastActivity),
         counting: try container.decode(ThresholdCounting.self, forKey: .counting),
@@ -124,7 +124,7 @@ public struct PlannedMonitoring: Sendable, Hashable, Codable {
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encodeTimeZone(timeZone, forKey: .timeZone)
     try container.encode(dayStart, forKey: .dayStart)
     try container.encode(includesPastActivity, forKey: .includesPastActivity)
     try container.encode(counting, forKey: .counting)

@@ -163,11 +163,7 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
     case "always":
       self = .always
     case "schedules":
-      let identifier = try container.decode(String.self, forKey: .timeZone)
-      guard let timeZone = TimeZone(identifier: identifier) else {
-        throw DecodingError.dataCorruptedError(
-          forKey: .timeZone, in: container, debugDescription: "unknown time zone \(identifier)")
-      }
+      let timeZone = try container.decodeTimeZone(forKey: .timeZone)
       self = .schedules(
         try container.decode([MonitoringSchedule].self, forKey: .schedules), in: timeZone)
     case "intervals":
@@ -210,7 +206,7 @@ public struct TrackingExpectation: Sendable, Hashable, Codable {
       try container.encode("always", forKey: .kind)
     case .schedules(let schedules, let timeZone):
       try container.encode("schedules", forKey: .kind)
-      try container.encode(timeZone.identifier, forKey: .timeZone)
+      try container.encodeTimeZone(timeZone, forKey: .timeZone)
       try container.encode(schedules, forKey: .schedules)
     case .intervals(let intervals):
       try container.encode("intervals", forKey: .kind)

@@ -123,14 +123,7 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     let activity = try container.decode(String.self, forKey: .activity)
     let event = try container.decodeIfPresent(String.self, forKey: .event)
     let instant = try container.decodeInstant(forKey: .at)
-    var timeZone: TimeZone?
-    if let identifier = try container.decodeIfPresent(String.self, forKey: .timeZone) {
-      guard let zone = TimeZone(identifier: identifier) else {
-        throw DecodingError.dataCorruptedError(
-          forKey: .timeZone, in: container, debugDescription: "unknown time zone \(identifier)")
-      }
-      timeZone = zone
-    }
+    let timeZone = try container.decodeTimeZoneIfPresent(forKey: .timeZone)
     do {
       try self.init(
         callback, activity: activity, event: event, instant: instant, timeZone: timeZone)
@@ -151,6 +144,6 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     try container.encodeInstant(instant, forKey: .at)
     try container.encode(callback, forKey: .callback)
     try container.encodeIfPresent(event, forKey: .event)
-    try container.encodeIfPresent(timeZone?.identifier, forKey: .timeZone)
+    try container.encodeTimeZoneIfPresent(timeZone, forKey: .timeZone)
   }
 }

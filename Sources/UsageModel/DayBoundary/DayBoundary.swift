@@ -46,17 +46,18 @@ public struct DayBoundary: Sendable, Hashable, Codable {
 
   /// Creates the day boundary of a time zone named by its IANA identifier.
   ///
+  /// The identifier is read as ``StoredTimeZone`` reads stored ones: a region identifier,
+  /// `"GMT"`/`"UTC"` or a fixed offset such as `"GMT+0100"`; abbreviations are refused.
+  ///
   /// - Parameters:
   ///   - identifier: An identifier such as `"America/New_York"`.
   ///   - dayStart: The time of day at which days begin.
-  /// - Throws: ``UsageModelError/unknownTimeZone(identifier:)``.
+  /// - Throws: ``UsageModelError/unknownTimeZone(identifier:)``, or
+  ///   ``UsageModelError/unportableTimeZone(identifier:)`` for an abbreviation such as `"PST"`.
   public init(timeZoneIdentifier identifier: String, dayStart: TimeOfDay = .midnight)
     throws(UsageModelError)
   {
-    guard let timeZone = TimeZone(identifier: identifier) else {
-      throw .unknownTimeZone(identifier: identifier)
-    }
-    self.init(timeZone: timeZone, dayStart: dayStart)
+    self.init(timeZone: try StoredTimeZone.timeZone(identifier: identifier), dayStart: dayStart)
   }
 
   var clock: ZoneClock { ZoneClock(timeZone: timeZone) }
@@ -145,26 +146,23 @@ public struct DayBoundary: Sendable, Hashable, Codable {
   /// (midnight).
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` for a missing or unknown time zone or a bad time of day.
+  /// - Throws: `DecodingError` for a missing, unknown or unportable time zone (see
+  ///   ``StoredTimeZone``) or a bad time of day.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let identifier = try container.decode(String.self, forKey: .timeZone)
-    guard let timeZone = TimeZone(identifier: identifier) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .timeZone, in: container,
-        debugDescription: UsageModelError.unknownTimeZone(identifier: identifier).description)
-    }
+    let timeZone = try container.decodeTimeZone(forKey: .timeZone)
     let dayStart = try container.decodeIfPresent(TimeOfDay.self, forKey: .dayStart)
     self.init(timeZone: timeZone, dayStart: dayStart ?? .midnight)
   }
 
-  /// Encodes the time zone's identifier and the day start.
+  /// Encodes the time zone's identifier, as ``StoredTimeZone`` writes it, and the day start.
   ///
   /// - Parameter encoder: The encoder.
-  /// - Throws: What the encoder throws.
+  /// - Throws: `EncodingError` for a zone named by an abbreviation (see ``StoredTimeZone``), and
+  ///   what the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encodeTimeZone(timeZone, forKey: .timeZone)
     try container.encode(dayStart, forKey: .dayStart)
   }
 }

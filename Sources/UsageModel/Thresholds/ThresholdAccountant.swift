@@ -194,13 +194,7 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
   ///   a start or an interval lists an app twice.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let identifier = try container.decode(String.self, forKey: .timeZone)
-    guard let timeZone = TimeZone(identifier: identifier) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .timeZone, in: container,
-        debugDescription: UsageModelError.unknownTimeZone(identifier: identifier).description)
-    }
-    self.timeZone = timeZone
+    timeZone = try container.decodeTimeZone(forKey: .timeZone)
     tolerance = try container.decodeMilliseconds(forKey: .toleranceMs)
     intervals = try container.decode([MonitoringIntervalUsage].self, forKey: .intervals)
       .sorted { $0.startInstant < $1.startInstant }
@@ -219,7 +213,7 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(timeZone.identifier, forKey: .timeZone)
+    try container.encodeTimeZone(timeZone, forKey: .timeZone)
     try container.encodeMilliseconds(tolerance, forKey: .toleranceMs)
     try container.encode(intervals, forKey: .intervals)
   }
