@@ -73,6 +73,7 @@ extension SharedStore {
       var value = try key.value(decoding: data)
       let result = body(&value)
       let encoded = try key.codec.encode(value, key: key.name)
+      key.remember(encoded, as: value)
       if encoded != data { data = encoded }
       return result
     }
@@ -131,6 +132,7 @@ extension SharedStore {
         return .failure(error)
       }
       let encoded = try key.codec.encode(value, key: key.name)
+      key.remember(encoded, as: value)
       if encoded != data { data = encoded }
       return .success(result)
     }
@@ -141,7 +143,7 @@ extension SharedStore {
 
 extension SharedStore {
   /// The bytes of `key`'s value: the value's file, or the newest version of its log.
-  package func storedBytes<Value>(of key: StoreKey<Value>) throws(SharedStoreError) -> Data? {
+  func storedBytes<Value>(of key: StoreKey<Value>) throws(SharedStoreError) -> Data? {
     switch key.storage {
     case .replaced: return try read(key.name)
     case .versions: return try readLog(key.name, newest: 1)?.records.last?.bytes
@@ -179,8 +181,24 @@ extension SharedStore {
 
 extension StoreKey {
   /// Decodes `data`, or returns the default value when `data` is `nil`.
-  package func value(decoding data: Data?) throws(SharedStoreError) -> Value {
+  ///
+  /// A key kept as versions returns the version it decoded or stored last when `data` is the
+  /// same bytes, without decoding them again.
+  func value(decoding data: Data?) throws(SharedStoreError) -> Value {
     guard let data else { return try defaultValue }
-    return try codec.decode(data, key: name)
+    guard case .versions = storage else { return try codec.decode(data, key: name) }
+    if let last = lastVersion.withLock({ $0 }), last.bytes == data { return last.value }
+    let value = try codec.decode(data, key: name)
+    remember(data, as: value)
+    return value
+  }
+
+  /// Notes that `bytes` encode `value`, for the next read of the same bytes; only a key kept
+  /// as versions keeps it.
+  ///
+  /// Bytes that never reach the store are harmless: a read compares the bytes it finds.
+  func remember(_ bytes: Data, as value: Value) {
+    guard case .versions = storage else { return }
+    lastVersion.withLock { $0 = (bytes, value) }
   }
 }

@@ -128,6 +128,44 @@ struct VersionedValueTests {
     }
   }
 
+  /// A JSON codec that counts its decodes.
+  static func countingCodec(_ decodes: LockedValue<Int>) -> StoreCodec<Int> {
+    StoreCodec(
+      encode: { try JSONEncoder().encode($0) },
+      decode: { data in
+        decodes.withLock { $0 += 1 }
+        return try JSONDecoder().decode(Int.self, from: data)
+      })
+  }
+
+  @Test("a key kept as versions decodes the same stored bytes once: reads and updates reuse them")
+  func sameBytesDecodeOnce() throws {
+    let store = InMemoryStore()
+    let decodes = LockedValue(0)
+    let key = StoreKey(
+      "n", default: 0, codec: Self.countingCodec(decodes), storage: .versions(keeping: 4))
+    for step in 1...5 {
+      try store.update(key) { $0 += 1 }
+      #expect(try store.value(for: key) == step)
+    }
+    #expect(try store.value(for: key) == 5)
+    #expect(decodes.withLock { $0 } == 0, "every version read was one this key stored")
+    // Another writer's version is new bytes: decoded, never mistaken for the remembered one.
+    try store.append([Data("41".utf8)], toLog: "n", capacity: 4)
+    #expect(try store.value(for: key) == 41)
+    #expect(decodes.withLock { $0 } == 1)
+  }
+
+  @Test("control: a replaced key decodes at every read")
+  func replacedKeyDecodesEachRead() throws {
+    let store = InMemoryStore()
+    let decodes = LockedValue(0)
+    let key = StoreKey("n", default: 0, codec: Self.countingCodec(decodes))
+    try store.update(key) { $0 += 1 }
+    for _ in 1...3 { #expect(try store.value(for: key) == 1) }
+    #expect(decodes.withLock { $0 } == 3, "the first update started from the default")
+  }
+
   @Test("an unchanged value appends nothing")
   func unchangedAppendsNothing() throws {
     let fixture = try Fixture()

@@ -57,9 +57,6 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   public static var recordStorage: ValueStorage { .versions(keeping: 16) }
   let store: any SharedStore
   let storeKey: StoreKey<OutboxConsumerRecord<State>>
-  /// The record last decoded and the bytes it was decoded from, shared by the consumer's
-  /// copies: a drain reads the record several times, and the same bytes are decoded once.
-  private let decoded = LockedValue<(bytes: Data, record: OutboxConsumerRecord<State>)?>(nil)
 
   /// Creates a consumer whose record lives on `key` of `store`.
   ///
@@ -236,8 +233,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
 
   /// Returns the stored cursor and state, or the initial ones when nothing was applied yet.
   ///
-  /// The consumer keeps the record it decoded last: when the stored bytes are the same, it is
-  /// returned without decoding them again.
+  /// The record is kept as versions, and its key remembers the version it decoded or stored
+  /// last: when the stored bytes are the same, it is returned without decoding them again.
   ///
   /// - Returns: The record.
   /// - Throws: ``SequenceTrackingError/store(_:)``, including a record that does not decode
@@ -245,14 +242,8 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
   /// - Complexity: O(*n*) in the record's size: reading its newest version, and comparing or
   ///   decoding it.
   public func record() throws(SequenceTrackingError) -> OutboxConsumerRecord<State> {
-    do throws(SharedStoreError) {
-      guard let bytes = try store.storedBytes(of: storeKey) else {
-        return try storeKey.value(decoding: nil)
-      }
-      if let last = decoded.withLock({ $0 }), last.bytes == bytes { return last.record }
-      let record = try storeKey.value(decoding: bytes)
-      decoded.withLock { $0 = (bytes, record) }
-      return record
+    do {
+      return try store.value(for: storeKey)
     } catch {
       throw .store(error)
     }

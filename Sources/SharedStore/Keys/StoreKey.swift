@@ -1,3 +1,5 @@
+import Foundation
+
 /// A typed key: a name in a ``SharedStore``, the value used when nothing is stored, and a codec.
 ///
 /// Declare keys once, as static constants, and use them from the app and its extensions alike:
@@ -27,6 +29,9 @@ public struct StoreKey<Value: Codable & Sendable>: Sendable {
   /// Whether a change replaces the stored value or appends a new version of it.
   public let storage: ValueStorage
   private let defaultSource: DefaultSource
+  /// The version last decoded or stored through this key (and its copies), with its bytes: a
+  /// key kept as versions is read and changed often, and the same bytes decode once.
+  let lastVersion = LockedValue<(bytes: Data, value: Value)?>(nil)
 
   /// Creates a typed key whose default value is given now.
   ///
