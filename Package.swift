@@ -207,7 +207,7 @@ let package = Package(
       name: "ShieldingTests",
       dependencies: [
         "Shielding", "SharedStore", "UsageModel", "BudgetMath", "ActivityPlanning",
-        "TrackerSignals",
+        "TrackerSignals", "TestSupport",
       ]
     ),
     .testTarget(name: "ScreenTimeKitTests", dependencies: ["ScreenTimeKit"]),

@@ -2,6 +2,7 @@ import BudgetMath
 import Foundation
 import SharedStore
 import Shielding
+import TestSupport
 import Testing
 import TrackerSignals
 
@@ -22,7 +23,7 @@ struct CompactionTests {
     arguments: Array(UInt64(1)...40))
   func compactionKeepsTheStateFromTheCutoff(seed: UInt64) throws {
     let input = try RandomIntents(seed: seed)
-    var random = SeededGenerator(seed: seed &* 101)
+    var random = SplitMix64(seed: seed &* 101)
     let cutoff = RandomIntents.instant(&random)
     let (shields, _) = try Self.compacted(input.intents, zone: input.zone, cutoff: cutoff)
     let full = ShieldDerivation(intents: input.intents, timeZone: input.zone)
@@ -40,7 +41,7 @@ struct CompactionTests {
     var total = 0
     for seed in UInt64(1)...40 {
       let input = try RandomIntents(seed: seed)
-      var random = SeededGenerator(seed: seed &* 101)
+      var random = SplitMix64(seed: seed &* 101)
       let cutoff = RandomIntents.instant(&random)
       removed += try Self.compacted(input.intents, zone: input.zone, cutoff: cutoff).removed
       total += input.intents.count

@@ -1,6 +1,7 @@
 import Foundation
 import SharedStore
 import Shielding
+import TestSupport
 import Testing
 
 /// A controller kept for the extension's process remembers its inputs between callbacks; what it
@@ -14,7 +15,7 @@ struct MemoryTests {
     let input = try RandomIntents(seed: seed, apps: 70)
     let store = InMemoryStore()
     let kept = ShieldController<String>(store: store, timeZone: input.zone)
-    var random = SeededGenerator(seed: seed &* 5)
+    var random = SplitMix64(seed: seed &* 5)
     var pending = input.intents.sorted { $0.at < $1.at }[...]
     var now = Fixture.monday
     for step in 0..<40 {

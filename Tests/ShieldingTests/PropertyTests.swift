@@ -1,5 +1,6 @@
 import Foundation
 import Shielding
+import TestSupport
 import Testing
 import UsageModel
 
@@ -34,7 +35,7 @@ struct PropertyTests {
   func stateIsTheUnionOfProfiles(seed: UInt64) throws {
     let input = try RandomIntents(seed: seed)
     let derivation = ShieldDerivation(intents: input.intents, timeZone: input.zone)
-    var random = SeededGenerator(seed: seed &* 31)
+    var random = SplitMix64(seed: seed &* 31)
     for _ in 0..<20 {
       let instant = RandomIntents.instant(&random)
       #expect(
@@ -61,7 +62,7 @@ struct PropertyTests {
   func storesRespectTheLimit(seed: UInt64) throws {
     let input = try RandomIntents(seed: seed, apps: 160)
     let derivation = ShieldDerivation(intents: input.intents, timeZone: input.zone)
-    var random = SeededGenerator(seed: seed &* 17)
+    var random = SplitMix64(seed: seed &* 17)
     var previous: ShieldState<String>?
     for _ in 0..<10 {
       let state = derivation.state(at: RandomIntents.instant(&random), previous: previous)
@@ -88,7 +89,7 @@ struct PropertyTests {
   /// at `next`.
   static func nothingChangesBefore(
     _ next: Date?, after instant: Date, in derivation: ShieldDerivation<String>,
-    random: inout SeededGenerator
+    random: inout SplitMix64
   ) -> Bool {
     let base = derivation.state(at: instant)
     let end = next ?? instant.addingTimeInterval(9 * 86_400)
@@ -111,7 +112,7 @@ struct PropertyTests {
   func nextChangeIsExact(seed: UInt64) throws {
     let input = try RandomIntents(seed: seed)
     let derivation = ShieldDerivation(intents: input.intents, timeZone: input.zone)
-    var random = SeededGenerator(seed: seed &* 7)
+    var random = SplitMix64(seed: seed &* 7)
     for _ in 0..<8 {
       let instant = RandomIntents.instant(&random)
       let next = derivation.nextChange(after: instant)
@@ -125,7 +126,7 @@ struct PropertyTests {
     let derivation = ShieldDerivation(
       intents: [try Fixture.intent("p", Fixture.monday, .setProfile(profile))],
       timeZone: Fixture.utc)
-    var random = SeededGenerator(seed: 1)
+    var random = SplitMix64(seed: 1)
     let late = Fixture.at(9, day: 1)
     #expect(!Self.nothingChangesBefore(late, after: Fixture.at(8), in: derivation, random: &random))
     #expect(
@@ -139,7 +140,7 @@ struct PropertyTests {
     arguments: seeds)
   func undecodableIntentNeverUnshields(seed: UInt64) throws {
     let input = try RandomIntents(seed: seed)
-    var random = SeededGenerator(seed: seed &* 13)
+    var random = SplitMix64(seed: seed &* 13)
     let bad = Int.random(in: 1..<input.intents.count, using: &random)
     var records: [ShieldIntentRecord<String>] = input.intents.map { .intent($0) }
     records[bad] = .undecodable(position: UInt64(bad + 1), reason: "garbled")

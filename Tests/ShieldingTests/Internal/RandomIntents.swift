@@ -2,6 +2,7 @@ import ActivityPlanning
 import BudgetMath
 import Foundation
 import Shielding
+import TestSupport
 import UsageModel
 
 /// Random profiles and intents over two days from `Fixture.monday`, for the property tests.
@@ -12,7 +13,7 @@ struct RandomIntents {
   let zone: TimeZone
 
   init(seed: UInt64, apps: Int = 12) throws {
-    var random = SeededGenerator(seed: seed)
+    var random = SplitMix64(seed: seed)
     zone = TimeZone(identifier: Self.zones.randomElement(using: &random) ?? "UTC") ?? Fixture.utc
     var intents: [ShieldIntent<String>] = []
     var sessions: [String] = []
@@ -102,7 +103,7 @@ struct RandomIntents {
   }
 
   /// A random instant of the two days and the morning after.
-  static func instant(_ random: inout SeededGenerator) -> Date {
+  static func instant(_ random: inout SplitMix64) -> Date {
     Fixture.monday.addingTimeInterval(
       TimeInterval(Int.random(in: 0..<(60 * 60 * 60), using: &random)))
   }
