@@ -52,9 +52,11 @@ extension UsagePipeline {
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
-    // The month so far, up to `now`: budgets and pace need every day of it. A past day with a
-    // summary is read from it; the others, and the day itself, from their facts.
-    let summaries = try summaries(of: firstDay..<day, now: instant)
+    // The month so far, up to `now`: budgets and pace need every day of it, within the bound
+    // they restrict by. A past day with a summary is read from it; the others, and the day
+    // itself, from their facts. The other bound is shown for the day only.
+    let restriction = configuration.restrictionBound
+    let summaries = try summaryUsage(of: firstDay..<day, bound: restriction, now: instant)
     let derivedFrom = (firstDay..<day).first { summaries[$0] == nil } ?? day
     let window = try window(for: derivedFrom...day, now: instant)
     let facts = window.facts
@@ -63,9 +65,11 @@ extension UsagePipeline {
     // Each interval's use is read in the days of the zone it began in, so travel moves no past
     // use between days.
     let upperReport = try Self.month(
-      try report(derived, bound: .upper, days: derivedFrom...day, now: now), summaries, \.upper)
+      try report(derived, bound: .upper, days: derivedFrom...day, now: now),
+      restriction == .upper ? summaries : [:])
     let lowerReport = try Self.month(
-      try report(derived, bound: .lower, days: derivedFrom...day, now: now), summaries, \.lower)
+      try report(derived, bound: .lower, days: derivedFrom...day, now: now),
+      restriction == .lower ? summaries : [:])
     let upper = try Self.usage(on: day, in: upperReport, interval: dayInterval)
     let lower = try Self.usage(on: day, in: lowerReport, interval: dayInterval)
     let budgets = try overviews(
