@@ -64,7 +64,10 @@ struct LedgerJournal: Sendable {
     for record in snapshot?.records ?? [] {
       let transaction: LedgerTransaction
       do {
-        transaction = try decoder.decodeStored(LedgerTransaction.self, from: record.bytes)
+        // Most records take the quick reader; the decoder reads, or refuses, the others.
+        transaction =
+          try LedgerTransaction(flatJSON: record.bytes)
+          ?? decoder.decodeStored(LedgerTransaction.self, from: record.bytes)
       } catch {
         throw .store(.decoding(key: key, type: "LedgerTransaction", description: "\(error)"))
       }
