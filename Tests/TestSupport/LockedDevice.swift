@@ -11,7 +11,8 @@ import SharedStore
 /// byte is written to it.
 package final class LockedDevice: ForwardingFileSystem {
   private struct State {
-    var locked = false
+    /// The error number opens fail with, or `nil` while the device is unlocked.
+    var refusal: Int32?
     var refusedOpens = 0
     var protectedPaths: [String] = []
     /// Writes to a new file whose path was not protected before the write.
@@ -26,14 +27,17 @@ package final class LockedDevice: ForwardingFileSystem {
   /// A device that is unlocked until ``lock()`` is called.
   package init() {}
 
-  /// Locks the device: from now on every open of a file fails with `EPERM`.
-  package func lock() {
-    state.withLock { $0.locked = true }
+  /// Locks the device: from now on every open of a file fails with `code`.
+  ///
+  /// - Parameter code: The error number: `EPERM`, as data protection answers, unless a test
+  ///   wants another refusal (`EACCES`, `EIO`) to compare with.
+  package func lock(refusingWith code: Int32 = Errno.operationNotPermitted.rawValue) {
+    state.withLock { $0.refusal = code }
   }
 
   /// Unlocks the device: files open again.
   package func unlock() {
-    state.withLock { $0.locked = false }
+    state.withLock { $0.refusal = nil }
   }
 
   /// How many opens were refused while the device was locked.
@@ -56,12 +60,12 @@ package final class LockedDevice: ForwardingFileSystem {
         exists = true  // unknown: the refusal stands
       }
     }
-    let refused = state.withLock { state -> Bool in
-      guard state.locked, mode != .directory, exists else { return false }
+    let refusal = state.withLock { state -> Int32? in
+      guard let refusal = state.refusal, mode != .directory, exists else { return nil }
       state.refusedOpens += 1
-      return true
+      return refusal
     }
-    if refused { throw SystemCallError("open", Errno.operationNotPermitted.rawValue) }
+    if let refusal { throw SystemCallError("open", refusal) }
     let descriptor = try base.open(path, mode: mode)
     if mode == .createNew { state.withLock { $0.newFiles[descriptor] = path } }
     return descriptor

@@ -1,0 +1,165 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import TestSupport
+import Testing
+import TrackerSignals
+
+/// While data protection keeps the shared folder closed, the recorder holds its facts in memory
+/// and publishes them, in order and with their times, at the first callback that can open it.
+@Suite("The monitor recorder while protected data is unavailable")
+struct MonitorBacklogTests {
+  static let start = Date(timeIntervalSince1970: 1_776_211_200)
+
+  static func at(_ minutes: Int) -> Date { start.addingTimeInterval(Double(minutes * 60)) }
+
+  /// The facts in the outbox, as (callback, event, minutes after `start`), in outbox order.
+  static func published(_ folder: SharedFolder) throws -> [String] {
+    try folder.outbox.drain(after: .start).entries.map { entry in
+      let minutes = Int(entry.payload.at.timeIntervalSince(start)) / 60
+      return
+        "\(entry.number.value) \(entry.payload.event ?? entry.payload.callback.rawValue) @\(minutes)"
+    }
+  }
+
+  static func isProtected(_ error: SharedStoreError?) -> Bool {
+    if case .protectedDataUnavailable? = error { return true }
+    return false
+  }
+
+  @Test(
+    "facts recorded while the folder is closed land in order, with their times, at the next callback"
+  )
+  func heldFactsLandInOrder() throws {
+    let locked = try LockedFolder()
+    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    #expect(recorder.intervalDidStart(for: "daily", now: Self.at(0)).notification?.value == 1)
+
+    locked.device.lock()
+    for (index, minutes) in [5, 10, 15].enumerated() {
+      let response = recorder.eventDidReachThreshold(
+        "stk:\(minutes)m:app", activity: "daily", now: Self.at(minutes))
+      #expect(response.notification == nil, "nothing published: nothing to notify")
+      #expect(response.fact != nil)
+      #expect(
+        response.backlog
+          == MonitorBacklogStatus(
+            held: index + 1, written: 0, dropped: 0, oldestHeldAt: Self.at(5)))
+      // The condition is named in every module error that carries the store's.
+      var named: [String] = []
+      for failure in response.failures {
+        switch failure {
+        case .fact(let error) where Self.isProtected(error.storeError): named.append("fact")
+        case .heartbeat(let error) where Self.isProtected(error.storeError):
+          named.append("heartbeat")
+        case .diagnostic(let error) where Self.isProtected(error.storeError):
+          named.append("diagnostic")
+        default: Issue.record("unexpected failure \(failure)")
+        }
+      }
+      #expect(named == ["fact", "heartbeat", "diagnostic"])
+    }
+    #expect(locked.device.refusedOpens > 0, "the device did refuse (control)")
+
+    locked.device.unlock()
+    let response = recorder.intervalWillEndWarning(for: "daily", now: Self.at(20))
+    #expect(response.succeeded)
+    #expect(response.notification?.value == 5, "one notification for the held facts and this one")
+    #expect(
+      response.backlog == MonitorBacklogStatus(held: 0, written: 3, dropped: 0, oldestHeldAt: nil))
+    #expect(
+      try Self.published(locked.folder) == [
+        "1 intervalDidStart @0", "2 stk:5m:app @5", "3 stk:10m:app @10", "4 stk:15m:app @15",
+        "5 intervalWillEndWarning @20",
+      ])
+    let report = try #require(try locked.folder.diagnostics.entries().last)
+    #expect(report.eventName == "backlog")
+    #expect(report.success)
+    #expect(report.errorDescription?.contains("3 facts held in memory") == true)
+
+    let next = recorder.intervalDidEnd(for: "daily", now: Self.at(30))
+    #expect(next.backlog == .empty, "nothing is published twice")
+    #expect(next.notification?.value == 6)
+  }
+
+  @Test("past its capacity the backlog drops the oldest held facts, counts them and reports them")
+  func overflowIsCountedAndReported() throws {
+    let locked = try LockedFolder()
+    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    let capacity = MonitorRecorder.backlogCapacity
+    locked.device.lock()
+    var last: MonitorResponse?
+    for minute in 1...(capacity + 3) {
+      last = recorder.eventDidReachThreshold(
+        "stk:\(minute)m:app", activity: "daily", now: Self.at(minute))
+    }
+    #expect(
+      last?.backlog
+        == MonitorBacklogStatus(held: capacity, written: 0, dropped: 3, oldestHeldAt: Self.at(4)))
+
+    locked.device.unlock()
+    let response = recorder.heartbeat(now: Self.at(capacity + 10))
+    #expect(response.notification?.value == UInt64(capacity), "a tick notifies for held facts")
+    #expect(
+      response.backlog
+        == MonitorBacklogStatus(held: 0, written: capacity, dropped: 0, oldestHeldAt: nil))
+    let published = try Self.published(locked.folder)
+    #expect(published.first == "1 stk:4m:app @4", "the three oldest were dropped")
+    #expect(published.last == "\(capacity) stk:\(capacity + 3)m:app @\(capacity + 3)")
+    let report = try #require(try locked.folder.diagnostics.entries().last)
+    #expect(!report.success, "a loss is a failure in the log")
+    #expect(report.errorDescription?.contains("3 facts recorded from") == true)
+    #expect(report.errorDescription?.contains("were lost") == true)
+  }
+
+  @Test(
+    "a refusal other than data protection holds nothing: the fact is reported lost, as before",
+    arguments: [EACCES, EIO])
+  func otherRefusalsHoldNothing(code: Int32) throws {
+    let locked = try LockedFolder()
+    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    locked.device.lock(refusingWith: code)
+    let response = recorder.eventDidReachThreshold("stk:5m:app", activity: "daily", now: Self.at(5))
+    #expect(response.backlog == .empty)
+    guard case .fact(let error)? = response.failures.first, case .io? = error.storeError else {
+      Issue.record("expected an io failure, got \(response.failures)")
+      return
+    }
+    locked.device.unlock()
+    _ = recorder.intervalDidEnd(for: "daily", now: Self.at(10))
+    #expect(try Self.published(locked.folder) == ["1 intervalDidEnd @10"])
+  }
+
+  @Test("copies of a recorder share one backlog: the extension's callbacks run on copies")
+  func copiesShareTheBacklog() throws {
+    let locked = try LockedFolder()
+    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    let copy = recorder
+    locked.device.lock()
+    _ = recorder.intervalDidStart(for: "daily", now: Self.at(1))
+    #expect(copy.intervalWillEndWarning(for: "daily", now: Self.at(2)).backlog.held == 2)
+    let other = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    #expect(
+      other.intervalDidEnd(for: "daily", now: Self.at(3)).backlog.held == 1,
+      "a recorder made afresh starts with an empty backlog (control)")
+  }
+
+  @Test("the held facts are lost with the process: the app sees no facts and no heartbeats then")
+  func backlogDiesWithTheProcess() throws {
+    let locked = try LockedFolder()
+    do {
+      let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+      _ = recorder.intervalDidStart(for: "daily", now: Self.at(0))
+      locked.device.lock()
+      _ = recorder.intervalWillEndWarning(for: "daily", now: Self.at(5))
+    }
+    // The extension was ended; the system starts a new one after the unlock.
+    locked.device.unlock()
+    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    _ = recorder.intervalDidEnd(for: "daily", now: Self.at(60))
+    #expect(try Self.published(locked.folder) == ["1 intervalDidStart @0", "2 intervalDidEnd @60"])
+    let heartbeats = try locked.folder.heartbeats().history().heartbeats.map(\.at)
+    #expect(heartbeats == [Self.at(0), Self.at(60)], "silence from 0 to 60: a gap the app sees")
+  }
+}
