@@ -43,6 +43,14 @@ import UsageModel
 /// the outbox, whole, or was never written, and a callback that was never written is not one the
 /// platform will deliver again (the app sees the silence as a gap).
 ///
+/// **Before the first unlock.** After a restart, data protection keeps the folder's files closed
+/// until the person unlocks the device once. A callback then cannot write: its fact is held in
+/// memory and published, with its original time and before the newer fact, by the first later
+/// callback (or ``heartbeat(now:memoryBytes:)``) that can open the folder; at most
+/// ``backlogCapacity`` facts are held. ``MonitorResponse/backlog`` says what is held, and
+/// ``MonitorBacklogStatus`` what happens past the bound or when the process ends first. Keep the
+/// recorder in a stored property: its copies share the backlog, a recorder made afresh does not.
+///
 /// **Memory.** The outbox is bounded (``SharedFolderLayout/outboxCapacity`` facts of about 130
 /// bytes), the heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
 /// append-only logs: a callback appends its records and reads the end of each log, except once

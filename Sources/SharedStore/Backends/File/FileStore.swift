@@ -54,7 +54,7 @@ import Darwin
 /// every time the screen locks. Between a restart and the first unlock no class but *none* lets
 /// a file open; the store then throws
 /// ``SharedStoreError/protectedDataUnavailable(key:path:)`` and changes nothing, and
-/// TrackerSignals' `MonitorRecorder` holds its facts in memory until the folder opens. Setting the
+/// ``/TrackerSignals/MonitorRecorder`` holds its facts in memory until the folder opens. Setting the
 /// class is best effort — a volume without data protection (a Mac's) keeps its files as they are
 /// — and on Linux there is none to set.
 ///
