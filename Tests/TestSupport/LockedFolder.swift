@@ -18,9 +18,27 @@ package struct LockedFolder: Sendable {
   /// - Throws: When the directory or a store cannot be created.
   package init(layout: SharedFolderLayout = .standard) throws {
     directory = try TemporaryDirectory(prefix: "stk-locked", preferringMemory: true)
+    folder = try Self.open(directory, device: device, layout: layout)
+  }
+
+  /// The folder as a new process opens it — after a restart, say — with stores that hold no
+  /// file open yet.
+  ///
+  /// A store keeps the log it appended to last open, and an open descriptor is not refused
+  /// again; but no process can have opened a file before the first unlock after a restart, so a
+  /// test of that window opens the folder afresh once it has locked the device.
+  ///
+  /// - Throws: When a store cannot be opened.
+  package func openedByANewProcess() throws -> SharedFolder {
+    try Self.open(directory, device: device, layout: folder.layout)
+  }
+
+  private static func open(
+    _ directory: TemporaryDirectory, device: LockedDevice, layout: SharedFolderLayout
+  ) throws -> SharedFolder {
     let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: device)
     let heartbeatStore = try FileStore(
       directory: directory.url, durability: .processCrashSafe, fileSystem: device)
-    folder = try SharedFolder(store: store, heartbeatStore: heartbeatStore, layout: layout)
+    return try SharedFolder(store: store, heartbeatStore: heartbeatStore, layout: layout)
   }
 }

@@ -33,10 +33,12 @@ struct MonitorBacklogTests {
   )
   func heldFactsLandInOrder() throws {
     let locked = try LockedFolder()
-    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
-    #expect(recorder.intervalDidStart(for: "daily", now: Self.at(0)).notification?.value == 1)
+    let before = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    #expect(before.intervalDidStart(for: "daily", now: Self.at(0)).notification?.value == 1)
 
+    // The phone restarts: a new extension process is called before the first unlock.
     locked.device.lock()
+    let recorder = MonitorRecorder(folder: try locked.openedByANewProcess(), timeZone: { .gmt })
     for (index, minutes) in [5, 10, 15].enumerated() {
       let response = recorder.eventDidReachThreshold(
         "stk:\(minutes)m:app", activity: "daily", now: Self.at(minutes))
@@ -149,14 +151,16 @@ struct MonitorBacklogTests {
   func backlogDiesWithTheProcess() throws {
     let locked = try LockedFolder()
     do {
-      let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
-      _ = recorder.intervalDidStart(for: "daily", now: Self.at(0))
+      _ = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+        .intervalDidStart(for: "daily", now: Self.at(0))
+      // The phone restarts; the extension process called before the first unlock holds a fact.
       locked.device.lock()
-      _ = recorder.intervalWillEndWarning(for: "daily", now: Self.at(5))
+      let recorder = MonitorRecorder(folder: try locked.openedByANewProcess(), timeZone: { .gmt })
+      #expect(recorder.intervalWillEndWarning(for: "daily", now: Self.at(5)).backlog.held == 1)
     }
-    // The extension was ended; the system starts a new one after the unlock.
+    // That process was ended; the system starts a new one after the unlock.
     locked.device.unlock()
-    let recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    let recorder = MonitorRecorder(folder: try locked.openedByANewProcess(), timeZone: { .gmt })
     _ = recorder.intervalDidEnd(for: "daily", now: Self.at(60))
     #expect(try Self.published(locked.folder) == ["1 intervalDidStart @0", "2 intervalDidEnd @60"])
     let heartbeats = try locked.folder.heartbeats().history().heartbeats.map(\.at)
