@@ -31,7 +31,8 @@ import UsageModel
 ///
 /// **Writes.** Each callback makes, in this order:
 /// 1. one durable write: the ``/SignalValues/MonitorFact`` appended to the sequenced outbox, which
-///    also assigns the number to notify (the only write that matters for usage);
+///    also assigns the number to notify (the only write that matters for usage) — after any
+///    facts held while the folder was closed, in the same write;
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
