@@ -166,4 +166,29 @@ struct MonitorBacklogTests {
     let heartbeats = try locked.folder.heartbeats().history().heartbeats.map(\.at)
     #expect(heartbeats == [Self.at(0), Self.at(60)], "silence from 0 to 60: a gap the app sees")
   }
+
+  @Test("the backlog's status has the documented JSON form and equals its round trip")
+  func statusJSON() throws {
+    let status = MonitorBacklogStatus(
+      held: 2, written: 0, dropped: 1, oldestHeldAt: Self.at(5).addingTimeInterval(0.0004))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let json = String(decoding: try encoder.encode(status), as: UTF8.self)
+    #expect(json == #"{"dropped":1,"held":2,"oldestHeldAt":"2026-04-15T00:05:00Z","written":0}"#)
+    #expect(try JSONDecoder().decode(MonitorBacklogStatus.self, from: Data(json.utf8)) == status)
+    let empty = String(decoding: try encoder.encode(MonitorBacklogStatus.empty), as: UTF8.self)
+    #expect(empty == #"{"dropped":0,"held":0,"written":0}"#, "no instant when nothing is held")
+  }
+
+  @Test(
+    "a status with a negative count or a bad instant does not decode",
+    arguments: [
+      #"{"held":-1,"written":0,"dropped":0}"#, #"{"held":0,"written":0}"#,
+      #"{"held":1,"written":0,"dropped":0,"oldestHeldAt":"yesterday"}"#,
+    ])
+  func invalidStatusJSON(json: String) {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(MonitorBacklogStatus.self, from: Data(json.utf8))
+    }
+  }
 }

@@ -24,7 +24,10 @@ import UsageModel
 /// extension while it holds facts, they are gone, unannounced: the app sees it as silence — no
 /// facts and no heartbeats for that time, a gap in the extension's health — exactly as it sees
 /// any time the extension did not run.
-public struct MonitorBacklogStatus: Sendable, Hashable {
+///
+/// JSON form: `{"held": 2, "written": 0, "dropped": 0, "oldestHeldAt": "2026-04-15T00:05:00Z"}`,
+/// `oldestHeldAt` omitted when nothing is held.
+public struct MonitorBacklogStatus: Sendable, Hashable, Codable {
   /// How many facts are held after this callback, waiting for the folder to open.
   public let held: Int
   /// How many held facts this callback published, in order and before its own fact.
@@ -41,12 +44,58 @@ public struct MonitorBacklogStatus: Sendable, Hashable {
   ///   - held: The facts held after the callback.
   ///   - written: The held facts the callback published.
   ///   - dropped: The facts dropped and not yet reported.
-  ///   - oldestHeldAt: When the oldest fact still held was recorded.
+  ///   - oldestHeldAt: When the oldest fact still held was recorded; rounded to the millisecond,
+  ///     as a fact's instant is, so that the status equals its JSON round trip.
   public init(held: Int, written: Int, dropped: Int, oldestHeldAt: Date?) {
     self.held = held
     self.written = written
     self.dropped = dropped
-    self.oldestHeldAt = oldestHeldAt
+    self.oldestHeldAt = oldestHeldAt.map { Milliseconds.date(Milliseconds.clampedInstant($0)) }
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case held
+    case written
+    case dropped
+    case oldestHeldAt
+  }
+
+  /// Decodes the documented JSON form.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming a missing field, a negative count or an instant that is not
+  ///   ISO 8601.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func count(_ key: CodingKeys) throws -> Int {
+      let value = try container.decode(Int.self, forKey: key)
+      guard value >= 0 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: "\(value) is negative")
+      }
+      return value
+    }
+    held = try count(.held)
+    written = try count(.written)
+    dropped = try count(.dropped)
+    oldestHeldAt =
+      try container.contains(.oldestHeldAt)
+      ? Milliseconds.date(container.decodeInstant(forKey: .oldestHeldAt)) : nil
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(held, forKey: .held)
+    try container.encode(written, forKey: .written)
+    try container.encode(dropped, forKey: .dropped)
+    if let oldestHeldAt {
+      try container.encodeInstant(
+        Milliseconds.clampedInstant(oldestHeldAt), forKey: .oldestHeldAt)
+    }
   }
 
   /// Nothing held, written or dropped: every callback whose folder opens.
