@@ -37,11 +37,14 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// }
   /// ```
   ///
-  /// Not data protection but reported the same way, because the system refuses in the same
-  /// manner: a file marked immutable (`chflags uchg` on Darwin, `chattr +i` on Linux) opened to
-  /// be written, and an open refused by a security policy that answers `EPERM`. `EACCES` — the
-  /// file's or a directory's permissions forbid the access, as in a misconfigured app group — is
-  /// ``io(operation:path:errno:)`` with ``Errno/permissionDenied``, not this.
+  /// Only an `open` of a file is classified so. The sandbox answers `EPERM` too — a folder
+  /// outside the process's containers, an app group it is not entitled to — but it refuses the
+  /// folder itself, which data protection never does, so such a store fails when it is opened
+  /// (``io(operation:path:errno:)`` from `mkdir` or from opening the directory). What remains is
+  /// reported the same way because the system refuses in the same manner: a file marked
+  /// immutable (`chflags uchg` on Darwin, `chattr +i` on Linux) opened to be written. `EACCES` —
+  /// the file's or a directory's permissions forbid the access — is ``io(operation:path:errno:)``
+  /// with ``Errno/permissionDenied``, not this.
   case protectedDataUnavailable(key: String?, path: String)
 
   /// The stored bytes are damaged or were not written by this library.
