@@ -191,4 +191,66 @@ struct MonitorBacklogTests {
       try JSONDecoder().decode(MonitorBacklogStatus.self, from: Data(json.utf8))
     }
   }
+
+  /// What a run of callbacks must leave in the outbox, computed without a store: every fact in
+  /// the order of its callback, except the oldest of a locked stretch past the capacity and
+  /// those of a process that ended while it held them.
+  struct Reference {
+    var published: [String] = []
+    var held: [String] = []
+    var dropped = 0
+
+    mutating func callback(_ name: String, locked: Bool) {
+      if locked {
+        held.append(name)
+        if held.count > MonitorRecorder.backlogCapacity {
+          held.removeFirst()
+          dropped += 1
+        }
+      } else {
+        published += held + [name]
+        held = []
+      }
+    }
+  }
+
+  @Test(
+    "random runs of locks, restarts and callbacks publish what the reference model says",
+    arguments: [(1, 5), (2, 20), (3, 100), (4, 300)] as [(UInt64, UInt64)])
+  func randomRunsMatchTheReference(seed: UInt64, unlockOneIn: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let locked = try LockedFolder()
+    var recorder = MonitorRecorder(folder: locked.folder, timeZone: { .gmt })
+    var reference = Reference()
+    var isLocked = false
+    for step in 0..<400 {
+      let roll = random.next()
+      if !isLocked, roll % 20 == 0 {
+        // A restart: the device locks, a process that still held facts is gone with them, and
+        // a new one is called before the first unlock.
+        locked.device.lock()
+        isLocked = true
+        recorder = MonitorRecorder(folder: try locked.openedByANewProcess(), timeZone: { .gmt })
+        reference.held = []
+      } else if isLocked, roll % (2 * unlockOneIn) == 0 {
+        // The process holding the backlog is ended; the next one starts with nothing held.
+        recorder = MonitorRecorder(folder: try locked.openedByANewProcess(), timeZone: { .gmt })
+        reference.held = []
+      } else if isLocked, roll % unlockOneIn == 1 {
+        locked.device.unlock()
+        isLocked = false
+      } else {
+        let name = "stk:\(step)m:app"
+        let response = recorder.eventDidReachThreshold(name, activity: "daily", now: Self.at(step))
+        reference.callback(name, locked: isLocked)
+        #expect(response.backlog.held == reference.held.count, "step \(step)")
+      }
+    }
+    locked.device.unlock()
+    _ = recorder.heartbeat(now: Self.at(500))
+    reference.callback("", locked: false)
+    let events = try locked.folder.outbox.drain(after: .start).entries.compactMap(\.payload.event)
+    #expect(events == reference.published.filter { !$0.isEmpty })
+    if unlockOneIn >= 300 { #expect(reference.dropped > 0, "long locks overflow the backlog") }
+  }
 }
