@@ -39,7 +39,9 @@ public struct SharedFolder: Sendable {
   /// It opens a durable ``/SharedStore/FileStore``, and one without flushes (`.processCrashSafe`)
   /// for heartbeats. Two stores on one directory exclude each other correctly.
   ///
-  /// Opening reads nothing and writes nothing but the store's lock file.
+  /// Opening reads nothing and writes nothing but the store's lock file; on Apple platforms it
+  /// gives the folder the data-protection class the store uses (see
+  /// ``/SharedStore/FileStore``), which works before the first unlock too.
   ///
   /// - Parameters:
   ///   - directory: The folder, for example in the app-group container.
