@@ -46,8 +46,20 @@ extension UsagePipeline {
       throw .usage(.instantOutOfRange(field: "now", secondsSince1970: .nan))
     }
     let instant = Milliseconds.clampedInstant(now)
+    var recoveries: [PipelineRecovery] = []
+    return try healing(now: instant, into: &recoveries) { () throws(PipelineError) in
+      try derivedDashboard(for: day, now: instant)
+    }
+  }
+
+  /// The dashboard of `day` at `instant` (milliseconds), derived from the files as they are.
+  private func derivedDashboard(for day: LocalDay, now instant: Int64) throws(PipelineError)
+    -> Dashboard
+  {
     let now = Milliseconds.date(instant)
     let snapshot = try state()
+    // A ledger gone back would show a balance already spent.
+    try checkLedgerWentBack(snapshot)
     let boundary = configuration.boundary
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
@@ -92,7 +104,8 @@ extension UsagePipeline {
       },
       facts: FactReport(
         dayFacts: facts.count { dayRange.contains($0.instant) }, losses: snapshot.losses,
-        undecodable: snapshot.undecodable, thresholds: derived.counts(in: dayRange),
+        undecodable: snapshot.undecodable, recoveries: snapshot.recoveries,
+        thresholds: derived.counts(in: dayRange),
         rejected: derived.rejected.filter { dayRange.contains($0.fact.instant) },
         implausible: derived.accountant.implausibleEvents.filter {
           dayRange.contains(Milliseconds.clampedInstant($0.event.receivedAt))

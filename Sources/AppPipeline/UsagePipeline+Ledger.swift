@@ -1,5 +1,6 @@
 import BudgetMath
 import Foundation
+import UsageModel
 
 extension UsagePipeline {
   /// Applies one of the app's own transactions to the reward ledger — a redemption, a spending
@@ -11,7 +12,7 @@ extension UsagePipeline {
   ///   an unknown session), with nothing changed, and the store's errors.
   @discardableResult
   public func apply(_ transaction: LedgerTransaction) throws(PipelineError) -> LedgerApplyResult {
-    try ledgerJournal.update { fold throws(PipelineError) in
+    try changingLedger(at: transaction.at) { fold throws(PipelineError) in
       do throws(BudgetMathError) {
         return try fold.ledger.apply(transaction)
       } catch {
@@ -33,13 +34,36 @@ extension UsagePipeline {
   ///   transaction, and the store's errors.
   @discardableResult
   public func redeemAll(id: String, at: Date) throws(PipelineError) -> LedgerRedemption {
-    try ledgerJournal.update { fold throws(PipelineError) in
+    try changingLedger(at: at) { fold throws(PipelineError) in
       do throws(BudgetMathError) {
         return try fold.ledger.redeemAll(id: id, at: at)
       } catch {
         throw .budget(error)
       }
     }
+  }
+
+  /// Makes one of the app's own changes to the ledger, and records in the state the ledger's
+  /// position after it, so that a ledger that later goes back is found (see `PipelineRecovery`).
+  ///
+  /// A ledger found damaged or gone back first is quarantined and rebuilt at a balance of zero:
+  /// a redemption is never paid from transactions that may have been spent already. A kill
+  /// between the change and the record of its position loses nothing: the ledger is only ahead
+  /// of the state.
+  private func changingLedger<Result>(
+    at date: Date, _ change: (inout LedgerJournal.Fold) throws(PipelineError) -> Result
+  ) throws(PipelineError) -> Result {
+    var recoveries: [PipelineRecovery] = []
+    let result = try healing(now: Milliseconds.clampedInstant(date), into: &recoveries) {
+      () throws(PipelineError) -> Result in
+      try checkLedgerWentBack(try state())
+      return try ledgerJournal.update(change)
+    }
+    let position = try ledgerPosition()
+    if try state().ledgerMark != position {
+      try updateState { state throws(PipelineError) in state.ledgerMark = position }
+    }
+    return result
   }
 
   /// The reward ledger: the usage credited, and the app's own redemptions and sessions.

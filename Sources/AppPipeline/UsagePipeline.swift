@@ -147,7 +147,54 @@ public struct UsagePipeline: Sendable {
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
   {
-    let decision: DrainDecision
+    // Each step heals the app side's damaged files it finds (see `PipelineRecovery`); the
+    // healing runs on a copy, since the steps change this pipeline.
+    let healer = self
+    let instant = Milliseconds.clampedInstant(now)
+    var recoveries: [PipelineRecovery] = []
+    let decision = try healer.healing(now: instant, into: &recoveries) {
+      () throws(PipelineError) -> DrainDecision in
+      try decide(trigger)
+    }
+    guard decision.shouldDrain else {
+      return PipelineDrain(
+        decision: decision, applied: 0, lost: nil, reset: nil, recoveries: recoveries)
+    }
+    let (batch, previous) = try healer.healing(now: instant, into: &recoveries) {
+      () throws(PipelineError) in
+      try healer.checkFilesWentBack(now: instant)
+      return try healer.drainPassingOverUndecodable()
+    }
+    cursor = batch.cursor
+    // Credits are settled over the days from the last fact of the previous drain on: the
+    // intervals that were current then may have been confirmed since.
+    let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
+    let drained = recoveries.count
+    try healer.healing(now: instant, into: &recoveries) { () throws(PipelineError) in
+      try healer.settle(now: now, since: earliest)
+    }
+    // A state rebuilt while settling starts from the outbox's start again: the next wake reads
+    // its cursor.
+    if recoveries[drained...].contains(where: { $0.file == .state }) { cursor = nil }
+    // Numbers a rebuilt state cannot vouch for are reported by its recovery, not as lost.
+    let unknown = recoveries.flatMap(\.unrebuilt).compactMap { loss -> SequenceRange? in
+      if case .deliveries(let range) = loss { return range }
+      return nil
+    }
+    let lost = batch.lost.flatMap { lost in
+      unknown.contains {
+        $0.epoch == lost.epoch && $0.values.lowerBound <= lost.values.lowerBound
+          && lost.values.upperBound <= $0.values.upperBound
+      } ? nil : lost
+    }
+    return PipelineDrain(
+      decision: decision, applied: batch.entries.count, lost: lost, reset: batch.reset,
+      recoveries: recoveries)
+  }
+
+  /// Asks the coordinator whether to drain, reading the stored cursor when this process does not
+  /// know it.
+  private mutating func decide(_ trigger: DrainTrigger) throws(PipelineError) -> DrainDecision {
     do throws(SequenceTrackingError) {
       lastHead = try consumer.outbox.head(reusing: lastHead)
       let known: OutboxCursor
@@ -156,21 +203,10 @@ public struct UsagePipeline: Sendable {
       } else {
         known = try consumer.record().cursor
       }
-      decision = coordinator.decide(trigger, head: lastHead?.number, cursor: known)
+      return coordinator.decide(trigger, head: lastHead?.number, cursor: known)
     } catch {
       throw .sequence(error)
     }
-    guard decision.shouldDrain else {
-      return PipelineDrain(decision: decision, applied: 0, lost: nil, reset: nil)
-    }
-    let (batch, previous) = try drainPassingOverUndecodable()
-    cursor = batch.cursor
-    // Credits are settled over the days from the last fact of the previous drain on: the
-    // intervals that were current then may have been confirmed since.
-    let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
-    try settle(now: now, since: earliest)
-    return PipelineDrain(
-      decision: decision, applied: batch.entries.count, lost: batch.lost, reset: batch.reset)
   }
 
   /// Drains; an entry that never decodes (written by a newer extension) is passed over and
@@ -263,7 +299,7 @@ public struct UsagePipeline: Sendable {
 
   /// The entries after `cursor`; when one does not decode, the entries before it, with its
   /// number in `undecodable`.
-  private func peek(after cursor: OutboxCursor, undecodable: inout SequenceNumber?)
+  func peek(after cursor: OutboxCursor, undecodable: inout SequenceNumber?)
     throws(SequenceTrackingError) -> OutboxBatch<MonitorFact>
   {
     do throws(SequenceTrackingError) {
@@ -375,4 +411,7 @@ public struct PipelineDrain: Sendable, Hashable {
   public let lost: SequenceRange?
   /// Why the cursor's position no longer applied, if the outbox was reset.
   public let reset: SequenceResetReason?
+  /// The app side's files this wake found damaged, moved aside and rebuilt; also recorded in
+  /// ``PipelineState/recoveries``.
+  public let recoveries: [PipelineRecovery]
 }
