@@ -6,11 +6,13 @@ import Testing
 import TrackerSignals
 import UsageModel
 
-/// The app's own files damaged between real processes: an extension process records, an app
-/// process drains, redeems and shows the day, and between them the test truncates, garbles,
-/// rolls back or removes one of the app side's files. Nothing crashes or hangs, every loss is
-/// reported with its range, recording resumes at the next callback, no minute is lost that the
-/// outbox still held, no reward is paid twice, and the wake after a recovery is a normal one.
+/// The app's own files damaged between real processes.
+///
+/// An extension process records, an app process drains, redeems and shows the day, and between
+/// them the test truncates, garbles, rolls back or removes one of the app side's files. Nothing
+/// crashes or hangs, every loss is reported with its range, recording resumes at the next
+/// callback, no minute is lost that the outbox still held, no reward is paid twice, and the wake
+/// after a recovery is a normal one.
 @Suite("The app's state damaged between processes")
 struct AppStateDamageTests {
   /// What the helper's `heal-app` prints.
