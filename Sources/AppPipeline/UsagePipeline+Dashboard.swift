@@ -6,7 +6,7 @@ import TrackerSignals
 import UsageModel
 
 extension UsagePipeline {
-  /// Derives the dashboard of `day` as of `now`; it only reads.
+  /// Derives the dashboard of `day` as of `now`; it only reads, except to heal a damaged file.
   ///
   /// Everything is derived from the facts drained so far that are dated up to `now`, and from
   /// the extension's heartbeats (call ``wake(_:now:)`` first to drain what is new). Local days
@@ -27,7 +27,12 @@ extension UsagePipeline {
   /// - health, from the extension's latest heartbeat, and the gap report, with every fact
   ///   counted as a sign of life and the facts the app never received as notification-loss
   ///   evidence;
-  /// - the reward balance and the sync payload.
+  /// - the reward balance and the sync payload;
+  /// - the app side's files found damaged and rebuilt, in ``FactReport/recoveries``.
+  ///
+  /// A file of the app's state that is damaged — or a reward ledger behind the app's last
+  /// transaction — is quarantined, rebuilt and reported as ``UsagePipeline/wake(_:now:)`` does
+  /// (``PipelineRecovery``): the only writes a dashboard makes.
   ///
   /// - Parameters:
   ///   - day: The local day.

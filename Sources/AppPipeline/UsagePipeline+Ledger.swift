@@ -8,6 +8,10 @@ extension UsagePipeline {
   ///
   /// - Parameter transaction: The transaction; its identifier makes a repeat a no-op.
   /// - Returns: What the ledger did.
+  /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
+  /// rebuilt at a balance of zero (``PipelineRecovery``): nothing is paid from transactions that
+  /// may have been spent already.
+  ///
   /// - Throws: ``PipelineError/budget(_:)`` for a transaction the ledger rejects (an overdraft,
   ///   an unknown session), with nothing changed, and the store's errors.
   @discardableResult
@@ -30,6 +34,9 @@ extension UsagePipeline {
   ///   - at: When it happens.
   /// - Returns: What was redeemed, the time bought and the XP that remain; nothing is recorded
   ///   when less than one unit is available.
+  /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
+  /// rebuilt at a balance of zero, as ``apply(_:)`` does.
+  ///
   /// - Throws: ``PipelineError/budget(_:)`` for an identifier already used by another kind of
   ///   transaction, and the store's errors.
   @discardableResult
@@ -69,8 +76,9 @@ extension UsagePipeline {
   /// The reward ledger: the usage credited, and the app's own redemptions and sessions.
   ///
   /// - Returns: The ledger, folded from its log (`<appStateKey>.ledger`).
-  /// - Throws: ``PipelineError/store(_:)`` when the log cannot be read,
-  ///   ``PipelineError/budget(_:)`` when a transaction in it does not apply.
+  /// - Throws: ``PipelineError/store(_:)`` when the log cannot be read, also with
+  ///   `SharedStoreError.decoding` when a transaction in it does not apply: this accessor only
+  ///   reads; the next wake, dashboard or transaction rebuilds a damaged ledger.
   /// - Complexity: O(*t*) in the transactions the first time a process reads it, and when another
   ///   process appended since; O(1) otherwise.
   public func ledger() throws(PipelineError) -> RewardLedger {

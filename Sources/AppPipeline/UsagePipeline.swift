@@ -130,6 +130,13 @@ public struct UsagePipeline: Sendable {
   /// and on each polling tick. When nothing changed since the last call, it reads only the
   /// outbox's change token.
   ///
+  /// **It heals the app side's files.** A file of the app's state that is damaged, or that went
+  /// back without an error (cut short, rolled back, removed), is quarantined — its bytes kept —
+  /// rebuilt from the facts still in the outbox and the day logs, and reported in
+  /// ``PipelineDrain/recoveries`` and ``PipelineState/recoveries`` with what could not be
+  /// rebuilt (``PipelineRecovery``); then the wake goes on. An I/O error is thrown as it is, and
+  /// nothing is quarantined for it.
+  ///
   /// - Parameters:
   ///   - trigger: What woke the app.
   ///   - now: The current instant; facts older than the retention before it are dropped. A
@@ -142,7 +149,9 @@ public struct UsagePipeline: Sendable {
   ///   cut. A failure after a drain (settling the retention and rewards, recording an
   ///   undecodable entry) leaves the drained facts applied; the next wake that drains settles
   ///   again. Rewards are settled only by a wake that drains: a threshold confirmed after its
-  ///   burst window has passed is credited at the next one.
+  ///   burst window has passed is credited at the next one. A damaged file of the app side is
+  ///   not thrown but healed — unless the same file is damaged again within the call, or a
+  ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``).
   @discardableResult
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
@@ -377,8 +386,9 @@ public struct UsagePipeline: Sendable {
   /// The state, as last drained.
   ///
   /// - Returns: The state; the initial one before the first drain.
-  /// - Throws: ``PipelineError/sequence(_:)``, including a state that does not decode (it is
-  ///   never replaced behind your back).
+  /// - Throws: ``PipelineError/sequence(_:)``, including a state that does not decode: this
+  ///   accessor only reads; the next ``wake(_:now:)`` or ``dashboard(for:now:)`` quarantines and
+  ///   rebuilds it (see ``PipelineRecovery``).
   public func state() throws(PipelineError) -> PipelineState {
     do throws(SequenceTrackingError) {
       return try consumer.record().state
