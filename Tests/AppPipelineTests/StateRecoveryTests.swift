@@ -224,6 +224,39 @@ struct StateRecoveryTests {
     #expect(dashboard.facts.recoveries == [recovery])
   }
 
+  @Test("a day log cut short keeps what still reads: only the stretch it lost is reported")
+  func dayLogCutShortKeepsWhatReads() throws {
+    var harness = try PipelineHarness(outboxCapacity: 4)
+    let day = "2026-04-15"
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    // Two drains, two frames of the day log: cut to half, the first still reads.
+    try harness.use("com.example", day: day, from: "08:00", minutes: 1)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:01"))
+    try harness.use("com.example", day: day, from: "08:01", minutes: 9, alreadyUsed: 1)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    let key = harness.pipeline.folder.layout.appFactsKey(of: try LocalDay(parsing: day))
+    try FolderDamage.truncateToHalf.apply(to: harness.directory.url.appendingPathComponent(key))
+    let survivors = try harness.pipeline.facts()
+    #expect(survivors.count == 2)
+    try harness.use("com.example", day: day, from: "08:10", minutes: 1, alreadyUsed: 10)
+
+    let wake = try harness.pipeline.wake(.notification, now: try harness.at("\(day) 08:20"))
+    let recovery = try #require(wake.recoveries.first)
+    // Kept: the facts that still read; lost: from the last of them to the outbox's oldest, 08:08.
+    let last = try #require(survivors.last?.instant)
+    #expect(
+      recovery.unrebuilt == [
+        .facts(
+          from: Date(timeIntervalSince1970: Double(last + 1) / 1000),
+          to: try harness.at("\(day) 08:08"))
+      ])
+    #expect(try harness.pipeline.facts().count == survivors.count + 4)
+    // Cumulative thresholds: the day's use is whole again.
+    let dashboard = try harness.pipeline.dashboard(
+      for: try LocalDay(parsing: day), now: try harness.at("\(day) 08:20"))
+    #expect(dashboard.usage.total == .seconds(11 * 60))
+  }
+
   @Test(
     "a day log cut short or removed without an error is found by its last fact, and rebuilt",
     arguments: [FolderDamage.truncateToHalf, .delete])

@@ -92,6 +92,8 @@ extension UsagePipeline {
   private func recover(
     _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64
   ) throws(PipelineError) -> PipelineRecovery {
+    // What still reads of a log that went back, or holds a record that does not decode, is kept.
+    let survivors = file == .facts || file == .starts ? salvage(key) : []
     let keptAt: String?
     do throws(SharedStoreError) {
       keptAt = try folder.store.quarantine(key)
@@ -107,9 +109,9 @@ extension UsagePipeline {
       unrebuilt = [outbox.unknown.map(PipelineRecovery.Loss.deliveries), .acknowledgedAlerts]
         .compactMap { $0 }
     case .facts:
-      unrebuilt = try rebuildFacts(key: key, from: outbox.facts)
+      unrebuilt = try rebuildFacts(key: key, survivors: survivors, outbox: outbox.facts)
     case .starts:
-      unrebuilt = try rebuildStarts(from: outbox.facts, now: now)
+      unrebuilt = try rebuildStarts(from: survivors + outbox.facts, now: now)
     case .summaries:
       // The next wake summarises again every closed day whose facts are kept.
       let first = try journal.days().first
@@ -240,18 +242,53 @@ extension UsagePipeline {
     return (facts, unknown)
   }
 
-  /// Appends to the (quarantined, now empty) log `key` the facts of its UTC day that the outbox
-  /// holds; returns the stretch of the day before the outbox's oldest fact.
-  private func rebuildFacts(key: String, from outbox: [MonitorFact]) throws(PipelineError)
-    -> [PipelineRecovery.Loss]
-  {
+  /// The facts of the log `key` that still read: every record that decodes, when the log
+  /// itself reads; none when it does not.
+  private func salvage(_ key: String) -> [MonitorFact] {
+    let snapshot: LogSnapshot?
+    do throws(SharedStoreError) {
+      snapshot = try folder.store.readLog(key)
+    } catch {
+      return []  // damaged as a whole: nothing reads, and the recovery reports the loss
+    }
+    let decoder = JSONDecoder()
+    var facts: [MonitorFact] = []
+    for record in snapshot?.records ?? [] {
+      do {
+        facts.append(try decoder.decodeStored(MonitorFact.self, from: record.bytes))
+      } catch {
+        continue  // the record stays in the quarantined file
+      }
+    }
+    return facts
+  }
+
+  /// Appends to the (quarantined, now empty) log `key` the facts of its UTC day that still read
+  /// in it and those the outbox holds; returns the stretch of the day between the last one that
+  /// read and the outbox's oldest, whose facts are lost.
+  private func rebuildFacts(
+    key: String, survivors: [MonitorFact], outbox: [MonitorFact]
+  ) throws(PipelineError) -> [PipelineRecovery.Loss] {
     guard case .appFacts(let day)? = folder.layout.content(of: key) else { return [] }
-    try journal.append(outbox.filter { FactJournal.utcDay(of: $0.instant) == day })
+    // The starts' log holds a copy of the day's interval starts: without them, the day's events
+    // would belong to no interval.
+    var starts: [MonitorFact] = []
+    do throws(PipelineError) {
+      starts = try journal.starts().filter { FactJournal.utcDay(of: $0.instant) == day }
+    } catch {
+      // A damaged starts' log is healed when it is read next; the day is rebuilt without it.
+    }
+    let kept = (survivors + starts).filter { FactJournal.utcDay(of: $0.instant) == day }
+    try journal.append(kept + outbox.filter { FactJournal.utcDay(of: $0.instant) == day })
     let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
     let end = start + FactJournal.dayMilliseconds
-    let covered = outbox.map(\.instant).min() ?? end
-    guard covered > start else { return [] }
-    return [.facts(from: Milliseconds.date(start), to: Milliseconds.date(min(covered, end)))]
+    let from =
+      survivors.filter { FactJournal.utcDay(of: $0.instant) == day }.map {
+        $0.instant + 1
+      }.max() ?? start
+    let to = min(outbox.map(\.instant).min() ?? end, end)
+    guard to > from else { return [] }
+    return [.facts(from: Milliseconds.date(from), to: Milliseconds.date(to))]
   }
 
   /// Appends to the starts' log the `intervalDidStart` facts of the day logs and the outbox;
