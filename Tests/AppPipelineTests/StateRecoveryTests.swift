@@ -305,7 +305,7 @@ struct StateRecoveryTests {
 
   @Test(
     "a transient failure of the store is thrown and quarantines nothing",
-    arguments: [Errno.ioError, .noSpace, .permissionDenied])
+    arguments: [Errno.ioError, .noSpace, .permissionDenied, .operationNotPermitted])
   func transientFailureQuarantinesNothing(_ errno: Errno) throws {
     var scenario = try Scenario()
     let layout = scenario.harness.pipeline.folder.layout

@@ -123,6 +123,11 @@ struct AppStateDamageTests {
     }
 
     #expect((try? Data(contentsOf: url)) != left)
+    if damage == .flipHeader {
+      // Control: the store refuses the file, as every wake did before the pipeline healed.
+      let store = try FileStore(directory: directory.url)
+      #expect(throws: SharedStoreError.self) { try store.readLog(try Self.key(of: file)) }
+    }
     // Recording resumes at the next callback, and the app goes on.
     try Self.extensionRecords(
       directory, day: "2026-04-16", from: "09:30", minutes: 5, already: 20)
