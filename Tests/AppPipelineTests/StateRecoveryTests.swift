@@ -286,7 +286,30 @@ struct StateRecoveryTests {
     #expect(recovery.unrebuilt.contains(.acknowledgedAlerts))
   }
 
-  @Test("a ledger transaction that no longer applies is damage: the ledger is rebuilt at zero")
+  @Test(
+    "a record that does not decode is damage: the file is rebuilt, keeping what still decodes",
+    arguments: [Target.state, .facts, .starts, .ledger])
+  func undecodableRecordHeals(_ target: Target) throws {
+    var scenario = try Scenario()
+    // A newer version of the app, say, appended a record this one cannot read.
+    try scenario.harness.pipeline.folder.store.append(
+      [Data(#"{"written":"by something else"}"#.utf8)], toLog: try scenario.key(target),
+      capacity: 100_000)
+    try scenario.useMore()
+    let now = try scenario.harness.at("\(scenario.second) 09:30")
+    let wake = try scenario.harness.pipeline.wake(.notification, now: now)
+    let recovery = try #require(wake.recoveries.first)
+    #expect(wake.recoveries.map(\.file) == [target.file])
+    #expect(recovery.damage.contains("does not decode"))
+    // Every fact still read, from the old log or the outbox: nothing of the day is lost.
+    if target == .facts { #expect(recovery.unrebuilt == []) }
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(second.usage.total == .seconds(20 * 60))
+    #expect(second.rewards.xp == 100)
+  }
+
+  @Test("a ledger transaction that no longer applies is damage: the ledger restarts at zero")
   func ledgerThatDoesNotApplyHeals() throws {
     var scenario = try Scenario()
     let overdraft = LedgerTransaction(
@@ -300,7 +323,8 @@ struct StateRecoveryTests {
     let wake = try scenario.harness.pipeline.wake(
       .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
     #expect(wake.recoveries.map(\.file) == [.ledger])
-    #expect(try scenario.harness.pipeline.ledger().balance.xp == 0)
+    // What was credited before may have been redeemed: only the ten minutes drained since earn.
+    #expect(try scenario.harness.pipeline.ledger().balance.xp == 100)
   }
 
   @Test(

@@ -175,21 +175,27 @@ extension UsagePipeline {
   }
 
   /// Checks that the reward ledger's log holds at least what it held after the app's last own
-  /// transaction (``PipelineState/ledgerMark``).
+  /// transaction (``PipelineState/ledgerMark``), and that it reads and folds.
   ///
   /// - Throws: ``PipelineError/store(_:)`` with `SharedStoreError.corrupted` naming the ledger
-  ///   when it was cut short, rolled back, removed or replaced.
+  ///   when it was cut short, rolled back, removed or replaced, and the errors of a ledger that
+  ///   does not read or fold.
   func checkLedgerWentBack(_ state: PipelineState) throws(PipelineError) {
-    guard let mark = state.ledgerMark else { return }
-    let position = try ledgerPosition()
-    guard let position, position.identity == mark.identity, position.next >= mark.next else {
-      let key = folder.layout.appLedgerKey
-      throw .store(
-        .corrupted(
-          key: key, path: key,
-          reason: "it holds less than after the app's last transaction (position \(mark.next)): "
-            + "it was cut short, rolled back, removed or replaced"))
+    if let mark = state.ledgerMark {
+      let position = try ledgerPosition()
+      guard let position, position.identity == mark.identity, position.next >= mark.next else {
+        let key = folder.layout.appLedgerKey
+        throw .store(
+          .corrupted(
+            key: key, path: key,
+            reason: "it holds less than after the app's last transaction (position \(mark.next)): "
+              + "it was cut short, rolled back, removed or replaced"))
+      }
     }
+    // Folded before anything is drained: a ledger found damaged is rebuilt from the facts
+    // drained before, and the facts drained next are credited as usual. Cached: O(1) when
+    // the log did not change.
+    _ = try ledgerJournal.fold()
   }
 
   /// The reward ledger log's identity and next position; `nil` when there is no log.
