@@ -43,27 +43,54 @@ extension UsagePipeline {
   ) throws(PipelineError) -> Result {
     var healed: Set<String> = []
     var unrecorded: [PipelineRecovery] = []
+    var failure: PipelineError?
     while true {
-      do throws(PipelineError) {
-        // Recorded before `body` runs again: a later failure of `body` loses no report.
-        if !unrecorded.isEmpty {
-          let mark = try unrecorded.contains { $0.file == .ledger } ? ledgerPosition() : nil
-          try updateState { state throws(PipelineError) in
-            for recovery in unrecorded { state.record(recovery) }
-            if unrecorded.contains(where: { $0.file == .ledger }) { state.ledgerMark = mark }
-          }
-          recoveries += unrecorded
-          unrecorded = []
-        }
-        return try body()
-      } catch {
+      if let error = failure {
+        failure = nil
         guard let (key, file) = damagedFile(error), !healed.contains(key),
           healed.count < Self.recoveryLimit
-        else { throw error }
+        else {
+          // Not damage, or damage again: what was healed is reported first, if it can be; the
+          // error thrown is this one either way.
+          let original = error
+          do throws(PipelineError) {
+            try record(&unrecorded, into: &recoveries)
+          } catch {
+            throw original
+          }
+          throw original
+        }
         healed.insert(key)
-        unrecorded.append(try recover(file, key: key, damage: error, now: now))
+        let (recovery, rebuildFailure) = try recover(file, key: key, damage: error, now: now)
+        unrecorded.append(recovery)
+        // A rebuild that met another damaged file heals that one next.
+        failure = rebuildFailure
+        if failure != nil { continue }
+      }
+      do throws(PipelineError) {
+        // Recorded before `body` runs again: a later failure of `body` loses no report.
+        try record(&unrecorded, into: &recoveries)
+        return try body()
+      } catch {
+        failure = error
       }
     }
+  }
+
+  /// Records `unrecorded` in the state, and moves them to `recoveries`.
+  private func record(
+    _ unrecorded: inout [PipelineRecovery], into recoveries: inout [PipelineRecovery]
+  ) throws(PipelineError) {
+    guard !unrecorded.isEmpty else { return }
+    let rebuiltLedger = unrecorded.contains { $0.file == .ledger }
+    let mark = rebuiltLedger ? try ledgerPosition() : nil
+    let pending = unrecorded
+    try updateState { state throws(PipelineError) in
+      for recovery in pending { state.record(recovery) }
+      if rebuiltLedger { state.ledgerMark = mark }
+    }
+    recoveries += unrecorded
+    unrecorded = []
   }
 
   /// The app side's key that `error` reports damaged, and what it holds; `nil` for any other
@@ -89,9 +116,13 @@ extension UsagePipeline {
   }
 
   /// Quarantines `key` and rebuilds what it held.
+  ///
+  /// - Returns: The recovery, and the error its rebuild failed with, if it did: then the
+  ///   recovery reports everything the file held as not rebuilt.
+  /// - Throws: ``PipelineError/store(_:)`` when the quarantine fails.
   private func recover(
     _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64
-  ) throws(PipelineError) -> PipelineRecovery {
+  ) throws(PipelineError) -> (PipelineRecovery, PipelineError?) {
     // What still reads of a log that went back, or holds a record that does not decode, is kept.
     let survivors = file == .facts || file == .starts ? salvage(key) : []
     let keptAt: String?
@@ -101,17 +132,39 @@ extension UsagePipeline {
       throw .store(error)
     }
     let outbox = outboxFacts()
-    let unrebuilt: [PipelineRecovery.Loss]
+    var unrebuilt: [PipelineRecovery.Loss]
+    var failure: PipelineError?
+    do throws(PipelineError) {
+      unrebuilt = try rebuild(
+        file, key: key, survivors: survivors, outbox: outbox, now: now)
+    } catch {
+      failure = error
+      unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
+    }
+    if file == .state {
+      unrebuilt.insert(
+        contentsOf: [outbox.unknown.map(PipelineRecovery.Loss.deliveries)].compactMap { $0 }, at: 0)
+    }
+    let recovery = PipelineRecovery(
+      file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+      unrebuilt: unrebuilt)
+    return (recovery, failure)
+  }
+
+  /// Rebuilds the (quarantined) `file`; returns what it could not rebuild.
+  private func rebuild(
+    _ file: PipelineRecovery.File, key: String, survivors: [MonitorFact],
+    outbox: (facts: [MonitorFact], unknown: SequenceRange?), now: Int64
+  ) throws(PipelineError) -> [PipelineRecovery.Loss] {
     switch file {
     case .state:
       // Nothing to write: the next drain applies the outbox from its start again, and the
       // facts it appends to the day logs are read as a set.
-      unrebuilt = [outbox.unknown.map(PipelineRecovery.Loss.deliveries), .acknowledgedAlerts]
-        .compactMap { $0 }
+      return [.acknowledgedAlerts]
     case .facts:
-      unrebuilt = try rebuildFacts(key: key, survivors: survivors, outbox: outbox.facts)
+      return try rebuildFacts(key: key, survivors: survivors, outbox: outbox.facts)
     case .starts:
-      unrebuilt = try rebuildStarts(from: survivors + outbox.facts, now: now)
+      return try rebuildStarts(from: survivors + outbox.facts, now: now)
     case .summaries:
       // The next wake summarises again every closed day whose facts are kept.
       let first = try journal.days().first
@@ -120,16 +173,37 @@ extension UsagePipeline {
           containingSupported: Int64($0.dayNumber) * FactJournal.dayMilliseconds
         ).advanced(by: 1)
       }
-      unrebuilt = [
+      return [
         .daySummaries(before: before ?? configuration.boundary.day(containingSupported: now))
       ]
     case .ledger:
       try rebuildLedger(now: now)
-      unrebuilt = [.ledgerTransactions(before: Milliseconds.date(now))]
+      return [.ledgerTransactions(before: Milliseconds.date(now))]
     }
-    return PipelineRecovery(
-      file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-      unrebuilt: unrebuilt)
+  }
+
+  /// Everything `file` held, as losses: what a recovery reports when its rebuild failed.
+  private static func everything(
+    of file: PipelineRecovery.File, key: String, layout: SharedFolderLayout, now: Int64
+  ) -> [PipelineRecovery.Loss] {
+    switch file {
+    case .state:
+      return [.acknowledgedAlerts]
+    case .facts:
+      guard case .appFacts(let day)? = layout.content(of: key) else { return [] }
+      let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
+      return [
+        .facts(
+          from: Milliseconds.date(start),
+          to: Milliseconds.date(start + FactJournal.dayMilliseconds))
+      ]
+    case .starts:
+      return [.intervalStarts(before: Milliseconds.date(now))]
+    case .summaries:
+      return [.daySummaries(before: FactJournal.utcDay(of: now).advanced(by: 1))]
+    case .ledger:
+      return [.ledgerTransactions(before: Milliseconds.date(now))]
+    }
   }
 
   // MARK: - Files gone back
