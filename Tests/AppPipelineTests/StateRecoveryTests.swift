@@ -159,6 +159,34 @@ struct StateRecoveryTests {
     #expect(next.recoveries.isEmpty)
   }
 
+  @Test(
+    "several files damaged at once are each healed and reported once",
+    arguments: [
+      [Target.facts, .starts], [.state, .ledger], [.summaries, .facts, .ledger],
+      Target.allCases,
+    ])
+  func severalDamagedFilesHeal(_ targets: [Target]) throws {
+    var scenario = try Scenario()
+    for target in targets { try FolderDamage.garbage.apply(to: try scenario.url(of: target)) }
+    try scenario.useMore()
+    let now = try scenario.harness.at("\(scenario.second) 09:30")
+    let wake = try scenario.harness.pipeline.wake(.notification, now: now)
+    #expect(Set(wake.recoveries.map(\.file)) == Set(targets.map(\.file)))
+    #expect(wake.recoveries.count == targets.count)
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(second.usage.total == .seconds(20 * 60))
+    // Fail safe: never more than the ten minutes drained since the redemption. With the state,
+    // the day and the ledger all lost, nothing says those minutes were not drained and redeemed
+    // before: the rebuilt ledger expires them too.
+    #expect(
+      second.rewards.xp == (Set(targets).isSuperset(of: [.state, .facts, .ledger]) ? 0 : 100))
+    #expect(Set(second.facts.recoveries) == Set(wake.recoveries))
+    let next = try scenario.harness.pipeline.wake(
+      .poll, now: try scenario.harness.at("\(scenario.second) 09:45"))
+    #expect(next.recoveries.isEmpty)
+  }
+
   @Test("a dashboard heals a damaged file too, before any wake")
   func dashboardHeals() throws {
     let scenario = try Scenario()

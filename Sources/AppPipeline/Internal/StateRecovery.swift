@@ -61,10 +61,15 @@ extension UsagePipeline {
           throw original
         }
         healed.insert(key)
-        let (recovery, rebuildFailure) = try recover(file, key: key, damage: error, now: now)
-        unrecorded.append(recovery)
-        // A rebuild that met another damaged file heals that one next.
-        failure = rebuildFailure
+        do throws(PipelineError) {
+          let (made, rebuildFailure) = try recover(
+            file, key: key, damage: error, now: now, healed: &healed)
+          unrecorded += made
+          failure = rebuildFailure
+        } catch {
+          // Met while reading what the rebuild needs: healed next if it is damage, else thrown.
+          failure = error
+        }
         if failure != nil { continue }
       }
       do throws(PipelineError) {
@@ -115,69 +120,126 @@ extension UsagePipeline {
     }
   }
 
+  /// What a rebuild writes once the damaged file is quarantined, read before it is.
+  private enum RebuildPlan {
+    /// Nothing to write: the next drain applies the outbox from its start again.
+    case state(unknown: SequenceRange?)
+    /// The facts of a UTC day to append, and the stretch of it that is lost.
+    case facts(append: [MonitorFact], lost: (from: Int64, to: Int64)?)
+    /// The interval starts to append, and the instant before which starts may be lost.
+    case starts(append: [MonitorFact], before: Int64)
+    /// Nothing to write: the next wake summarises again; the day before which summaries are lost.
+    case summaries(before: LocalDay)
+    /// The usage to credit and expire, with the start of the intervals it covers; `nil` without
+    /// rewards.
+    case ledger(credits: (usage: ThresholdAccountant, from: Int64)?)
+  }
+
   /// Quarantines `key` and rebuilds what it held.
   ///
-  /// - Returns: The recovery, and the error its rebuild failed with, if it did: then the
-  ///   recovery reports everything the file held as not rebuilt.
-  /// - Throws: ``PipelineError/store(_:)`` when the quarantine fails.
+  /// What the rebuild needs is read first, while the file is still in place: another damaged
+  /// file met on the way (a day log the ledger's credits read, say) is healed before this one is
+  /// moved, so that no file is left quarantined and empty — a reward ledger credited again from
+  /// scratch would pay twice.
+  ///
+  /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
+  ///   with, if they did: then this recovery reports everything the file held as not rebuilt.
+  /// - Throws: ``PipelineError/store(_:)`` when a quarantine fails; an error that is not damage
+  ///   while the rebuild reads, and damage of a key healed already (nothing moved then).
   private func recover(
-    _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64
-  ) throws(PipelineError) -> (PipelineRecovery, PipelineError?) {
-    // What still reads of a log that went back, or holds a record that does not decode, is kept.
-    let survivors = file == .facts || file == .starts ? salvage(key) : []
+    _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64,
+    healed: inout Set<String>
+  ) throws(PipelineError) -> ([PipelineRecovery], PipelineError?) {
+    var made: [PipelineRecovery] = []
+    var plan: RebuildPlan
+    while true {
+      do throws(PipelineError) {
+        plan = try prepare(file, key: key, now: now)
+        break
+      } catch {
+        guard let (other, otherFile) = damagedFile(error), other != key,
+          !healed.contains(other), healed.count < Self.recoveryLimit
+        else { throw error }
+        healed.insert(other)
+        let (more, failure) = try recover(
+          otherFile, key: other, damage: error, now: now, healed: &healed)
+        made += more
+        if let failure { throw failure }
+      }
+    }
     let keptAt: String?
     do throws(SharedStoreError) {
       keptAt = try folder.store.quarantine(key)
     } catch {
       throw .store(error)
     }
-    let outbox = outboxFacts()
-    var unrebuilt: [PipelineRecovery.Loss]
     var failure: PipelineError?
+    var unrebuilt: [PipelineRecovery.Loss]
     do throws(PipelineError) {
-      unrebuilt = try rebuild(
-        file, key: key, survivors: survivors, outbox: outbox, now: now)
+      unrebuilt = try write(plan, now: now)
     } catch {
       failure = error
       unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
     }
-    if file == .state {
-      unrebuilt.insert(
-        contentsOf: [outbox.unknown.map(PipelineRecovery.Loss.deliveries)].compactMap { $0 }, at: 0)
-    }
-    let recovery = PipelineRecovery(
-      file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-      unrebuilt: unrebuilt)
-    return (recovery, failure)
+    if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
+    made.append(
+      PipelineRecovery(
+        file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+        unrebuilt: unrebuilt))
+    return (made, failure)
   }
 
-  /// Rebuilds the (quarantined) `file`; returns what it could not rebuild.
-  private func rebuild(
-    _ file: PipelineRecovery.File, key: String, survivors: [MonitorFact],
-    outbox: (facts: [MonitorFact], unknown: SequenceRange?), now: Int64
-  ) throws(PipelineError) -> [PipelineRecovery.Loss] {
+  /// Reads what rebuilding `file` needs.
+  private func prepare(_ file: PipelineRecovery.File, key: String, now: Int64)
+    throws(PipelineError) -> RebuildPlan
+  {
+    let outbox = outboxFacts()
     switch file {
     case .state:
-      // Nothing to write: the next drain applies the outbox from its start again, and the
-      // facts it appends to the day logs are read as a set.
-      return [.acknowledgedAlerts]
+      return .state(unknown: outbox.unknown)
     case .facts:
-      return try rebuildFacts(key: key, survivors: survivors, outbox: outbox.facts)
+      return try prepareFacts(key: key, survivors: salvage(key), outbox: outbox.facts)
     case .starts:
-      return try rebuildStarts(from: survivors + outbox.facts, now: now)
+      return try prepareStarts(from: salvage(key) + outbox.facts, now: now)
     case .summaries:
-      // The next wake summarises again every closed day whose facts are kept.
       let first = try journal.days().first
       let before = first.map {
         configuration.boundary.day(
           containingSupported: Int64($0.dayNumber) * FactJournal.dayMilliseconds
         ).advanced(by: 1)
       }
-      return [
-        .daySummaries(before: before ?? configuration.boundary.day(containingSupported: now))
-      ]
+      return .summaries(before: before ?? configuration.boundary.day(containingSupported: now))
     case .ledger:
-      try rebuildLedger(now: now)
+      guard configuration.rewards != nil else { return .ledger(credits: nil) }
+      let today = configuration.boundary.day(containingSupported: now)
+      let first = LocalDay(
+        uncheckedDayNumber: max(
+          LocalDay.supportedDayNumbers.lowerBound,
+          today.dayNumber - min(configuration.retentionDays, 400) + 1))
+      let window = try window(for: first...today, now: now)
+      return .ledger(
+        credits: (derive(window).accountant(for: configuration.rewardBound), window.from))
+    }
+  }
+
+  /// Writes `plan` into the quarantined, now empty, key; returns what could not be rebuilt.
+  private func write(_ plan: RebuildPlan, now: Int64) throws(PipelineError)
+    -> [PipelineRecovery.Loss]
+  {
+    switch plan {
+    case .state:
+      return [.acknowledgedAlerts]
+    case .facts(let facts, let lost):
+      try appendFacts(facts)
+      guard let lost else { return [] }
+      return [.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to))]
+    case .starts(let starts, let before):
+      try appendStarts(starts)
+      return [.intervalStarts(before: Milliseconds.date(before))]
+    case .summaries(let before):
+      return [.daySummaries(before: before)]
+    case .ledger(let credits):
+      if let credits { try creditAndExpire(credits.usage, from: credits.from, now: now) }
       return [.ledgerTransactions(before: Milliseconds.date(now))]
     }
   }
@@ -285,8 +347,12 @@ extension UsagePipeline {
 
   // MARK: - Rebuilding
 
-  /// The facts the outbox holds, drained or not, each decodable one; and the numbers before the
-  /// oldest of them in its epoch, which a rebuilt state cannot vouch for.
+  /// The facts the outbox holds that the app drained (all of them when the consumer's record
+  /// does not read), each decodable one; and the numbers before the oldest entry in its epoch,
+  /// which a rebuilt state cannot vouch for.
+  ///
+  /// The facts after the cursor are left to the drain: a rebuilt ledger must not credit, and
+  /// expire, minutes that were never drained.
   ///
   /// An outbox that cannot be read gives no facts: the rebuild then reports everything it could
   /// not bring back, and the outbox's own error reaches the caller at the next drain.
@@ -295,6 +361,16 @@ extension UsagePipeline {
     var first: SequenceNumber?
     var head: SequenceNumber?
     var cursor = OutboxCursor()
+    var drained: SequenceNumber?
+    do throws(SequenceTrackingError) {
+      drained = try consumer.record().cursor.last
+    } catch {
+      drained = nil  // the state is what is damaged: every fact the outbox holds
+    }
+    let wasDrained = { (number: SequenceNumber) in
+      guard let drained else { return true }
+      return number.epoch != drained.epoch || number.value <= drained.value
+    }
     // Each pass reads to the end or passes over one undecodable entry; the capacity bounds them.
     for _ in 0...consumer.outbox.capacity {
       var undecodable: SequenceNumber?
@@ -305,7 +381,7 @@ extension UsagePipeline {
         break  // unreadable: nothing to rebuild from
       }
       first = first ?? [batch.entries.first?.number, undecodable].compactMap { $0 }.first
-      facts += batch.entries.map(\.payload)
+      facts += batch.entries.filter { wasDrained($0.number) }.map(\.payload)
       head = batch.head
       guard undecodable != nil, batch.cursor != cursor else { break }
       cursor = batch.cursor
@@ -343,87 +419,93 @@ extension UsagePipeline {
     return facts
   }
 
-  /// Appends to the (quarantined, now empty) log `key` the facts of its UTC day that still read
-  /// in it and those the outbox holds; returns the stretch of the day between the last one that
-  /// read and the outbox's oldest, whose facts are lost.
-  private func rebuildFacts(
+  /// The facts of the UTC day of the log `key` that still read in it, those of the starts' log
+  /// and those the outbox holds; and the stretch of the day between the last one that read and
+  /// the outbox's oldest, whose facts are lost.
+  private func prepareFacts(
     key: String, survivors: [MonitorFact], outbox: [MonitorFact]
-  ) throws(PipelineError) -> [PipelineRecovery.Loss] {
-    guard case .appFacts(let day)? = folder.layout.content(of: key) else { return [] }
+  ) throws(PipelineError) -> RebuildPlan {
+    guard case .appFacts(let day)? = folder.layout.content(of: key) else {
+      return .facts(append: [], lost: nil)
+    }
+    let onDay = { (fact: MonitorFact) in FactJournal.utcDay(of: fact.instant) == day }
     // The starts' log holds a copy of the day's interval starts: without them, the day's events
     // would belong to no interval.
     var starts: [MonitorFact] = []
     do throws(PipelineError) {
-      starts = try journal.starts().filter { FactJournal.utcDay(of: $0.instant) == day }
+      starts = try journal.starts().filter(onDay)
     } catch {
       // A damaged starts' log is healed when it is read next; the day is rebuilt without it.
     }
-    let kept = (survivors + starts).filter { FactJournal.utcDay(of: $0.instant) == day }
-    try journal.append(kept + outbox.filter { FactJournal.utcDay(of: $0.instant) == day })
     let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
     let end = start + FactJournal.dayMilliseconds
-    let from =
-      survivors.filter { FactJournal.utcDay(of: $0.instant) == day }.map {
-        $0.instant + 1
-      }.max() ?? start
+    let from = survivors.filter(onDay).map { $0.instant + 1 }.max() ?? start
     let to = min(outbox.map(\.instant).min() ?? end, end)
-    guard to > from else { return [] }
-    return [.facts(from: Milliseconds.date(from), to: Milliseconds.date(to))]
+    return .facts(
+      append: (survivors + starts + outbox).filter(onDay), lost: to > from ? (from, to) : nil)
   }
 
-  /// Appends to the starts' log the `intervalDidStart` facts of the day logs and the outbox;
-  /// returns the instant before which starts may be lost.
-  private func rebuildStarts(from outbox: [MonitorFact], now: Int64) throws(PipelineError)
-    -> [PipelineRecovery.Loss]
+  /// The `intervalDidStart` facts of `facts` and of the day logs, and the instant before which
+  /// starts may be lost.
+  private func prepareStarts(from facts: [MonitorFact], now: Int64) throws(PipelineError)
+    -> RebuildPlan
   {
     let days = try journal.days()
-    var facts = outbox
+    var facts = facts
     if let first = days.first, let last = days.last {
       facts += try journal.facts(from: first, through: last).facts
     }
-    let starts = PipelineState.sortedSet(facts.filter { $0.callback == .intervalDidStart })
-    if !starts.isEmpty {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      var records: [Data] = []
-      for start in starts {
-        do {
-          records.append(try encoder.encode(start))
-        } catch {
-          throw .store(
-            .encoding(key: folder.layout.appStartsKey, type: "MonitorFact", description: "\(error)")
-          )
-        }
-      }
-      do throws(SharedStoreError) {
-        try folder.store.append(
-          records, toLog: folder.layout.appStartsKey, capacity: FactJournal.startsCapacity)
-      } catch {
-        throw .store(error)
-      }
-    }
     let kept = [
       days.first.map { Int64($0.dayNumber) * FactJournal.dayMilliseconds },
-      outbox.map(\.instant).min(),
+      facts.map(\.instant).min(),
     ].compactMap { $0 }.min()
-    return [.intervalStarts(before: Milliseconds.date(kept ?? now))]
+    return .starts(
+      append: PipelineState.sortedSet(facts.filter { $0.callback == .intervalDidStart }),
+      before: kept ?? now)
   }
 
-  /// Credits the (quarantined, now empty) reward ledger with the usage of the facts kept, and
-  /// expires it at once: what was redeemed before is unknown, so nothing of it is paid again.
-  private func rebuildLedger(now: Int64) throws(PipelineError) {
-    guard configuration.rewards != nil else { return }
-    let today = configuration.boundary.day(containingSupported: now)
-    let first = LocalDay(
-      uncheckedDayNumber: max(
-        LocalDay.supportedDayNumbers.lowerBound,
-        today.dayNumber - min(configuration.retentionDays, 400) + 1))
-    let window = try window(for: first...today, now: now)
-    let usage = derive(window).accountant(for: configuration.rewardBound)
+  /// Appends `facts` to the log of their UTC day only — not to the starts' log, which may be the
+  /// next file to heal.
+  private func appendFacts(_ facts: [MonitorFact]) throws(PipelineError) {
+    guard let day = facts.first.map({ FactJournal.utcDay(of: $0.instant) }) else { return }
+    try append(facts, to: folder.layout.appFactsKey(of: day), capacity: FactJournal.dayCapacity)
+  }
+
+  /// Appends `starts` to the starts' log.
+  private func appendStarts(_ starts: [MonitorFact]) throws(PipelineError) {
+    try append(starts, to: folder.layout.appStartsKey, capacity: FactJournal.startsCapacity)
+  }
+
+  /// Appends `facts`, in their JSON form, to the log `key`.
+  private func append(_ facts: [MonitorFact], to key: String, capacity: Int)
+    throws(PipelineError)
+  {
+    guard !facts.isEmpty else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var records: [Data] = []
+    for fact in facts {
+      do {
+        records.append(try encoder.encode(fact))
+      } catch {
+        throw .store(.encoding(key: key, type: "MonitorFact", description: "\(error)"))
+      }
+    }
+    do throws(SharedStoreError) {
+      try folder.store.append(records, toLog: key, capacity: capacity)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Credits the (quarantined, now empty) reward ledger with `usage`, and expires it at once:
+  /// what was redeemed before is unknown, so nothing of it is paid again.
+  private func creditAndExpire(_ usage: ThresholdAccountant, from: Int64, now: Int64)
+    throws(PipelineError)
+  {
     let asOf = Milliseconds.date(now)
     try ledgerJournal.update { fold throws(PipelineError) in
-      try fold.credit(
-        usage, intervalsFrom: window.from, configuration: configuration, asOf: asOf)
+      try fold.credit(usage, intervalsFrom: from, configuration: configuration, asOf: asOf)
       let balance = fold.ledger.balance
       guard balance.xp > 0 || balance.available > .zero else { return }
       do throws(BudgetMathError) {
