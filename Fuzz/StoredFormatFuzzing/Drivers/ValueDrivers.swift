@@ -250,13 +250,35 @@ final class PipelineStateDriver: StoredFormatDriver {
       try probe.require(after.returned, "wake", "the state afterwards does not read back")
     }
     let day = day
-    // The dashboard only reads: it must change no file, whatever the state holds.
-    let dashboard = try probe.read("dashboard") {
+    // The dashboard only reads — except to heal a damaged file, which it then reports.
+    let before: [String: [UInt8]]
+    do {
+      before = try sandbox.files()
+    } catch {
+      throw probe.violation("dashboard", "the sandbox cannot be listed: \(error)")
+    }
+    let dashboard = try probe.change(
+      "dashboard", mayChange: Set([name, quarantined, ".quarantined.\(name).2"] + journal)
+    ) {
       try pipeline.dashboard(for: day, now: now)
     }
+    let dashboardHealed =
+      dashboard.value.map { shown in
+        let known = (state.value?.recoveries ?? []) + (wake.value?.recoveries ?? [])
+        return shown.facts.recoveries.contains { !known.contains($0) }
+      } ?? false
+    if !dashboardHealed {
+      let after: [String: [UInt8]]
+      do {
+        after = try sandbox.files()
+      } catch {
+        throw probe.violation("dashboard", "the sandbox cannot be listed: \(error)")
+      }
+      try probe.require(after == before, "dashboard", "changed a file without healing one")
+    }
     try probe.require(
-      !dashboard.returned || state.returned || healed, "dashboard",
-      "showed a dashboard of a state that state() refused, and no wake rebuilt")
+      !dashboard.returned || state.returned || healed || dashboardHealed, "dashboard",
+      "showed a dashboard of a state that state() refused, and nothing rebuilt it")
     return state.returned
   }
 }
