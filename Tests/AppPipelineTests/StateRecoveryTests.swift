@@ -99,7 +99,8 @@ struct StateRecoveryTests {
     let recovery = try #require(wake.recoveries.first)
     #expect(wake.recoveries.count == 1)
     #expect(recovery.file == target.file)
-    #expect(recovery.key == (try scenario.key(target)))
+    let key = try scenario.key(target)
+    #expect(recovery.key == key)
     #expect(recovery.keptAt != nil)
     #expect(try scenario.quarantined(target).count == 1)
     // A rebuilt state applies the whole outbox again; the day logs read it as a set.
@@ -243,10 +244,9 @@ struct StateRecoveryTests {
     let wake = try harness.pipeline.wake(.notification, now: try harness.at("\(day) 08:20"))
     let recovery = try #require(wake.recoveries.first)
     // The outbox keeps the newest 4 facts, from 08:08 on: the day before them is lost.
-    #expect(
-      recovery.unrebuilt == [
-        .facts(from: try instant("2026-04-15T00:00:00Z"), to: try harness.at("\(day) 08:08"))
-      ])
+    let lost = PipelineRecovery.Loss.facts(
+      from: try instant("2026-04-15T00:00:00Z"), to: try harness.at("\(day) 08:08"))
+    #expect(recovery.unrebuilt == [lost])
     let dashboard = try harness.pipeline.dashboard(
       for: try LocalDay(parsing: day), now: try harness.at("\(day) 08:20"))
     #expect(dashboard.facts.recoveries == [recovery])
@@ -272,12 +272,10 @@ struct StateRecoveryTests {
     let recovery = try #require(wake.recoveries.first)
     // Kept: the facts that still read; lost: from the last of them to the outbox's oldest, 08:08.
     let last = try #require(survivors.last?.instant)
-    #expect(
-      recovery.unrebuilt == [
-        .facts(
-          from: Date(timeIntervalSince1970: Double(last + 1) / 1000),
-          to: try harness.at("\(day) 08:08"))
-      ])
+    let lost = PipelineRecovery.Loss.facts(
+      from: Date(timeIntervalSince1970: Double(last + 1) / 1000),
+      to: try harness.at("\(day) 08:08"))
+    #expect(recovery.unrebuilt == [lost])
     #expect(try harness.pipeline.facts().count == survivors.count + 4)
     // Cumulative thresholds: the day's use is whole again.
     let dashboard = try harness.pipeline.dashboard(
@@ -402,7 +400,8 @@ struct StateRecoveryTests {
            {"kind": "ledgerTransactions", "before": "2026-03-09T08:00:00Z"}]}
         """.utf8))
     #expect(recovery.unrebuilt.count == 6)
-    #expect(recovery.at == (try instant("2026-03-09T08:00:00Z")))
+    let at = try instant("2026-03-09T08:00:00Z")
+    #expect(recovery.at == at)
     let again = try JSONDecoder().decode(
       PipelineRecovery.self, from: try JSONEncoder().encode(recovery))
     #expect(again == recovery)

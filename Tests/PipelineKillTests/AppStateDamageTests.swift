@@ -139,9 +139,8 @@ struct AppStateDamageTests {
       #expect(reported.allSatisfy { $0 == file })
     }
     #expect(healed.reportedRecoveries == healed.recoveries.count)
-    for recovery in healed.recoveries {
-      #expect(recovery.key == (try Self.key(of: file)))
-    }
+    let key = try Self.key(of: file)
+    for recovery in healed.recoveries { #expect(recovery.key == key) }
     // The outbox held every fact: no minute is lost, none counted twice, nothing reported lost.
     #expect(healed.seconds == 25 * 60)
     #expect(healed.dayBeforeSeconds == 35 * 60)
