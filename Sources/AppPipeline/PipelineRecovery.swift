@@ -56,8 +56,9 @@ public struct PipelineRecovery: Sendable, Hashable, Codable {
     /// The alerts acknowledged before the recovery are forgotten: a dashboard may show them
     /// again, once.
     case acknowledgedAlerts
-    /// The facts dated from `from` (included) to `to` (excluded) are lost, except those the
-    /// outbox still held.
+    /// The facts dated from `from` (included) to `to` (excluded) are lost: neither what still
+    /// read of the damaged log nor the outbox held them. A day's summary, if it has one, keeps
+    /// the day's totals.
     case facts(from: Date, to: Date)
     /// The interval starts dated before `before` are lost: an event of an interval that began
     /// then may be attributed to the activity's scheduled start instead.
