@@ -384,6 +384,26 @@ struct StateRecoveryTests {
     #expect(wake.applied == 2)
   }
 
+  @Test(
+    "a file found damaged once, then whole — healed by another process meanwhile — is not moved",
+    arguments: [1, 2])
+  func fileHealedMeanwhileIsNotMoved(_ damagedReads: Int) throws {
+    let scenario = try Scenario()
+    let layout = scenario.harness.pipeline.folder.layout
+    let flaky = DamagedReads(
+      base: scenario.harness.pipeline.folder.store, key: layout.appLedgerKey,
+      count: damagedReads)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(store: flaky, layout: layout),
+      configuration: scenario.harness.pipeline.configuration)
+    try scenario.useMore()
+    let wake = try pipeline.wake(
+      .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    // Control: a file damaged at both reads is moved and reported.
+    #expect(wake.recoveries.map(\.file) == (damagedReads == 1 ? [] : [.ledger]))
+    #expect(try scenario.quarantined(.ledger).count == (damagedReads == 1 ? 0 : 1))
+  }
+
   @Test("a recovery's JSON form round-trips and names its kinds")
   func recoveryCoding() throws {
     let recovery = try JSONDecoder().decode(
@@ -457,6 +477,32 @@ private final class FailingStore: ForwardingStore {
 
   func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
     try check(key)
+    return try base.readLog(key, newest: newest)
+  }
+}
+
+/// A store whose first `count` reads of one log report it corrupted, as a file another process
+/// heals meanwhile reads.
+private final class DamagedReads: ForwardingStore, @unchecked Sendable {
+  let base: any SharedStore
+  let key: String
+  private let lock = NSLock()
+  private var left: Int
+
+  init(base: any SharedStore, key: String, count: Int) {
+    self.base = base
+    self.key = key
+    left = count
+  }
+
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    if key == self.key {
+      lock.lock()
+      let damaged = left > 0
+      if damaged { left -= 1 }
+      lock.unlock()
+      if damaged { throw .corrupted(key: key, path: key, reason: "planted") }
+    }
     return try base.readLog(key, newest: newest)
   }
 }

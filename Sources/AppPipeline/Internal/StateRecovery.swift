@@ -28,6 +28,11 @@ extension UsagePipeline {
   /// Runs `body`; when it fails on a damaged file of the app side, quarantines the file,
   /// rebuilds it, records the recovery in the state and runs `body` again.
   ///
+  /// A file is moved only when `body` fails on it twice in a row: the second run finds it healed
+  /// if another process healed it in between, which leaves a narrower window for two processes
+  /// to heal one file twice (each would report it; the rebuilds agree, being derived from the
+  /// same facts).
+  ///
   /// Call it on a copy of the pipeline when `body` changes the pipeline itself.
   ///
   /// - Parameters:
@@ -42,10 +47,18 @@ extension UsagePipeline {
     _ body: () throws(PipelineError) -> Result
   ) throws(PipelineError) -> Result {
     var healed: Set<String> = []
+    var suspected: Set<String> = []
     var unrecorded: [PipelineRecovery] = []
     var failure: PipelineError?
     while true {
-      if let error = failure {
+      if let error = failure, let key = damagedFile(error)?.key, !suspected.contains(key),
+        !healed.contains(key)
+      {
+        // Once more before moving anything: another process (the app and its widget, say) may
+        // have healed the file since it was read.
+        suspected.insert(key)
+        failure = nil
+      } else if let error = failure {
         failure = nil
         guard let (key, file) = damagedFile(error), !healed.contains(key),
           healed.count < Self.recoveryLimit
