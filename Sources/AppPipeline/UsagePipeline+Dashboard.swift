@@ -6,7 +6,7 @@ import TrackerSignals
 import UsageModel
 
 extension UsagePipeline {
-  /// Derives the dashboard of `day` as of `now`; it only reads.
+  /// Derives the dashboard of `day` as of `now`; it only reads, except to heal a damaged file.
   ///
   /// Everything is derived from the facts drained so far that are dated up to `now`, and from
   /// the extension's heartbeats (call ``wake(_:now:)`` first to drain what is new). Local days
@@ -27,7 +27,12 @@ extension UsagePipeline {
   /// - health, from the extension's latest heartbeat, and the gap report, with every fact
   ///   counted as a sign of life and the facts the app never received as notification-loss
   ///   evidence;
-  /// - the reward balance and the sync payload.
+  /// - the reward balance and the sync payload;
+  /// - the app side's files found damaged and rebuilt, in ``FactReport/recoveries``.
+  ///
+  /// A file of the app's state that is damaged — or a reward ledger behind the app's last
+  /// transaction — is quarantined, rebuilt and reported as ``UsagePipeline/wake(_:now:)`` does
+  /// (``PipelineRecovery``): the only writes a dashboard makes.
   ///
   /// - Parameters:
   ///   - day: The local day.
@@ -46,8 +51,20 @@ extension UsagePipeline {
       throw .usage(.instantOutOfRange(field: "now", secondsSince1970: .nan))
     }
     let instant = Milliseconds.clampedInstant(now)
+    var recoveries: [PipelineRecovery] = []
+    return try healing(now: instant, into: &recoveries) { () throws(PipelineError) in
+      try derivedDashboard(for: day, now: instant)
+    }
+  }
+
+  /// The dashboard of `day` at `instant` (milliseconds), derived from the files as they are.
+  private func derivedDashboard(for day: LocalDay, now instant: Int64) throws(PipelineError)
+    -> Dashboard
+  {
     let now = Milliseconds.date(instant)
     let snapshot = try state()
+    // A ledger gone back would show a balance already spent.
+    try checkLedgerWentBack(snapshot)
     let boundary = configuration.boundary
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
@@ -96,7 +113,8 @@ extension UsagePipeline {
       },
       facts: FactReport(
         dayFacts: facts.count { dayRange.contains($0.instant) }, losses: snapshot.losses,
-        undecodable: snapshot.undecodable, thresholds: derived.counts(in: dayRange),
+        undecodable: snapshot.undecodable, recoveries: snapshot.recoveries,
+        thresholds: derived.counts(in: dayRange),
         rejected: derived.rejected.filter { dayRange.contains($0.fact.instant) },
         implausible: derived.accountant.implausibleEvents.filter {
           dayRange.contains(Milliseconds.clampedInstant($0.event.receivedAt))

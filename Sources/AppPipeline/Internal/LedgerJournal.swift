@@ -74,7 +74,9 @@ struct LedgerJournal: Sendable {
       do throws(BudgetMathError) {
         try fold.ledger.apply(transaction)
       } catch {
-        throw .budget(error)
+        // Every stored transaction applied when it was appended: one that does not apply now is
+        // a damaged log, which the pipeline quarantines and rebuilds.
+        throw .store(.decoding(key: key, type: "RewardLedger", description: error.description))
       }
       Self.noteEarning(transaction, in: &fold.earned)
     }
