@@ -49,20 +49,29 @@ enum COBS {
   /// - Complexity: O(*n*), copying runs whole.
   static func decode(_ input: UnsafeRawBufferPointer) -> [UInt8]? {
     var output: [UInt8] = []
+    return decode(input, into: &output) ? output : nil
+  }
+
+  /// Decodes `input` into `output`, replacing what it held but keeping its capacity, so that a
+  /// reader of many frames allocates once; `false` when `input` is not a valid encoding.
+  ///
+  /// - Complexity: O(*n*), copying runs whole.
+  static func decode(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+    output.removeAll(keepingCapacity: true)
     output.reserveCapacity(input.count)
     var index = 0
     let count = input.count
     while index < count {
       let code = Int(input[index])
-      guard code != 0 else { return nil }
+      guard code != 0 else { return false }
       index += 1
       let end = index + code - 1
-      guard end <= count else { return nil }
+      guard end <= count else { return false }
       output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<end]))
       index = end
       if code != 0xFF && index < count { output.append(0) }
     }
-    return output
+    return true
   }
 }
 

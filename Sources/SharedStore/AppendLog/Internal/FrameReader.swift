@@ -19,6 +19,8 @@ extension LogFileFormat {
   struct FrameReader {
     /// The bytes of the frame being read, not yet ended by a `0x00`.
     private var pending: [UInt8] = []
+    /// The decoded bytes of the last frame, kept for their capacity.
+    private var scratch: [UInt8] = []
     /// The file offset of the frame being read.
     private var offset = headerSize
     /// The file offset of the next byte to be read.
@@ -41,10 +43,10 @@ extension LogFileFormat {
         let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         let decoded: Result<Frame, FrameDamage>
         if pending.isEmpty {
-          decoded = decodeFrame(piece)
+          decoded = decodeFrame(piece, scratch: &scratch)
         } else {
           pending.append(contentsOf: piece)
-          decoded = pending.withUnsafeBytes { decodeFrame($0) }
+          decoded = pending.withUnsafeBytes { decodeFrame($0, scratch: &scratch) }
           pending.removeAll(keepingCapacity: true)
         }
         frames.append(try terminated(decoded))

@@ -168,10 +168,18 @@ package enum LogFileFormat {
 
   /// Decodes the bytes of one frame, without its `0x00`; the failure is the reason.
   static func decodeFrame(_ segment: UnsafeRawBufferPointer) -> Result<Frame, FrameDamage> {
-    guard let raw = COBS.decode(segment) else {
+    var scratch: [UInt8] = []
+    return decodeFrame(segment, scratch: &scratch)
+  }
+
+  /// ``decodeFrame(_:)``, decoding into `scratch`, whose capacity a reader of many frames keeps.
+  static func decodeFrame(_ segment: UnsafeRawBufferPointer, scratch: inout [UInt8])
+    -> Result<Frame, FrameDamage>
+  {
+    guard COBS.decode(segment, into: &scratch) else {
       return .failure(FrameDamage(reason: "not a valid frame encoding"))
     }
-    return raw.withUnsafeBytes { bytes in
+    return scratch.withUnsafeBytes { bytes in
       guard bytes.count >= 3 + 4 else {
         return .failure(FrameDamage(reason: "\(bytes.count) bytes, too short for a frame"))
       }
