@@ -21,9 +21,9 @@ extension FileStore {
   ///
   /// After an append that wrote a frame, the store keeps the file open, with its header and
   /// end, for its next append to the same log, which then checks the file with one `lstat`
-  /// (same device and inode, same size) instead of opening and reading it; a store keeps one
-  /// log file open at most, and anything that changed the file since makes it open or read the
-  /// file again (<doc:/ScreenTimeKit/FileFormat>, "How an append happens").
+  /// (same device and inode, same size) instead of opening and reading it; a store keeps the
+  /// four log files it appended to last open, and anything that changed a file since makes it
+  /// open or read the file again (<doc:/ScreenTimeKit/FileFormat>, "How an append happens").
   ///
   /// - Parameters:
   ///   - key: A valid store key.
@@ -119,7 +119,7 @@ extension FileStore {
   /// An engine for appending to the log of `key`, on the file kept open when it still is the
   /// key's.
   ///
-  /// The file the previous append kept open is used when the key's path still names it (one
+  /// The file an earlier append kept open is used when the key's path still names it (one
   /// `lstat`; see ``OpenLog``); otherwise the file is opened afresh. The caller holds exclusive
   /// access.
   private func appendingEngine(_ key: String) throws(SharedStoreError)
@@ -127,9 +127,8 @@ extension FileStore {
   {
     let path = path(forKey: key)
     let random = { UInt64.random(in: 1...UInt64.max) }
-    if let kept = handles.openLog {
-      handles.openLog = nil
-      if kept.key == key, let status = keptFileStatus(atPath: path),
+    if let kept = handles.takeOpenLog(forKey: key) {
+      if let status = keptFileStatus(atPath: path),
         status.kind == .regularFile, status.identity == kept.identity,
         status.size <= Self.maximumFileSize
       {
@@ -303,8 +302,9 @@ struct FileLogMedium: LogMedium {
   /// it as ``close()`` does.
   func finishAppend() throws(SharedStoreError) {
     guard let descriptor, let identity, let window, !replaced else { return try close() }
-    store.handles.openLog = FileStore.OpenLog(
-      key: key, descriptor: descriptor, identity: identity, window: window)
+    store.handles.keep(
+      FileStore.OpenLog(key: key, descriptor: descriptor, identity: identity, window: window),
+      store.fileSystem)
   }
 
   /// Closes the file; after a write, a failed close is reported as `notDurable`: the records

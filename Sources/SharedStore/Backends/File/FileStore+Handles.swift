@@ -12,9 +12,14 @@ extension FileStore {
     /// keeps its file, so it never changes, and checking that the lock is current needs only
     /// the `lstat` of the lock file's path.
     var lockIdentity: FileIdentity?
-    /// The log file the store appended to last, kept open for its next append; see
-    /// ``OpenLog``.
-    var openLog: OpenLog?
+    /// The log files the store appended to last, the most recent last, each kept open for its
+    /// next append; see ``OpenLog``.
+    private(set) var openLogs: [OpenLog] = []
+    /// The most log files kept open: 4.
+    ///
+    /// A writer that appends to a few logs in turn — a wake's day log, record and ledger — finds
+    /// each open. Each holds one descriptor and at most ``LogWindow/capacity`` bytes.
+    static let keptLogs = 4
     private(set) var directory: Int32
 
     /// Creates the directory with its parents if needed, then opens it.
@@ -40,11 +45,25 @@ extension FileStore {
       lockIdentity = nil
     }
 
-    /// Closes the log file kept open for appending, if any.
-    func closeOpenLog(_ fileSystem: any FileSystem) {
-      guard let openLog else { return }
-      FileStore.closeQuietly(openLog.descriptor, fileSystem)
-      self.openLog = nil
+    /// Takes the log file kept open for `key` out of the kept ones, if there is one.
+    func takeOpenLog(forKey key: String) -> OpenLog? {
+      guard let index = openLogs.lastIndex(where: { $0.key == key }) else { return nil }
+      return openLogs.remove(at: index)
+    }
+
+    /// Keeps `log` open for its next append, closing the least recently used one past
+    /// ``keptLogs``.
+    func keep(_ log: OpenLog, _ fileSystem: any FileSystem) {
+      openLogs.append(log)
+      while openLogs.count > Self.keptLogs {
+        FileStore.closeQuietly(openLogs.removeFirst().descriptor, fileSystem)
+      }
+    }
+
+    /// Closes the log files kept open for appending.
+    func closeOpenLogs(_ fileSystem: any FileSystem) {
+      for log in openLogs { FileStore.closeQuietly(log.descriptor, fileSystem) }
+      openLogs = []
     }
 
     /// Closes every descriptor.
@@ -54,7 +73,7 @@ extension FileStore {
     /// would add.
     func close(_ fileSystem: any FileSystem) {
       closeLock(fileSystem)
-      closeOpenLog(fileSystem)
+      closeOpenLogs(fileSystem)
       FileStore.closeQuietly(directory, fileSystem)
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 
 extension FileStore {
-  /// The log file a store appended to last, kept open with what it knows of the file's header
+  /// A log file a store appended to lately, kept open with what it knows of the file's header
   /// and end, so that the next append to the same log costs an `lstat` instead of an `open`,
   /// two `fstat`s, two reads and a `close`.
   ///
-  /// A monitor extension appends to the same log at every callback; everything else a store
+  /// A monitor extension appends to the same few logs at every callback; everything else a store
   /// does opens its file afresh. Only ``FileStore/appendToLog(_:capacity:examiningNewest:_:)``
   /// uses it, under the store's lock, and only after the `lstat` of the key's path finds the
   /// same regular file (device and inode): the open descriptor keeps the file, so its inode
