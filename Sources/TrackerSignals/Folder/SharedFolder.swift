@@ -29,7 +29,8 @@ public struct SharedFolder: Sendable {
   /// replaced seconds later.
   public let heartbeatStore: any SharedStore
 
-  /// The monitor extension's facts.
+  /// The monitor extension's facts, an outbox that heals: its high-water mark is kept in
+  /// ``heartbeatStore`` (see `SequencedOutbox.init(store:key:capacity:markStore:)`).
   public let outbox: SequencedOutbox<MonitorFact>
   /// The extension's diagnostic log.
   public let diagnostics: DiagnosticLog
@@ -75,8 +76,10 @@ public struct SharedFolder: Sendable {
   ) throws(TrackerSignalsError) {
     try layout.validate()
     do {
+      // The outbox's high-water mark goes with the heartbeats: written without a flush.
       outbox = try SequencedOutbox(
-        store: store, key: layout.outboxKey, capacity: layout.outboxCapacity)
+        store: store, key: layout.outboxKey, capacity: layout.outboxCapacity,
+        markStore: heartbeatStore ?? store)
     } catch {
       throw .invalidValue(
         field: "outboxKey", value: layout.outboxKey, requirement: error.description)

@@ -38,6 +38,13 @@ import UsageModel
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
 ///
+/// **Healing.** An outbox that cannot be read (damaged, or written in a newer layout) is moved
+/// aside with its bytes kept, and the fact is published in a new epoch
+/// (`SequencedOutbox.publishHealing(_:)`): the callback reports
+/// ``MonitorFailure/outboxRecovered(_:)`` and logs it, and the next callbacks record as usual. An
+/// outbox that went back (truncated, restored from an older copy) numbers on after the last
+/// number handed out, which the outbox's high-water mark keeps beside the heartbeats.
+///
 /// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in
 /// the outbox, whole, or was never written, and a callback that was never written is not one the
@@ -225,7 +232,10 @@ public struct MonitorRecorder: Sendable {
     var notification: SequenceNumber?
     if let fact {
       do {
-        notification = try outbox.publish(fact)
+        // An outbox that cannot be read is moved aside, and the fact starts a new epoch.
+        let publication = try outbox.publishHealing(fact)
+        notification = publication.number
+        if let recovery = publication.recovery { failures.append(.outboxRecovered(recovery)) }
       } catch {
         if case .notDurable(.published(let numbers), _, _, _) = error {
           notification = numbers.last

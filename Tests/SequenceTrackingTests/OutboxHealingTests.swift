@@ -1,0 +1,182 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import Testing
+
+/// An outbox that went back, was damaged or vanished: a publish never hands a number out twice
+/// in an epoch, never stays stuck, and says exactly which numbers were lost.
+@Suite("Outbox healing: truncated, rolled back, damaged and removed outboxes")
+struct OutboxHealingTests {
+  /// An outbox with a mark on one in-memory store, holding 40 entries (1…40).
+  static func filled(count: Int = 40, capacity: Int = 100) throws -> (
+    InMemoryStore, SequencedOutbox<Int>
+  ) {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(
+      store: store, key: "outbox", capacity: capacity, markStore: store)
+    for value in 1...count { try outbox.publish(value) }
+    return (store, outbox)
+  }
+
+  /// The log bytes of `store`'s outbox cut to the first `count` entries' worth, as a truncated
+  /// file or an older copy is: the same header, fewer frames.
+  static func rollBack(_ store: InMemoryStore, keeping count: Int) throws {
+    let bytes = try #require(store.logBytes(for: "outbox"))
+    let log = try #require(try store.readLog("outbox"))
+    let header = LogFileFormat.Header(
+      tokenBase: 1, identity: log.identity, capacity: log.capacity, evicted: 0, nextPosition: 1)
+    let kept = Array(log.records.prefix(count))
+    store.setLogBytes(LogFileFormat.file(header: header, records: kept), for: "outbox")
+    #expect(bytes.count > (store.logBytes(for: "outbox")?.count ?? 0) || count == log.count)
+  }
+
+  @Test("an outbox cut to half numbers on after the last number handed out", arguments: [0, 20])
+  func truncatedOutboxNumbersOn(kept: Int) throws {
+    let (store, outbox) = try Self.filled()
+    let epoch = try #require(try outbox.head()).number.epoch
+    try Self.rollBack(store, keeping: kept)
+    let next = try outbox.publish(41)
+    #expect(next == SequenceNumber(epoch: epoch, value: 41), "no number is handed out twice")
+    let batch = try outbox.drain(after: OutboxCursor())
+    #expect(batch.entries.map(\.payload) == (0..<kept).map { $0 + 1 } + [41])
+    #expect(batch.vanished == [SequenceRange(epoch: epoch, values: UInt64(kept + 1)...40)])
+    #expect(batch.reset == nil)
+  }
+
+  @Test("control: without a mark, a truncated outbox hands its numbers out again")
+  func controlWithoutMarkNumbersAreReused() throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 100)
+    for value in 1...40 { try outbox.publish(value) }
+    try Self.rollBack(store, keeping: 20)
+    #expect(try outbox.publish(41).value == 21, "number 21 is handed out a second time")
+    #expect(try outbox.drain(after: OutboxCursor()).vanished.isEmpty)
+  }
+
+  @Test("a consumer past the truncated head is told exactly which numbers it never received")
+  func consumerPastTheHeadLearnsTheExactLoss() throws {
+    let (store, outbox) = try Self.filled()
+    let drained = try outbox.drain(after: OutboxCursor())
+    let cursor = try outbox.drain(after: OutboxCursor(), passingOver: drained.entries[30].number)
+      .cursor  // applied 1…30
+    try Self.rollBack(store, keeping: 20)
+    let behind = try outbox.drain(after: cursor)
+    #expect(behind.reset == .wentBackwards(from: 31))
+    #expect(behind.entries.isEmpty)
+    try outbox.publish(41)
+    var tracker = SequenceTracker()
+    _ = tracker.observe(SequenceNumber(epoch: cursor.last!.epoch, value: 30))
+    let batch = try outbox.drain(after: behind.cursor)
+    #expect(batch.entries.map(\.payload) == [41])
+    let observed = batch.entries.map { tracker.observe($0.number) }
+    #expect(
+      observed.compactMap(\.missing) == [SequenceRange(epoch: cursor.last!.epoch, values: 31...40)])
+  }
+
+  @Test("an outbox that went back further than a capacity is refused, then healed in a new epoch")
+  func rolledBackBeyondCapacityStartsANewEpoch() throws {
+    let (store, outbox) = try Self.filled(count: 40, capacity: 10)
+    let epoch = try #require(try outbox.head()).number.epoch
+    try Self.rollBack(store, keeping: 0)
+    #expect(
+      throws: SequenceTrackingError.rolledBack(
+        key: "outbox", epoch: epoch, newest: 0, handedOut: 40)
+    ) {
+      try outbox.publish(41)
+    }
+    let publication = try outbox.publishHealing(41)
+    #expect(publication.number.epoch != epoch)
+    #expect(publication.number.value == 1)
+    let recovery = try #require(publication.recovery)
+    #expect(recovery.epoch == epoch && recovery.lastNumber == 40)
+    #expect(
+      recovery.lost(after: SequenceNumber(epoch: epoch, value: 25))
+        == SequenceRange(
+          epoch: epoch, values: 26...40))
+    #expect(try outbox.recoveries() == [recovery])
+  }
+
+  @Test(
+    "a damaged or newer outbox is moved aside with its bytes and publishing goes on",
+    arguments: ["damaged", "newer"])
+  func unreadableOutboxIsQuarantined(damage: String) throws {
+    let (store, outbox) = try Self.filled(count: 5)
+    let epoch = try #require(try outbox.head()).number.epoch
+    let before = try #require(store.logBytes(for: "outbox"))
+    let log = try #require(try store.readLog("outbox"))
+    if damage == "damaged" {
+      var bytes = before
+      bytes[bytes.count - 3] ^= 0xFF  // the newest frame's checksum
+      store.setLogBytes(bytes, for: "outbox")
+    } else {
+      var records = log.records
+      let last = records.removeLast()
+      records.append(LogRecord(position: last.position, bytes: Data([2]) + last.bytes.dropFirst()))
+      let header = LogFileFormat.Header(
+        tokenBase: 1, identity: log.identity, capacity: log.capacity, evicted: 0, nextPosition: 1)
+      store.setLogBytes(LogFileFormat.file(header: header, records: records), for: "outbox")
+    }
+    #expect(throws: SequenceTrackingError.self) { try outbox.publish(6) }
+    let publication = try outbox.publishHealing(6)
+    let recovery = try #require(publication.recovery)
+    #expect(recovery.epoch == epoch && recovery.lastNumber == 5)
+    #expect(store.quarantinedValues[try #require(recovery.quarantinedTo)] != nil, "bytes kept")
+    #expect(publication.number.epoch != epoch && publication.number.value == 1)
+    let next = try outbox.publishHealing(7)
+    #expect(next.recovery == nil, "healed once")
+    #expect(next.number.value == 2)
+    #expect(try outbox.recoveries() == [recovery], "one record of the ended epoch")
+  }
+
+  @Test("control: a plain publish on a damaged outbox stays stuck")
+  func controlPlainPublishStaysStuck() throws {
+    let (store, outbox) = try Self.filled(count: 5)
+    var bytes = try #require(store.logBytes(for: "outbox"))
+    bytes[bytes.count - 3] ^= 0xFF
+    store.setLogBytes(bytes, for: "outbox")
+    for value in 6...8 {
+      #expect(throws: SequenceTrackingError.self) { try outbox.publish(value) }
+    }
+  }
+
+  @Test("a removed outbox's epoch is recorded before the first entry of the next one")
+  func removedOutboxIsRecorded() throws {
+    let (store, outbox) = try Self.filled(count: 12)
+    let epoch = try #require(try outbox.head()).number.epoch
+    try store.remove("outbox")
+    let next = try outbox.publish(13)
+    #expect(next.epoch != epoch && next.value == 1)
+    let recoveries = try outbox.recoveries()
+    #expect(recoveries.count == 1)
+    #expect(recoveries.first?.epoch == epoch && recoveries.first?.lastNumber == 12)
+    #expect(recoveries.first?.quarantinedTo == nil)
+    try outbox.publish(14)
+    #expect(try outbox.recoveries().count == 1, "recorded once")
+  }
+
+  @Test("an outbox without a mark records no recovery")
+  func withoutMarkNothingIsRecorded() throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(store: store, key: "outbox", capacity: 10)
+    try outbox.publish(1)
+    try store.remove("outbox")
+    try outbox.publish(2)
+    #expect(try outbox.recoveries().isEmpty)
+    #expect(outbox.markKey == nil && outbox.recoveriesKey == nil)
+  }
+
+  @Test("the recovery's JSON form is the documented one")
+  func recoveryJSON() throws {
+    let recovery = OutboxRecovery(
+      epoch: .a, lastNumber: 40, quarantinedTo: "/q/1", reason: "damaged")
+    #expect(
+      try storedJSON(recovery)
+        == #"{"epoch":"000000000000000a","lastNumber":40,"quarantinedTo":"/q/1","reason":"damaged"}"#
+    )
+    #expect(try decode(OutboxRecovery.self, #"{"reason":"gone"}"#).lost(after: nil) == nil)
+    #expect(recovery.lost(after: nil) == range(1...40))
+    #expect(recovery.lost(after: number(40)) == nil)
+    #expect(recovery.lost(after: number(3, .b)) == range(1...40))
+  }
+}
