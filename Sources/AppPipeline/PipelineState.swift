@@ -17,6 +17,8 @@ import UsageModel
 ///
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
+/// - ``recoveries``: the outbox epochs that ended before the app reached their ends (a damaged
+///   outbox moved aside, a vanished one);
 /// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
 ///   dashboard shows them again.
 ///
@@ -24,15 +26,16 @@ import UsageModel
 ///
 /// **Bounds.** Losses and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
-/// drain) are dropped. ``losses`` and ``undecodable`` keep at most ``maximumListLength`` items
+/// drain) are dropped. ``losses``, ``undecodable`` and ``recoveries`` keep at most ``maximumListLength`` items
 /// each, the newest.
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
-/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "alerts":
+/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "recoveries":
+/// [OutboxRecovery, …], "alerts":
 /// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is
 /// omitted before the first fact, and an empty list is left out.
 public struct PipelineState: Sendable, Hashable, Codable {
-  /// The most items ``losses`` and ``undecodable`` keep: 1,000 each.
+  /// The most items ``losses``, ``undecodable`` and ``recoveries`` keep: 1,000 each.
   public static let maximumListLength = 1_000
 
   /// The last fact applied, and its number.
@@ -87,6 +90,11 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// Outbox entries that could not be decoded and were passed over (written by a newer version
   /// of the extension, for example).
   public internal(set) var undecodable: [SequenceNumber]
+  /// The outbox epochs that ended before the app reached their ends — the outbox could not be
+  /// read and was moved aside (by the extension or the app), or it vanished — oldest first: what
+  /// was quarantined, where its bytes are, and the last number handed out. The numbers each
+  /// cost the app are in ``losses``.
+  public internal(set) var recoveries: [OutboxRecovery]
   /// The budget thresholds whose alerts the app acknowledged.
   public internal(set) var alerts: BudgetAlertState
   /// The windows whose tracker-down alert the app acknowledged, by the window's start in
@@ -104,6 +112,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = nil
     losses = []
     undecodable = []
+    recoveries = []
     alerts = BudgetAlertState()
     acknowledgedTrackerDownInstants = []
   }
@@ -111,7 +120,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case sequence, lastApplied, losses, undecodable, alerts
+    case sequence, lastApplied, losses, undecodable, recoveries, alerts
     case acknowledgedTrackerDown
   }
 
@@ -127,7 +136,11 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
     losses = try container.decodeIfPresent([SequenceLoss].self, forKey: .losses) ?? []
     undecodable = try container.decodeIfPresent([SequenceNumber].self, forKey: .undecodable) ?? []
-    for (key, count) in [(CodingKeys.losses, losses.count), (.undecodable, undecodable.count)]
+    recoveries = try container.decodeIfPresent([OutboxRecovery].self, forKey: .recoveries) ?? []
+    for (key, count) in [
+      (CodingKeys.losses, losses.count), (.undecodable, undecodable.count),
+      (.recoveries, recoveries.count),
+    ]
     where count > Self.maximumListLength {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container,
@@ -160,6 +173,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     // The record is written at every drain: empty lists are left out.
     if !losses.isEmpty { try container.encode(losses, forKey: .losses) }
     if !undecodable.isEmpty { try container.encode(undecodable, forKey: .undecodable) }
+    if !recoveries.isEmpty { try container.encode(recoveries, forKey: .recoveries) }
     try container.encode(alerts, forKey: .alerts)
     if !acknowledgedTrackerDownInstants.isEmpty {
       try container.encode(
@@ -192,6 +206,25 @@ public struct PipelineState: Sendable, Hashable, Codable {
           after: min(lastApplied?.instant ?? fact.instant, fact.instant), before: fact.instant))
     }
     lastApplied = AppliedFact(number: entry.number, instant: fact.instant)
+  }
+
+  /// Records the recoveries among `found` not recorded yet, and the numbers each cost a
+  /// consumer whose last applied number was `last`, lost between `after` and `before`
+  /// (milliseconds); returns the ones recorded now.
+  mutating func record(
+    _ found: [OutboxRecovery], after last: SequenceNumber?, between after: Int64,
+    and before: Int64
+  ) -> [OutboxRecovery] {
+    var recorded: [OutboxRecovery] = []
+    for recovery in found where !recoveries.contains(recovery) {
+      appendBounded(&recoveries, recovery)
+      recorded.append(recovery)
+      if let lost = recovery.lost(after: last) {
+        appendBounded(
+          &losses, SequenceLoss(range: lost, after: min(after, before), before: before))
+      }
+    }
+    return recorded
   }
 
   /// Records an entry passed over because it does not decode.

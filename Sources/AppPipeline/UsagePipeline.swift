@@ -56,7 +56,10 @@ public struct UsagePipeline: Sendable {
   /// The configuration's digest, which the summaries of past days record.
   let configurationDigest: String?
   private var lastHead: OutboxHead?
-  private var cursor: OutboxCursor?
+  /// The cursor after the last drain of this process, if any.
+  var cursor: OutboxCursor?
+  /// When the last fact applied before the last drain of this process ran, in milliseconds.
+  var appliedBeforeLastDrain: Int64?
 
   /// Opens the pipeline on the shared folder, with its layout's keys.
   ///
@@ -147,6 +150,29 @@ public struct UsagePipeline: Sendable {
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
   {
+    let before = try appliedNumber()
+    let drain: PipelineDrain
+    var healed = false
+    do throws(PipelineError) {
+      drain = try drainIfDue(trigger, now: now)
+    } catch {
+      // A damaged outbox is moved aside (its bytes kept) and the wake goes on; the extension's
+      // next fact starts a new epoch.
+      guard let damage = damage(in: error) else { throw error }
+      try quarantineOutbox(because: damage)
+      healed = true
+      lastHead = nil
+      drain = try drainIfDue(trigger, now: now)
+    }
+    guard healed || drain.crossedEpochs else { return drain }
+    return drain.reporting(try recordRecoveries(after: before, now: now))
+  }
+
+  /// Drains the outbox if the coordinator says there is anything to drain, then settles the
+  /// state: ``wake(_:now:)`` without its recovery.
+  private mutating func drainIfDue(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
+    -> PipelineDrain
+  {
     let decision: DrainDecision
     do throws(SequenceTrackingError) {
       lastHead = try consumer.outbox.head(reusing: lastHead)
@@ -165,6 +191,7 @@ public struct UsagePipeline: Sendable {
     }
     let (batch, previous) = try drainPassingOverUndecodable()
     cursor = batch.cursor
+    appliedBeforeLastDrain = previous
     // Credits are settled over the days from the last fact of the previous drain on: the
     // intervals that were current then may have been confirmed since.
     let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
@@ -375,4 +402,30 @@ public struct PipelineDrain: Sendable, Hashable {
   public let lost: SequenceRange?
   /// Why the cursor's position no longer applied, if the outbox was reset.
   public let reset: SequenceResetReason?
+  /// The outbox epochs this wake learnt had ended before the app reached their ends — a
+  /// damaged outbox moved aside by the extension or by this wake, a vanished one — also kept
+  /// in ``PipelineState/recoveries``; the numbers each cost are in ``PipelineState/losses``.
+  public private(set) var recoveries: [OutboxRecovery] = []
+
+  init(
+    decision: DrainDecision, applied: Int, lost: SequenceRange?, reset: SequenceResetReason?
+  ) {
+    self.decision = decision
+    self.applied = applied
+    self.lost = lost
+    self.reset = reset
+  }
+
+  /// Whether the drain crossed into another epoch of the outbox.
+  var crossedEpochs: Bool {
+    if case .epochChanged? = reset { return true }
+    return false
+  }
+
+  /// This drain, reporting `recoveries`.
+  func reporting(_ recoveries: [OutboxRecovery]) -> PipelineDrain {
+    var drain = self
+    drain.recoveries = recoveries
+    return drain
+  }
 }

@@ -174,6 +174,7 @@ func run() throws {
         || runProbeCommand(arguments[1], options)
         || runKillPointCommand(arguments[1], options)
         || runKillStormCommand(arguments[1], options)
+        || runHealCommand(arguments[1], options)
     else {
       throw HelperError("unknown subcommand '\(arguments[1])'")
     }
