@@ -90,10 +90,12 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// Outbox entries that could not be decoded and were passed over (written by a newer version
   /// of the extension, for example).
   public internal(set) var undecodable: [SequenceNumber]
-  /// The outbox epochs that ended before the app reached their ends — the outbox could not be
-  /// read and was moved aside (by the extension or the app), or it vanished — oldest first: what
-  /// was quarantined, where its bytes are, and the last number handed out. The numbers each
-  /// cost the app are in ``losses``.
+  /// The outbox epochs that ended before the app reached their ends, oldest first.
+  ///
+  /// An epoch ends early when the outbox could not be read and was moved aside (by the
+  /// extension or the app), or when it vanished. Each says what was quarantined, where its
+  /// bytes are, and the last number handed out; the numbers each cost the app are in
+  /// ``losses``.
   public internal(set) var recoveries: [OutboxRecovery]
   /// The budget thresholds whose alerts the app acknowledged.
   public internal(set) var alerts: BudgetAlertState

@@ -145,13 +145,36 @@ extension SequencedOutbox {
     return behind
   }
 
+  /// Returns the last number the outbox's producers handed out, as its high-water mark keeps
+  /// it: at least the outbox's newest number, unless a producer was killed between the two
+  /// writes or a power cut took the mark's (it is not flushed).
+  ///
+  /// - Returns: The number, or `nil` for an outbox without a mark or before its first publish.
+  /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark cannot be read, and
+  ///   ``SequenceTrackingError/corruptedOutbox(key:reason:)`` (with the mark's key) for a record
+  ///   that is not a mark's.
+  public func lastHandedOut() throws(SequenceTrackingError) -> SequenceNumber? {
+    guard let mark else { return nil }
+    let log: LogSnapshot?
+    do {
+      log = try mark.store.readLog(mark.key, newest: 1)
+    } catch {
+      throw .store(error)
+    }
+    guard let newest = log?.records.last else { return nil }
+    guard let stored = OutboxMark(record: newest.bytes) else {
+      throw .corruptedOutbox(
+        key: mark.key,
+        reason: "the mark's record has \(newest.bytes.count) bytes, not \(OutboxMark.recordSize)")
+    }
+    return stored.number
+  }
+
   /// The newest mark, or `nil` without a mark store or when none can be read: a mark that
   /// cannot be read protects nothing, and the next publish writes a new one.
   func readMark() -> OutboxMark? {
-    guard let mark else { return nil }
-    guard let log = try? mark.store.readLog(mark.key, newest: 1), let newest = log.records.last
-    else { return nil }
-    return OutboxMark(record: newest.bytes)
+    guard let number = try? lastHandedOut() else { return nil }
+    return OutboxMark(number)
   }
 
   /// Records the end of the epoch `mark` numbered last, which is gone, unless a quarantine
