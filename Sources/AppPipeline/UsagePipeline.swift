@@ -164,6 +164,11 @@ public struct UsagePipeline: Sendable {
       lastHead = nil
       drain = try drainIfDue(trigger, now: now)
     }
+    if case .wentBackwards(let applied)? = drain.reset, let before, applied == before.value {
+      // The outbox and its mark went back together: the extension numbers on after what this
+      // app applied instead of handing those numbers out again.
+      consumer.outbox.markHandedOut(through: before)
+    }
     guard healed || drain.crossedEpochs else { return drain }
     return drain.reporting(try recordRecoveries(after: before, now: now))
   }

@@ -18,6 +18,7 @@ struct OutboxDamageTests {
     case bytesFlippedInMiddle
     case rolledBackToOlderCopy
     case deleted
+    case folderRestoredAsAWhole
 
     var testDescription: String { rawValue }
   }
@@ -26,6 +27,7 @@ struct OutboxDamageTests {
   struct Folder {
     let directory: TemporaryDirectory
     var outbox: URL { directory.url.appendingPathComponent("stk.monitor.facts") }
+    var mark: URL { directory.url.appendingPathComponent("stk.monitor.facts.mark") }
 
     init() throws {
       directory = try TemporaryDirectory(prefix: "stk-heal")
@@ -69,6 +71,7 @@ struct OutboxDamageTests {
   /// What the app printed: the facts applied by its wake, and its state's losses and recoveries.
   struct AppReport {
     var applied = 0
+    var reset: String?
     var losses: [SequenceRange] = []
     var recoveries: [(epoch: String, last: String, quarantinedTo: String)] = []
 
@@ -77,6 +80,7 @@ struct OutboxDamageTests {
         let fields = line.split(separator: " ").map(String.init)
         switch fields.first {
         case "a": applied = Int(fields[1]) ?? -1
+        case "reset": reset = fields.dropFirst().joined(separator: " ")
         case "l":
           losses.append(
             SequenceRange(
@@ -89,9 +93,9 @@ struct OutboxDamageTests {
     }
   }
 
-  /// Damages the folder's outbox as `damage` says; `copy` is the outbox as it was after 20
-  /// callbacks.
-  static func apply(_ damage: Damage, to folder: Folder, copy: Data) throws {
+  /// Damages the folder's outbox as `damage` says; `copy` is the outbox and its mark as they
+  /// were after 20 callbacks.
+  static func apply(_ damage: Damage, to folder: Folder, copy: (Data, Data)) throws {
     let bytes = try Data(contentsOf: folder.outbox)
     switch damage {
     case .truncatedToHalf:
@@ -105,7 +109,10 @@ struct OutboxDamageTests {
       for offset in at..<at + 4 { damaged[offset] ^= 0x5A }
       try damaged.write(to: folder.outbox)
     case .rolledBackToOlderCopy:
-      try copy.write(to: folder.outbox)
+      try copy.0.write(to: folder.outbox)
+    case .folderRestoredAsAWhole:
+      try copy.0.write(to: folder.outbox)
+      try copy.1.write(to: folder.mark)
     case .deleted:
       try FileManager.default.removeItem(at: folder.outbox)
     }
@@ -119,7 +126,7 @@ struct OutboxDamageTests {
     // The extension publishes 1…20, a copy is taken, then 21…30; the app drains them; the
     // extension publishes 31…40, which the app has not drained when the outbox is damaged.
     let first = try folder.extensionRun(from: 0, count: 20)
-    let copy = try Data(contentsOf: folder.outbox)
+    let copy = (try Data(contentsOf: folder.outbox), try Data(contentsOf: folder.mark))
     _ = try folder.extensionRun(from: 20, count: 10)
     #expect(try folder.appRun(minute: 30).applied == 30)
     let late = try folder.extensionRun(from: 30, count: 10)
@@ -128,6 +135,13 @@ struct OutboxDamageTests {
     #expect(late.numbers.last == SequenceNumber(epoch: epoch, value: 40))
 
     try Self.apply(damage, to: folder, copy: copy)
+    if damage == .folderRestoredAsAWhole {
+      // The app, launched after the restore, finds the outbox behind its cursor: it reports
+      // the reset and has the extension number on after what it applied.
+      let launch = try folder.appRun(minute: 40)
+      #expect(launch.reset == "numbering went back from 30")
+      #expect(launch.applied == 0 && launch.losses.isEmpty)
+    }
 
     // Recording resumes at the next callback, whatever the damage.
     let next = try folder.extensionRun(from: 40, count: 1)
@@ -141,6 +155,12 @@ struct OutboxDamageTests {
       #expect(app.losses == [SequenceRange(epoch: epoch, values: 31...40)])
       #expect(app.applied == 1)
       #expect(app.recoveries.isEmpty)
+    case .folderRestoredAsAWhole:
+      // Nothing remembers 31…40 but the reset; no number the app applied is used again.
+      #expect(resumed == SequenceNumber(epoch: epoch, value: 31))
+      #expect(next.failures.isEmpty)
+      #expect(app.applied == 1)
+      #expect(app.losses.isEmpty && app.recoveries.isEmpty)
     case .deleted:
       // A new epoch, and the old one's end reported with its last number.
       #expect(resumed.epoch != epoch && resumed.value == 1)

@@ -58,11 +58,11 @@ struct OutboxHealingTests {
   func consumerPastTheHeadLearnsTheExactLoss() throws {
     let (store, outbox) = try Self.filled()
     let drained = try outbox.drain(after: OutboxCursor())
-    let cursor = try outbox.drain(after: OutboxCursor(), passingOver: drained.entries[30].number)
-      .cursor  // applied 1…30
+    let cursor = try outbox.drain(after: OutboxCursor(), passingOver: drained.entries[29].number)
+      .cursor  // past 30
     try Self.rollBack(store, keeping: 20)
     let behind = try outbox.drain(after: cursor)
-    #expect(behind.reset == .wentBackwards(from: 31))
+    #expect(behind.reset == .wentBackwards(from: 30))
     #expect(behind.entries.isEmpty)
     try outbox.publish(41)
     var tracker = SequenceTracker()
@@ -164,6 +164,36 @@ struct OutboxHealingTests {
     try outbox.publish(2)
     #expect(try outbox.recoveries().isEmpty)
     #expect(outbox.markKey == nil && outbox.recoveriesKey == nil)
+  }
+
+  @Test(
+    "a consumer past the head of a folder restored as a whole has the producer number on after it",
+    arguments: [true, false])
+  func restoredFolderNumbersOnAfterTheConsumer(marking: Bool) throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(
+      store: store, key: "outbox", capacity: 100, markStore: store)
+    for value in 1...20 { try outbox.publish(value) }
+    let backup = (
+      try #require(store.logBytes(for: "outbox")), try #require(store.logBytes(for: "outbox.mark"))
+    )
+    for value in 21...40 { try outbox.publish(value) }
+    let all = try outbox.drain(after: OutboxCursor())
+    let cursor = try outbox.drain(after: OutboxCursor(), passingOver: all.entries[29].number).cursor
+    store.setLogBytes(backup.0, for: "outbox")
+    store.setLogBytes(backup.1, for: "outbox.mark")
+    let applied = try #require(cursor.last)
+    #expect(try outbox.drain(after: cursor).reset == .wentBackwards(from: 30))
+    if marking { outbox.markHandedOut(through: applied) }
+    let next = try outbox.publish(41)
+    if marking {
+      #expect(next.value == 31, "no number the consumer applied is handed out again")
+      #expect(try outbox.drain(after: cursor).entries.map(\.payload) == [41])
+    } else {
+      // Control: the producer hands out 21 again, and the consumer never receives it.
+      #expect(next.value == 21)
+      #expect(try outbox.drain(after: cursor).entries.isEmpty)
+    }
   }
 
   @Test("the recovery's JSON form is the documented one")

@@ -123,6 +123,20 @@ extension SequencedOutbox {
     }
   }
 
+  /// Records that every number up to `number` was handed out, for a consumer that applied
+  /// entries up to it and finds the outbox behind: the producers then number on after it
+  /// instead of handing those numbers out again.
+  ///
+  /// Call it when a drain reports ``SequenceResetReason/wentBackwards(from:)``: the outbox and
+  /// its mark went back together (a folder restored from an older backup), and only the
+  /// consumer remembers how far the numbering had gone. `UsagePipeline` does. It does nothing
+  /// for an outbox without a mark, or when the mark is already there or beyond.
+  ///
+  /// - Parameter number: The last number the consumer applied.
+  public func markHandedOut(through number: SequenceNumber) {
+    advanceMark(to: SequenceRange(epoch: number.epoch, values: number.value...number.value))
+  }
+
   // MARK: - The mark
 
   /// How many numbers the outbox whose log is `log` is behind `floor`, the mark read before the
