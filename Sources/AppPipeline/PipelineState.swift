@@ -26,8 +26,8 @@ import UsageModel
 ///
 /// **Bounds.** Losses and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
-/// drain) are dropped. ``losses``, ``undecodable`` and ``recoveries`` keep at most ``maximumListLength`` items
-/// each, the newest.
+/// drain) are dropped. ``losses``, ``undecodable`` and ``recoveries`` keep at most
+/// ``maximumListLength`` items each, the newest.
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
 /// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "recoveries":

@@ -202,7 +202,8 @@ struct OutboxHealingTests {
       epoch: .a, lastNumber: 40, quarantinedTo: "/q/1", reason: "damaged")
     #expect(
       try storedJSON(recovery)
-        == #"{"epoch":"000000000000000a","lastNumber":40,"quarantinedTo":"/q/1","reason":"damaged"}"#
+        == #"{"epoch":"000000000000000a","lastNumber":40,"quarantinedTo":"/q/1","#
+        + #""reason":"damaged"}"#
     )
     #expect(try decode(OutboxRecovery.self, #"{"reason":"gone"}"#).lost(after: nil) == nil)
     #expect(recovery.lost(after: nil) == range(1...40))

@@ -3,15 +3,16 @@ import SignalValues
 /// How an outbox's epoch ended before its consumers reached its end: the outbox could not be
 /// read and was moved aside, or it vanished; and the last number its producers handed out in it.
 ///
-/// A ``SequencedOutbox`` with a mark store (see ``SequencedOutbox/init(store:key:capacity:markStore:)``)
-/// writes one to its recovery log (``SequencedOutbox/recoveries()``) whenever an epoch ends that
-/// way — when ``SequencedOutbox/publishHealing(_:)`` or ``SequencedOutbox/quarantine(because:)``
-/// moves a damaged outbox aside, and when a publish finds that the outbox it last numbered is
+/// A ``SequencedOutbox`` with a mark store (see
+/// ``SequencedOutbox/init(store:key:capacity:markStore:)``) writes one to its recovery log
+/// (``SequencedOutbox/recoveries()``) whenever an epoch ends that way — when
+/// ``SequencedOutbox/publishHealing(_:)`` or ``SequencedOutbox/quarantine(because:)`` moves a
+/// damaged outbox aside, and when a publish finds that the outbox it last numbered is
 /// gone — so that a consumer whose cursor is in ``epoch`` knows exactly which numbers it will
 /// never receive: those after its cursor up to ``lastNumber``.
 ///
 /// JSON form: `{"epoch": "5f1c0a3be29d4471", "lastNumber": 40, "quarantinedTo":
-/// "/…/.quarantine-stk.monitor.facts.1", "reason": "…"}`; `epoch` and `lastNumber` are left out
+/// "/…/.quarantined.stk.monitor.facts.1", "reason": "…"}`; `epoch` and `lastNumber` are left out
 /// when the outbox's producers had not recorded them, `quarantinedTo` when nothing was moved.
 public struct OutboxRecovery: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The epoch that ended, or `nil` when no producer recorded which epoch it numbered last.

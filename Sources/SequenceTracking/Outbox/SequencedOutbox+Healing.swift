@@ -27,8 +27,9 @@ extension SequencedOutbox {
   /// Publishes `payload` as ``publish(_:)`` does, first moving the outbox aside when it cannot
   /// be read, so that a producer that runs unattended never stays stuck.
   ///
-  /// When the publish fails because the outbox is damaged (``SequenceTrackingError/corruptedOutbox(key:reason:)``,
-  /// a store error saying the log is corrupted), written by a newer version of this library
+  /// When the publish fails because the outbox is damaged
+  /// (``SequenceTrackingError/corruptedOutbox(key:reason:)``, a store error saying the log is
+  /// corrupted), written by a newer version of this library
   /// (``SequenceTrackingError/unsupportedOutboxFormat(key:found:supported:)``, the store's
   /// unsupported format version) or went back further than a capacity
   /// (``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``), the outbox is moved
@@ -129,8 +130,9 @@ extension SequencedOutbox {
   ///
   /// Call it when a drain reports ``SequenceResetReason/wentBackwards(from:)``: the outbox and
   /// its mark went back together (a folder restored from an older backup), and only the
-  /// consumer remembers how far the numbering had gone. `UsagePipeline` does. It does nothing
-  /// for an outbox without a mark, or when the mark is already there or beyond.
+  /// consumer remembers how far the numbering had gone. ``/AppPipeline/UsagePipeline`` does.
+  /// It does nothing for an outbox without a mark, or when the mark is already there or
+  /// beyond.
   ///
   /// - Parameter number: The last number the consumer applied.
   public func markHandedOut(through number: SequenceNumber) {
