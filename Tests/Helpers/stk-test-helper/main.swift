@@ -12,7 +12,7 @@ import TestSupport
 //   stk-test-helper write-in-place-loop --dir D --key K --size S                 (control)
 //
 // SequenceTrackingCommands.swift, AppendLogCommands.swift, ProbeCommands.swift,
-// KillPointCommands.swift and KillStormCommands.swift list the others.
+// KillPointCommands.swift, KillStormCommands.swift and HealCommands.swift list the others.
 
 struct Options {
   var values: [String: String] = [:]
