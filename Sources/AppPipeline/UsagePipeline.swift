@@ -164,9 +164,13 @@ public struct UsagePipeline: Sendable {
       lastHead = nil
       drain = try drainIfDue(trigger, now: now)
     }
-    if case .wentBackwards(let applied)? = drain.reset, let before, applied == before.value {
+    if case .wentBackwards(let applied)? = drain.reset, let before, applied == before.value,
+      let head = lastHead?.number, head.epoch == before.epoch,
+      applied <= head.value || applied - head.value <= UInt64(consumer.outbox.capacity)
+    {
       // The outbox and its mark went back together: the extension numbers on after what this
-      // app applied instead of handing those numbers out again.
+      // app applied instead of handing those numbers out again. Not further than a capacity:
+      // a cursor that far ahead is not evidence enough to make the extension start a new epoch.
       consumer.outbox.markHandedOut(through: before)
     }
     guard healed || drain.crossedEpochs else { return drain }

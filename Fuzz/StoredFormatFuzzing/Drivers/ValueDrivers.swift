@@ -222,8 +222,10 @@ final class PipelineStateDriver: StoredFormatDriver {
     // A wake writes the drained facts, then commits the state: one that fails at the commit (a
     // hostile record log refusing the next version) has appended facts to the day logs, which
     // are read as a set and appended again by the next drain. The state itself never changes.
+    // A wake whose cursor is past the outbox's head raises the outbox's high-water mark.
+    let mark = StoredBytes.fileName(forKey: layout.outboxMarkKey)
     let wake = try probe.change(
-      "wake", mayChange: Set([name] + journal), mayChangeOnFailure: Set(journal)
+      "wake", mayChange: Set([name, mark] + journal), mayChangeOnFailure: Set(journal)
     ) {
       try woken.wake(.foreground, now: now)
     }

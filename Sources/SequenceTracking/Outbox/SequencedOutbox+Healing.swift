@@ -46,13 +46,20 @@ extension SequencedOutbox {
     -> OutboxPublication
   {
     let record = try OutboxLayout.record(payload, key: key)
-    do throws(SequenceTrackingError) {
-      return OutboxPublication(number: try append([record]) { _ in }.last, recovery: nil)
-    } catch {
-      guard isUnreadable(error) else { throw error }
-      let recovery = try quarantine(because: error)
-      return OutboxPublication(number: try append([record]) { _ in }.last, recovery: recovery)
+    var failure: SequenceTrackingError?
+    // Twice before quarantining: another producer may have moved the outbox aside and started
+    // a new epoch in between, which a quarantine would move aside again.
+    for _ in 0..<2 {
+      do throws(SequenceTrackingError) {
+        return OutboxPublication(number: try append([record]) { _ in }.last, recovery: nil)
+      } catch {
+        guard isUnreadable(error) else { throw error }
+        failure = error
+      }
     }
+    guard let failure else { preconditionFailure("a failed publish leaves its error") }
+    let recovery = try quarantine(because: failure)
+    return OutboxPublication(number: try append([record]) { _ in }.last, recovery: recovery)
   }
 
   /// Whether `error` says that this outbox cannot be read or numbered: what
