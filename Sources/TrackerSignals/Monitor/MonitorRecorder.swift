@@ -31,7 +31,8 @@ import UsageModel
 ///
 /// **Writes.** Each callback makes, in this order:
 /// 1. one durable write: the ``/SignalValues/MonitorFact`` appended to the sequenced outbox, which
-///    also assigns the number to notify (the only write that matters for usage);
+///    also assigns the number to notify (the only write that matters for usage), after reading
+///    the outbox's high-water mark, and then the number appended to the mark, without a flush;
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
