@@ -196,6 +196,43 @@ struct OutboxHealingTests {
     }
   }
 
+  @Test("a damaged mark protects nothing, stops nothing, and is written anew")
+  func damagedMarkIsRewritten() throws {
+    let (store, outbox) = try Self.filled(count: 3)
+    let epoch = try #require(try outbox.head()).number.epoch
+    #expect(try outbox.lastHandedOut() == SequenceNumber(epoch: epoch, value: 3))
+    store.setLogBytes(Data("not a log".utf8), for: "outbox.mark")
+    #expect(throws: SequenceTrackingError.self) { try outbox.lastHandedOut() }
+    #expect(try outbox.publish(4) == SequenceNumber(epoch: epoch, value: 4))
+    #expect(try outbox.lastHandedOut() == SequenceNumber(epoch: epoch, value: 4))
+    #expect(store.quarantinedValues.keys.contains { $0.hasPrefix("outbox.mark") }, "bytes kept")
+    try store.append([Data([1, 2, 3])], toLog: "outbox.mark", capacity: 16)
+    #expect(throws: SequenceTrackingError.self) { try outbox.lastHandedOut() }
+    #expect(try outbox.publish(5).value == 5)
+    #expect(try outbox.lastHandedOut()?.value == 5)
+  }
+
+  @Test("only what cannot be read or numbered is healed by a quarantine")
+  func onlyUnreadableIsHealed() throws {
+    let (_, outbox) = try Self.filled(count: 1)
+    let unreadable: [SequenceTrackingError] = [
+      .corruptedOutbox(key: "outbox", reason: "x"),
+      .unsupportedOutboxFormat(key: "outbox", found: 2, supported: 1),
+      .rolledBack(key: "outbox", epoch: .a, newest: 1, handedOut: 500),
+      .store(.corrupted(key: "outbox", path: "/p", reason: "x")),
+      .store(.unsupportedFormatVersion(key: "outbox", path: "/p", found: 2, supported: 1)),
+    ]
+    for error in unreadable { #expect(outbox.isUnreadable(error), "\(error)") }
+    let other: [SequenceTrackingError] = [
+      .corruptedOutbox(key: "other", reason: "x"),
+      .store(.corrupted(key: "consumer", path: "/p", reason: "x")),
+      .store(.io(operation: "open", path: "/p", errno: .noSpace)),
+      .exhausted(key: "outbox"),
+      .payloadDecoding(key: "outbox", number: number(1), type: "Int", description: "x"),
+    ]
+    for error in other { #expect(!outbox.isUnreadable(error), "\(error)") }
+  }
+
   @Test("the recovery's JSON form is the documented one")
   func recoveryJSON() throws {
     let recovery = OutboxRecovery(
