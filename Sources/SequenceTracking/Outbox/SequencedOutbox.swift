@@ -104,8 +104,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - store: The store shared by the producers and the consumers.
-  ///   - key: A valid store key, at most 100 bytes: the mark's and the recoveries' keys add a
-  ///     suffix to it.
+  ///   - key: A valid store key of at most 89 characters: the mark's and the recoveries' keys
+  ///     add a suffix of up to 11 to it.
   ///   - capacity: The most entries kept, at least 1.
   ///   - markStore: The store of the high-water mark; it may be `store` itself (for a store
   ///     in memory), at the cost of its flushes.
