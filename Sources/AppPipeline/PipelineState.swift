@@ -17,7 +17,7 @@ import UsageModel
 ///
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
-/// - ``recoveries``: the outbox epochs that ended before the app reached their ends (a damaged
+/// - ``outboxRecoveries``: the outbox epochs that ended before the app reached their ends (a damaged
 ///   outbox moved aside, a vanished one);
 /// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
 ///   dashboard shows them again.
@@ -26,16 +26,16 @@ import UsageModel
 ///
 /// **Bounds.** Losses and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
-/// drain) are dropped. ``losses``, ``undecodable`` and ``recoveries`` keep at most
+/// drain) are dropped. ``losses``, ``undecodable`` and ``outboxRecoveries`` keep at most
 /// ``maximumListLength`` items each, the newest.
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
-/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "recoveries":
+/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "outboxRecoveries":
 /// [OutboxRecovery, …], "alerts":
 /// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is
 /// omitted before the first fact, and an empty list is left out.
 public struct PipelineState: Sendable, Hashable, Codable {
-  /// The most items ``losses``, ``undecodable`` and ``recoveries`` keep: 1,000 each.
+  /// The most items ``losses``, ``undecodable`` and ``outboxRecoveries`` keep: 1,000 each.
   public static let maximumListLength = 1_000
 
   /// The last fact applied, and its number.
@@ -96,7 +96,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// extension or the app), or when it vanished. Each says what was quarantined, where its
   /// bytes are, and the last number handed out; the numbers each cost the app are in
   /// ``losses``.
-  public internal(set) var recoveries: [OutboxRecovery]
+  public internal(set) var outboxRecoveries: [OutboxRecovery]
   /// The budget thresholds whose alerts the app acknowledged.
   public internal(set) var alerts: BudgetAlertState
   /// The windows whose tracker-down alert the app acknowledged, by the window's start in
@@ -114,7 +114,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = nil
     losses = []
     undecodable = []
-    recoveries = []
+    outboxRecoveries = []
     alerts = BudgetAlertState()
     acknowledgedTrackerDownInstants = []
   }
@@ -122,7 +122,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case sequence, lastApplied, losses, undecodable, recoveries, alerts
+    case sequence, lastApplied, losses, undecodable, outboxRecoveries, alerts
     case acknowledgedTrackerDown
   }
 
@@ -138,10 +138,11 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
     losses = try container.decodeIfPresent([SequenceLoss].self, forKey: .losses) ?? []
     undecodable = try container.decodeIfPresent([SequenceNumber].self, forKey: .undecodable) ?? []
-    recoveries = try container.decodeIfPresent([OutboxRecovery].self, forKey: .recoveries) ?? []
+    outboxRecoveries =
+      try container.decodeIfPresent([OutboxRecovery].self, forKey: .outboxRecoveries) ?? []
     for (key, count) in [
       (CodingKeys.losses, losses.count), (.undecodable, undecodable.count),
-      (.recoveries, recoveries.count),
+      (.outboxRecoveries, outboxRecoveries.count),
     ]
     where count > Self.maximumListLength {
       throw DecodingError.dataCorruptedError(
@@ -175,7 +176,9 @@ public struct PipelineState: Sendable, Hashable, Codable {
     // The record is written at every drain: empty lists are left out.
     if !losses.isEmpty { try container.encode(losses, forKey: .losses) }
     if !undecodable.isEmpty { try container.encode(undecodable, forKey: .undecodable) }
-    if !recoveries.isEmpty { try container.encode(recoveries, forKey: .recoveries) }
+    if !outboxRecoveries.isEmpty {
+      try container.encode(outboxRecoveries, forKey: .outboxRecoveries)
+    }
     try container.encode(alerts, forKey: .alerts)
     if !acknowledgedTrackerDownInstants.isEmpty {
       try container.encode(
@@ -218,8 +221,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
     and before: Int64
   ) -> [OutboxRecovery] {
     var recorded: [OutboxRecovery] = []
-    for recovery in found where !recoveries.contains(recovery) {
-      appendBounded(&recoveries, recovery)
+    for recovery in found where !outboxRecoveries.contains(recovery) {
+      appendBounded(&outboxRecoveries, recovery)
       recorded.append(recovery)
       if let lost = recovery.lost(after: last) {
         appendBounded(

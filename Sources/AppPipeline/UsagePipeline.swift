@@ -413,8 +413,9 @@ public struct PipelineDrain: Sendable, Hashable {
   public let reset: SequenceResetReason?
   /// The outbox epochs this wake learnt had ended before the app reached their ends — a
   /// damaged outbox moved aside by the extension or by this wake, a vanished one — also kept
-  /// in ``PipelineState/recoveries``; the numbers each cost are in ``PipelineState/losses``.
-  public private(set) var recoveries: [OutboxRecovery] = []
+  /// in ``PipelineState/outboxRecoveries``; the numbers each cost are in
+  /// ``PipelineState/losses``.
+  public private(set) var outboxRecoveries: [OutboxRecovery] = []
 
   init(
     decision: DrainDecision, applied: Int, lost: SequenceRange?, reset: SequenceResetReason?
@@ -434,7 +435,7 @@ public struct PipelineDrain: Sendable, Hashable {
   /// This drain, reporting `recoveries`.
   func reporting(_ recoveries: [OutboxRecovery]) -> PipelineDrain {
     var drain = self
-    drain.recoveries = recoveries
+    drain.outboxRecoveries = recoveries
     return drain
   }
 }

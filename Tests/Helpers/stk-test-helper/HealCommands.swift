@@ -60,7 +60,7 @@ private func wakeHealingApp(_ options: Options) throws {
   for loss in state.losses {
     emit("l \(loss.range.epoch) \(loss.range.values.lowerBound) \(loss.range.values.upperBound)")
   }
-  for recovery in state.recoveries {
+  for recovery in state.outboxRecoveries {
     emit(
       "r \(recovery.epoch.map { "\($0)" } ?? "-") \(recovery.lastNumber.map(String.init) ?? "-") "
         + (recovery.quarantinedTo ?? "-"))
