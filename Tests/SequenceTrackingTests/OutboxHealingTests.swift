@@ -233,6 +233,22 @@ struct OutboxHealingTests {
     for error in other { #expect(!outbox.isUnreadable(error), "\(error)") }
   }
 
+  @Test("a batch is published healing in one write, in a new epoch after a damaged outbox")
+  func batchIsPublishedHealing() throws {
+    let (store, outbox) = try Self.filled(count: 5)
+    let epoch = try #require(try outbox.head()).number.epoch
+    #expect(try outbox.publishHealing(contentsOf: [Int]()) == nil)
+    var bytes = try #require(store.logBytes(for: "outbox"))
+    bytes[bytes.count - 3] ^= 0xFF
+    store.setLogBytes(bytes, for: "outbox")
+    let publication = try #require(try outbox.publishHealing(contentsOf: [6, 7, 8]))
+    #expect(publication.numbers.epoch != epoch && publication.numbers.values == 1...3)
+    #expect(publication.number.value == 3)
+    #expect(publication.recovery?.epoch == epoch && publication.recovery?.lastNumber == 5)
+    let next = try #require(try outbox.publishHealing(contentsOf: [9]))
+    #expect(next.recovery == nil && next.number.value == 4)
+  }
+
   @Test("the recovery's JSON form is the documented one")
   func recoveryJSON() throws {
     let recovery = OutboxRecovery(

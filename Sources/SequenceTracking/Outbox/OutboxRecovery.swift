@@ -65,21 +65,24 @@ public struct OutboxRecovery: Sendable, Hashable, Codable, CustomStringConvertib
   }
 }
 
-/// What ``SequencedOutbox/publishHealing(_:)`` did: the number the entry was published under,
-/// and the recovery it needed first, if any.
+/// What ``SequencedOutbox/publishHealing(_:)`` or ``SequencedOutbox/publishHealing(contentsOf:)``
+/// did: the numbers the entries were published under, and the recovery it needed first, if any.
 public struct OutboxPublication: Sendable, Hashable {
-  /// The entry's number.
-  public let number: SequenceNumber
+  /// The entries' numbers.
+  public let numbers: SequenceRange
   /// The damaged outbox moved aside before publishing, or `nil` when the outbox was readable.
   public let recovery: OutboxRecovery?
 
   /// Creates a publication.
   ///
   /// - Parameters:
-  ///   - number: The entry's number.
-  ///   - recovery: The recovery that preceded it, if any.
-  public init(number: SequenceNumber, recovery: OutboxRecovery?) {
-    self.number = number
+  ///   - numbers: The entries' numbers.
+  ///   - recovery: The recovery that preceded them, if any.
+  public init(numbers: SequenceRange, recovery: OutboxRecovery?) {
+    self.numbers = numbers
     self.recovery = recovery
   }
+
+  /// The number of the last entry published: the number to notify.
+  public var number: SequenceNumber { numbers.last }
 }

@@ -45,13 +45,40 @@ extension SequencedOutbox {
   public func publishHealing(_ payload: Payload) throws(SequenceTrackingError)
     -> OutboxPublication
   {
-    let record = try OutboxLayout.record(payload, key: key)
+    guard let publication = try heal([try OutboxLayout.record(payload, key: key)]) else {
+      preconditionFailure("one record is published under one number")
+    }
+    return publication
+  }
+
+  /// Publishes `payloads` under consecutive numbers in one atomic write, as
+  /// ``publish(contentsOf:then:)`` does, first moving the outbox aside when it cannot be read,
+  /// as ``publishHealing(_:)`` does.
+  ///
+  /// - Parameter payloads: The entries to publish, in order. When empty, nothing is written.
+  /// - Returns: The entries' numbers and the recovery, if one was needed; `nil` when `payloads`
+  ///   is empty.
+  /// - Throws: Like ``publishHealing(_:)``.
+  /// - Complexity: O(*k*) in the size of the *k* new entries, amortised.
+  public func publishHealing(contentsOf payloads: some Sequence<Payload>)
+    throws(SequenceTrackingError) -> OutboxPublication?
+  {
+    var records: [Data] = []
+    for payload in payloads {
+      records.append(try OutboxLayout.record(payload, key: key))
+    }
+    return try heal(records)
+  }
+
+  /// Appends `records`, quarantining an outbox that cannot be read first; `nil` for no record.
+  private func heal(_ records: [Data]) throws(SequenceTrackingError) -> OutboxPublication? {
+    guard !records.isEmpty else { return nil }
     var failure: SequenceTrackingError?
     // Twice before quarantining: another producer may have moved the outbox aside and started
     // a new epoch in between, which a quarantine would move aside again.
     for _ in 0..<2 {
       do throws(SequenceTrackingError) {
-        return OutboxPublication(number: try append([record]) { _ in }.last, recovery: nil)
+        return OutboxPublication(numbers: try append(records) { _ in }, recovery: nil)
       } catch {
         guard isUnreadable(error) else { throw error }
         failure = error
@@ -59,7 +86,7 @@ extension SequencedOutbox {
     }
     guard let failure else { preconditionFailure("a failed publish leaves its error") }
     let recovery = try quarantine(because: failure)
-    return OutboxPublication(number: try append([record]) { _ in }.last, recovery: recovery)
+    return OutboxPublication(numbers: try append(records) { _ in }, recovery: recovery)
   }
 
   /// Whether `error` says that this outbox cannot be read or numbered: what
