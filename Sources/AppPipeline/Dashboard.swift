@@ -7,7 +7,8 @@ import UsageModel
 /// call: usage, budgets and pace, the alerts not yet acknowledged, the reward balance, tracker
 /// health, the gap report and the backend's sync payload.
 ///
-/// Made by ``UsagePipeline/dashboard(for:now:)``, which only reads.
+/// Made by ``UsagePipeline/dashboard(for:now:)``, which only reads (except to heal a damaged
+/// file of the app's state).
 ///
 /// JSON form: `{"day": "2026-03-08", "evaluatedAt": "…", "usage": DailyUsage, "confirmedUsage":
 /// DailyUsage, "unconfirmed": [ThresholdGrading, …], "budgets":

@@ -78,8 +78,9 @@ public struct ThresholdCounts: Sendable, Hashable, Codable {
 /// (Every fact kept: `UsagePipeline.facts()`.)
 ///
 /// JSON form: `{"dayFacts": 41, "losses": [SequenceLoss, …],
-/// "undecodable": [SequenceNumber, …], "thresholds": ThresholdCounts, "rejected":
-/// [RejectedFact, …], "implausible": [ImplausibleThresholdEvent, …]}`.
+/// "undecodable": [SequenceNumber, …], "recoveries": [PipelineRecovery, …], "thresholds":
+/// ThresholdCounts, "rejected": [RejectedFact, …], "implausible": [ImplausibleThresholdEvent,
+/// …]}`; `recoveries` is left out when empty.
 public struct FactReport: Sendable, Hashable, Codable {
   /// How many facts are dated within the day, up to the dashboard's instant.
   public let dayFacts: Int
@@ -88,6 +89,10 @@ public struct FactReport: Sendable, Hashable, Codable {
   public let losses: [SequenceLoss]
   /// The outbox entries passed over because they do not decode, within the retention.
   public let undecodable: [SequenceNumber]
+  /// The app side's files found damaged, moved aside and rebuilt within the retention, with what
+  /// could not be rebuilt: show them, since they say which facts, acknowledgements or rewards
+  /// are gone.
+  public let recoveries: [PipelineRecovery]
   /// How the day's threshold events were counted.
   public let thresholds: ThresholdCounts
   /// The day's facts that could not be counted, and why.
@@ -96,16 +101,18 @@ public struct FactReport: Sendable, Hashable, Codable {
   public let implausible: [ImplausibleThresholdEvent]
 
   private enum CodingKeys: String, CodingKey {
-    case dayFacts, losses, undecodable, thresholds, rejected, implausible
+    case dayFacts, losses, undecodable, recoveries, thresholds, rejected, implausible
   }
 
   init(
     dayFacts: Int, losses: [SequenceLoss], undecodable: [SequenceNumber],
-    thresholds: ThresholdCounts, rejected: [RejectedFact], implausible: [ImplausibleThresholdEvent]
+    recoveries: [PipelineRecovery], thresholds: ThresholdCounts, rejected: [RejectedFact],
+    implausible: [ImplausibleThresholdEvent]
   ) {
     self.dayFacts = dayFacts
     self.losses = losses
     self.undecodable = undecodable
+    self.recoveries = recoveries
     self.thresholds = thresholds
     self.rejected = rejected
     self.implausible = implausible
@@ -120,9 +127,26 @@ public struct FactReport: Sendable, Hashable, Codable {
     dayFacts = try container.decodeCount(forKey: .dayFacts)
     losses = try container.decode([SequenceLoss].self, forKey: .losses)
     undecodable = try container.decode([SequenceNumber].self, forKey: .undecodable)
+    recoveries =
+      try container.decodeIfPresent([PipelineRecovery].self, forKey: .recoveries) ?? []
     thresholds = try container.decode(ThresholdCounts.self, forKey: .thresholds)
     rejected = try container.decode([RejectedFact].self, forKey: .rejected)
     implausible = try container.decode([ImplausibleThresholdEvent].self, forKey: .implausible)
+  }
+
+  /// Encodes the documented JSON form.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(dayFacts, forKey: .dayFacts)
+    try container.encode(losses, forKey: .losses)
+    try container.encode(undecodable, forKey: .undecodable)
+    if !recoveries.isEmpty { try container.encode(recoveries, forKey: .recoveries) }
+    try container.encode(thresholds, forKey: .thresholds)
+    try container.encode(rejected, forKey: .rejected)
+    try container.encode(implausible, forKey: .implausible)
   }
 }
 

@@ -17,6 +17,7 @@ extension PipelineState {
   mutating func prune(before cutoff: Int64, day: LocalDay) {
     losses.removeAll { Self.expires($0, before: cutoff) }
     acknowledgedTrackerDownInstants.removeAll { $0 < cutoff }
+    recoveries.removeAll { $0.instant < cutoff }
     alerts.forgetWindows(endingBefore: day)
   }
 

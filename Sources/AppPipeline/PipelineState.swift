@@ -17,25 +17,31 @@ import UsageModel
 ///
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
-/// - ``outboxRecoveries``: the outbox epochs that ended before the app reached their ends (a damaged
-///   outbox moved aside, a vanished one);
+/// - ``outboxRecoveries``: the outbox epochs that ended before the app reached their ends (a
+///   damaged outbox moved aside, a vanished one);
 /// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
-///   dashboard shows them again.
+///   dashboard shows them again;
+/// - ``recoveries``: the app side's files that were damaged, moved aside and rebuilt, with what
+///   could not be rebuilt;
+/// - the reward ledger's position after the app's last own transaction, so that a ledger cut
+///   short, rolled back or removed — which reads without an error — is found, not paid from twice.
 ///
 /// The reward ledger is in a log of its own (`UsagePipeline.ledger()`).
 ///
 /// **Bounds.** Losses and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
-/// drain) are dropped. ``losses``, ``undecodable`` and ``outboxRecoveries`` keep at most
-/// ``maximumListLength`` items each, the newest.
+/// drain) are dropped, and so are recoveries. ``losses``, ``undecodable``, ``recoveries`` and
+/// ``outboxRecoveries`` keep at most ``maximumListLength`` items each, the newest.
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
 /// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "outboxRecoveries":
-/// [OutboxRecovery, …], "alerts":
-/// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …]}`; `lastApplied` is
-/// omitted before the first fact, and an empty list is left out.
+/// [OutboxRecovery, …], "alerts": BudgetAlertState, "acknowledgedTrackerDown":
+/// ["2026-03-08T00:00:00Z", …], "recoveries": [PipelineRecovery, …], "ledger": {"identity":
+/// "5f1c0a3be29d4471", "next": 42}}`; `lastApplied` is omitted before the first fact, `ledger`
+/// before the app's first transaction, and an empty list is left out.
 public struct PipelineState: Sendable, Hashable, Codable {
-  /// The most items ``losses``, ``undecodable`` and ``outboxRecoveries`` keep: 1,000 each.
+  /// The most items ``losses``, ``undecodable``, ``recoveries`` and ``outboxRecoveries`` keep:
+  /// 1,000 each.
   public static let maximumListLength = 1_000
 
   /// The last fact applied, and its number.
@@ -102,6 +108,46 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// The windows whose tracker-down alert the app acknowledged, by the window's start in
   /// milliseconds, sorted.
   var acknowledgedTrackerDownInstants: [Int64]
+  /// The app side's files that were found damaged, moved aside and rebuilt, oldest first, with
+  /// what their rebuild could not bring back.
+  public internal(set) var recoveries: [PipelineRecovery]
+  /// The reward ledger log's identity and next position after the app's last own transaction
+  /// (or its last rebuild): the log must hold at least that much.
+  var ledgerMark: LedgerMark?
+
+  /// A position in the reward ledger's log.
+  ///
+  /// JSON form: `{"identity": "5f1c0a3be29d4471", "next": 42}`, the identity in hexadecimal.
+  struct LedgerMark: Sendable, Hashable, Codable {
+    var identity: UInt64
+    var next: UInt64
+
+    init(identity: UInt64, next: UInt64) {
+      self.identity = identity
+      self.next = next
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case identity, next
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let text = try container.decode(String.self, forKey: .identity)
+      guard let identity = UInt64(text, radix: 16) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .identity, in: container, debugDescription: "not hexadecimal: \(text)")
+      }
+      self.identity = identity
+      next = try container.decode(UInt64.self, forKey: .next)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(String(identity, radix: 16), forKey: .identity)
+      try container.encode(next, forKey: .next)
+    }
+  }
 
   /// The windows whose tracker-down alert the app acknowledged, by the window's start.
   public var acknowledgedTrackerDown: [Date] {
@@ -117,21 +163,24 @@ public struct PipelineState: Sendable, Hashable, Codable {
     outboxRecoveries = []
     alerts = BudgetAlertState()
     acknowledgedTrackerDownInstants = []
+    recoveries = []
+    ledgerMark = nil
   }
 
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
     case sequence, lastApplied, losses, undecodable, outboxRecoveries, alerts
-    case acknowledgedTrackerDown
+    case acknowledgedTrackerDown, recoveries
+    case ledgerMark = "ledger"
   }
 
   /// Decodes the documented JSON form.
   ///
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the missing or invalid field; also when ``losses`` or
-  /// ``undecodable`` hold more than ``maximumListLength`` items — which no state written by this
-  /// library holds.
+  /// - Throws: `DecodingError` naming the missing or invalid field; also when ``losses``,
+  /// ``undecodable`` or ``recoveries`` hold more than ``maximumListLength`` items — which no
+  /// state written by this library holds.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sequence = try container.decode(SequenceTracker.self, forKey: .sequence)
@@ -140,11 +189,13 @@ public struct PipelineState: Sendable, Hashable, Codable {
     undecodable = try container.decodeIfPresent([SequenceNumber].self, forKey: .undecodable) ?? []
     outboxRecoveries =
       try container.decodeIfPresent([OutboxRecovery].self, forKey: .outboxRecoveries) ?? []
+    recoveries =
+      try container.decodeIfPresent([PipelineRecovery].self, forKey: .recoveries) ?? []
+    ledgerMark = try container.decodeIfPresent(LedgerMark.self, forKey: .ledgerMark)
     for (key, count) in [
       (CodingKeys.losses, losses.count), (.undecodable, undecodable.count),
-      (.outboxRecoveries, outboxRecoveries.count),
-    ]
-    where count > Self.maximumListLength {
+      (.recoveries, recoveries.count), (.outboxRecoveries, outboxRecoveries.count),
+    ] where count > Self.maximumListLength {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container,
         debugDescription: "\(count) items, more than the \(Self.maximumListLength) kept")
@@ -185,6 +236,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
         acknowledgedTrackerDownInstants.map(ISO8601Instant.format),
         forKey: .acknowledgedTrackerDown)
     }
+    if !recoveries.isEmpty { try container.encode(recoveries, forKey: .recoveries) }
+    try container.encodeIfPresent(ledgerMark, forKey: .ledgerMark)
   }
 
   // MARK: - Applying
@@ -199,8 +252,13 @@ public struct PipelineState: Sendable, Hashable, Codable {
     case .gap(_, let range): missing = range
     case .reset(_, _, let range): missing = range
     case .first(let number):
+      // A state rebuilt after its record was damaged does not know whether the numbers before
+      // its first were drained: its recovery reports them (`PipelineRecovery.Loss.deliveries`),
+      // and their facts are in the per-day logs if they were.
+      let rebuilt = recoveries.contains { $0.file == .state }
       missing =
-        number.value > 1 ? SequenceRange(epoch: number.epoch, values: 1...(number.value - 1)) : nil
+        number.value > 1 && !rebuilt
+        ? SequenceRange(epoch: number.epoch, values: 1...(number.value - 1)) : nil
     case .inOrder, .duplicate, .lateArrival, .stale: missing = nil
     }
     if let missing {
@@ -230,6 +288,11 @@ public struct PipelineState: Sendable, Hashable, Codable {
       }
     }
     return recorded
+  }
+
+  /// Records the recovery of a damaged file.
+  mutating func record(_ recovery: PipelineRecovery) {
+    appendBounded(&recoveries, recovery)
   }
 
   /// Records an entry passed over because it does not decode.

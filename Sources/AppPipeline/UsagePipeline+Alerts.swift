@@ -20,7 +20,9 @@ extension UsagePipeline {
   /// - Parameter alerts: The alerts to acknowledge, usually a dashboard's.
   /// - Returns: The alerts this call acknowledged: those not acknowledged before.
   /// - Throws: ``PipelineError/sequence(_:)`` when the state cannot be read or written; nothing
-  ///   is acknowledged then.
+  ///   is acknowledged then. A damaged state is thrown here, not rebuilt: the next
+  ///   ``wake(_:now:)`` or ``dashboard(for:now:)`` rebuilds it (``PipelineRecovery``), and the
+  ///   alerts it shows again can be acknowledged then.
   @discardableResult
   public func acknowledge(_ alerts: PendingAlerts) throws(PipelineError) -> PendingAlerts {
     guard !alerts.isEmpty else { return alerts }

@@ -6,7 +6,7 @@ import TrackerSignals
 import UsageModel
 
 extension UsagePipeline {
-  /// Derives the dashboard of `day` as of `now`; it only reads.
+  /// Derives the dashboard of `day` as of `now`; it only reads, except to heal a damaged file.
   ///
   /// Everything is derived from the facts drained so far that are dated up to `now`, and from
   /// the extension's heartbeats (call ``wake(_:now:)`` first to drain what is new). Local days
@@ -27,7 +27,12 @@ extension UsagePipeline {
   /// - health, from the extension's latest heartbeat, and the gap report, with every fact
   ///   counted as a sign of life and the facts the app never received as notification-loss
   ///   evidence;
-  /// - the reward balance and the sync payload.
+  /// - the reward balance and the sync payload;
+  /// - the app side's files found damaged and rebuilt, in ``FactReport/recoveries``.
+  ///
+  /// A file of the app's state that is damaged — or a reward ledger behind the app's last
+  /// transaction — is quarantined, rebuilt and reported as ``UsagePipeline/wake(_:now:)`` does
+  /// (``PipelineRecovery``): the only writes a dashboard makes.
   ///
   /// - Parameters:
   ///   - day: The local day.
@@ -46,15 +51,29 @@ extension UsagePipeline {
       throw .usage(.instantOutOfRange(field: "now", secondsSince1970: .nan))
     }
     let instant = Milliseconds.clampedInstant(now)
+    var recoveries: [PipelineRecovery] = []
+    return try healing(now: instant, into: &recoveries) { () throws(PipelineError) in
+      try derivedDashboard(for: day, now: instant)
+    }
+  }
+
+  /// The dashboard of `day` at `instant` (milliseconds), derived from the files as they are.
+  private func derivedDashboard(for day: LocalDay, now instant: Int64) throws(PipelineError)
+    -> Dashboard
+  {
     let now = Milliseconds.date(instant)
     let snapshot = try state()
+    // A ledger gone back would show a balance already spent.
+    try checkLedgerWentBack(snapshot)
     let boundary = configuration.boundary
     let dayInterval = boundary.interval(of: day)
     let plan = configuration.plan(for: day)
     let firstDay = plan.map { max($0.month.days.lowerBound, min(day, $0.startDay)) } ?? day
-    // The month so far, up to `now`: budgets and pace need every day of it. A past day with a
-    // summary is read from it; the others, and the day itself, from their facts.
-    let summaries = try summaries(of: firstDay..<day, now: instant)
+    // The month so far, up to `now`: budgets and pace need every day of it, within the bound
+    // they restrict by. A past day with a summary is read from it; the others, and the day
+    // itself, from their facts. The other bound is shown for the day only.
+    let restriction = configuration.restrictionBound
+    let summaries = try summaryUsage(of: firstDay..<day, bound: restriction, now: instant)
     let derivedFrom = (firstDay..<day).first { summaries[$0] == nil } ?? day
     let window = try window(for: derivedFrom...day, now: instant)
     let facts = window.facts
@@ -63,9 +82,11 @@ extension UsagePipeline {
     // Each interval's use is read in the days of the zone it began in, so travel moves no past
     // use between days.
     let upperReport = try Self.month(
-      try report(derived, bound: .upper, days: derivedFrom...day, now: now), summaries, \.upper)
+      try report(derived, bound: .upper, days: derivedFrom...day, now: now),
+      restriction == .upper ? summaries : [:])
     let lowerReport = try Self.month(
-      try report(derived, bound: .lower, days: derivedFrom...day, now: now), summaries, \.lower)
+      try report(derived, bound: .lower, days: derivedFrom...day, now: now),
+      restriction == .lower ? summaries : [:])
     let upper = try Self.usage(on: day, in: upperReport, interval: dayInterval)
     let lower = try Self.usage(on: day, in: lowerReport, interval: dayInterval)
     let budgets = try overviews(
@@ -92,7 +113,8 @@ extension UsagePipeline {
       },
       facts: FactReport(
         dayFacts: facts.count { dayRange.contains($0.instant) }, losses: snapshot.losses,
-        undecodable: snapshot.undecodable, thresholds: derived.counts(in: dayRange),
+        undecodable: snapshot.undecodable, recoveries: snapshot.recoveries,
+        thresholds: derived.counts(in: dayRange),
         rejected: derived.rejected.filter { dayRange.contains($0.fact.instant) },
         implausible: derived.accountant.implausibleEvents.filter {
           dayRange.contains(Milliseconds.clampedInstant($0.event.receivedAt))

@@ -1,5 +1,6 @@
 import BudgetMath
 import Foundation
+import UsageModel
 
 extension UsagePipeline {
   /// Applies one of the app's own transactions to the reward ledger — a redemption, a spending
@@ -7,11 +8,15 @@ extension UsagePipeline {
   ///
   /// - Parameter transaction: The transaction; its identifier makes a repeat a no-op.
   /// - Returns: What the ledger did.
+  /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
+  /// rebuilt at a balance of zero (``PipelineRecovery``): nothing is paid from transactions that
+  /// may have been spent already.
+  ///
   /// - Throws: ``PipelineError/budget(_:)`` for a transaction the ledger rejects (an overdraft,
   ///   an unknown session), with nothing changed, and the store's errors.
   @discardableResult
   public func apply(_ transaction: LedgerTransaction) throws(PipelineError) -> LedgerApplyResult {
-    try ledgerJournal.update { fold throws(PipelineError) in
+    try changingLedger(at: transaction.at) { fold throws(PipelineError) in
       do throws(BudgetMathError) {
         return try fold.ledger.apply(transaction)
       } catch {
@@ -29,11 +34,14 @@ extension UsagePipeline {
   ///   - at: When it happens.
   /// - Returns: What was redeemed, the time bought and the XP that remain; nothing is recorded
   ///   when less than one unit is available.
+  /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
+  /// rebuilt at a balance of zero, as ``apply(_:)`` does.
+  ///
   /// - Throws: ``PipelineError/budget(_:)`` for an identifier already used by another kind of
   ///   transaction, and the store's errors.
   @discardableResult
   public func redeemAll(id: String, at: Date) throws(PipelineError) -> LedgerRedemption {
-    try ledgerJournal.update { fold throws(PipelineError) in
+    try changingLedger(at: at) { fold throws(PipelineError) in
       do throws(BudgetMathError) {
         return try fold.ledger.redeemAll(id: id, at: at)
       } catch {
@@ -42,11 +50,35 @@ extension UsagePipeline {
     }
   }
 
+  /// Makes one of the app's own changes to the ledger, and records in the state the ledger's
+  /// position after it, so that a ledger that later goes back is found (see `PipelineRecovery`).
+  ///
+  /// A ledger found damaged or gone back first is quarantined and rebuilt at a balance of zero:
+  /// a redemption is never paid from transactions that may have been spent already. A kill
+  /// between the change and the record of its position loses nothing: the ledger is only ahead
+  /// of the state.
+  private func changingLedger<Result>(
+    at date: Date, _ change: (inout LedgerJournal.Fold) throws(PipelineError) -> Result
+  ) throws(PipelineError) -> Result {
+    var recoveries: [PipelineRecovery] = []
+    let result = try healing(now: Milliseconds.clampedInstant(date), into: &recoveries) {
+      () throws(PipelineError) -> Result in
+      try checkLedgerWentBack(try state())
+      return try ledgerJournal.update(change)
+    }
+    let position = try ledgerPosition()
+    if try state().ledgerMark != position {
+      try updateState { state throws(PipelineError) in state.ledgerMark = position }
+    }
+    return result
+  }
+
   /// The reward ledger: the usage credited, and the app's own redemptions and sessions.
   ///
   /// - Returns: The ledger, folded from its log (`<appStateKey>.ledger`).
-  /// - Throws: ``PipelineError/store(_:)`` when the log cannot be read,
-  ///   ``PipelineError/budget(_:)`` when a transaction in it does not apply.
+  /// - Throws: ``PipelineError/store(_:)`` when the log cannot be read, also with
+  ///   `SharedStoreError.decoding` when a transaction in it does not apply: this accessor only
+  ///   reads; the next wake, dashboard or transaction rebuilds a damaged ledger.
   /// - Complexity: O(*t*) in the transactions the first time a process reads it, and when another
   ///   process appended since; O(1) otherwise.
   public func ledger() throws(PipelineError) -> RewardLedger {

@@ -8,37 +8,44 @@ extension UsagePipeline {
   /// starts of the longest interval before them.
   static let summaryLookback = 2 * IntervalAttribution.longestIntervalMilliseconds
 
-  /// The valid summaries of `days` as of `now` (milliseconds): made under this configuration,
-  /// or of a day whose facts are past the retention.
-  func summaries(of days: Range<LocalDay>, now: Int64) throws(PipelineError)
-    -> [LocalDay: DaySummary]
+  /// The valid summary records of `days` as of `now` (milliseconds), headers only: made under
+  /// this configuration, or of a day whose facts are past the retention.
+  func summaryRecords(of days: Range<LocalDay>, now: Int64) throws(PipelineError)
+    -> [LocalDay: FactJournal.SummaryRecord]
   {
     guard !days.isEmpty else { return [:] }
     let all = try journal.summaries()
     let expiry = now - Int64(min(configuration.retentionDays, 100_000)) * 86_400_000
-    var valid: [LocalDay: DaySummary] = [:]
+    var valid: [LocalDay: FactJournal.SummaryRecord] = [:]
     for day in days {
-      guard let summary = all[day], summary.upper != nil, summary.lower != nil else { continue }
+      guard let record = all[day] else { continue }
       let expired =
         Milliseconds.clampedInstant(configuration.boundary.interval(of: day).end) < expiry
-      let current = configurationDigest.map { summary.configuration == $0 } ?? false
-      if current || expired { valid[day] = summary }
+      let current = configurationDigest.map { record.header.configuration == $0 } ?? false
+      if current || expired { valid[day] = record }
     }
     return valid
   }
 
-  /// `derived`'s report, its past days replaced by their summaries' usage within `bound`.
-  static func month(
-    _ derived: UsageReport, _ summaries: [LocalDay: DaySummary],
-    _ bound: KeyPath<DaySummary, DailyUsage?>
-  ) throws(PipelineError) -> UsageReport {
-    guard !summaries.isEmpty else { return derived }
+  /// The usage within `bound` of the valid summaries of `days` as of `now` (milliseconds):
+  /// what a dashboard reads its month's past days from.
+  func summaryUsage(of days: Range<LocalDay>, bound: UsageBound, now: Int64)
+    throws(PipelineError) -> [LocalDay: DaySummary.BoundUsage]
+  {
+    journal.usage(of: try summaryRecords(of: days, now: now), bound: bound)
+  }
+
+  /// `derived`'s report, its past days replaced by their summaries' `usage`.
+  static func month(_ derived: UsageReport, _ usage: [LocalDay: DaySummary.BoundUsage])
+    throws(PipelineError) -> UsageReport
+  {
+    guard !usage.isEmpty else { return derived }
     var days: [LocalDay: DailyUsage] = [:]
-    for usage in derived.days { days[usage.day] = usage }
+    for daily in derived.days { days[daily.day] = daily }
     var uncategorized = Set(derived.uncategorizedApps)
-    for (day, summary) in summaries {
-      days[day] = summary[keyPath: bound]
-      uncategorized.formUnion(summary.uncategorized ?? [])
+    for (day, summary) in usage {
+      days[day] = summary.usage
+      uncategorized.formUnion(summary.uncategorized)
     }
     do throws(UsageModelError) {
       return try UsageReport(
@@ -66,7 +73,7 @@ extension UsagePipeline {
         LocalDay.supportedDayNumbers.lowerBound,
         today.dayNumber - min(configuration.retentionDays, 400) + 1))
     guard first < today else { return }
-    let valid = try summaries(of: first..<today, now: now)
+    let valid = try summaryRecords(of: first..<today, now: now)
     var closed: [LocalDay] = []
     for day in first..<today where valid[day] == nil {
       if try windowBounds(for: day...day, now: .max).through < now { closed.append(day) }
@@ -81,7 +88,7 @@ extension UsagePipeline {
       let lower = try report(derived, bound: .lower, days: day...day, now: through)
       written.append(
         DaySummary(
-          day: day, configuration: digest, through: through,
+          day: day, configuration: digest, through: window.through,
           upper: try Self.usage(on: day, in: upper, interval: interval),
           lower: try Self.usage(on: day, in: lower, interval: interval),
           uncategorized: upper.uncategorizedApps))
@@ -99,9 +106,7 @@ extension UsagePipeline {
     guard !summaries.isEmpty else { return }
     var stale: [DaySummary] = []
     for day in summaries.keys.sorted() {
-      guard let through = summaries[day]?.through.map(Milliseconds.clampedInstant) else {
-        continue
-      }
+      guard let through = summaries[day]?.header.through else { continue }
       let start =
         Milliseconds.clampedInstant(configuration.boundary.start(of: day)) - Self.summaryLookback
       if facts.contains(where: { $0.instant >= start && $0.instant <= through }) {

@@ -133,6 +133,13 @@ public struct UsagePipeline: Sendable {
   /// and on each polling tick. When nothing changed since the last call, it reads only the
   /// outbox's change token.
   ///
+  /// **It heals the app side's files.** A file of the app's state that is damaged, or that went
+  /// back without an error (cut short, rolled back, removed), is quarantined — its bytes kept —
+  /// rebuilt from the facts still in the outbox and the day logs, and reported in
+  /// ``PipelineDrain/recoveries`` and ``PipelineState/recoveries`` with what could not be
+  /// rebuilt (``PipelineRecovery``); then the wake goes on. An I/O error is thrown as it is, and
+  /// nothing is quarantined for it.
+  ///
   /// - Parameters:
   ///   - trigger: What woke the app.
   ///   - now: The current instant; facts older than the retention before it are dropped. A
@@ -145,12 +152,15 @@ public struct UsagePipeline: Sendable {
   ///   cut. A failure after a drain (settling the retention and rewards, recording an
   ///   undecodable entry) leaves the drained facts applied; the next wake that drains settles
   ///   again. Rewards are settled only by a wake that drains: a threshold confirmed after its
-  ///   burst window has passed is credited at the next one.
+  ///   burst window has passed is credited at the next one. A damaged file of the app side is
+  ///   not thrown but healed — unless the same file is damaged again within the call, or a
+  ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``).
   @discardableResult
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
   {
-    let before = try appliedNumber()
+    // Read before the drain, as a hint: a state that cannot be read now is healed by the drain.
+    let before = (try? appliedNumber()) ?? nil
     let drain: PipelineDrain
     var healed = false
     do throws(PipelineError) {
@@ -182,7 +192,55 @@ public struct UsagePipeline: Sendable {
   private mutating func drainIfDue(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
   {
-    let decision: DrainDecision
+    // Each step heals the app side's damaged files it finds (see `PipelineRecovery`); the
+    // healing runs on a copy, since the steps change this pipeline.
+    let healer = self
+    let instant = Milliseconds.clampedInstant(now)
+    var recoveries: [PipelineRecovery] = []
+    let decision = try healer.healing(now: instant, into: &recoveries) {
+      () throws(PipelineError) -> DrainDecision in
+      try decide(trigger)
+    }
+    guard decision.shouldDrain else {
+      return PipelineDrain(
+        decision: decision, applied: 0, lost: nil, reset: nil, recoveries: recoveries)
+    }
+    let (batch, previous) = try healer.healing(now: instant, into: &recoveries) {
+      () throws(PipelineError) in
+      try healer.checkFilesWentBack(now: instant)
+      return try healer.drainPassingOverUndecodable()
+    }
+    cursor = batch.cursor
+    appliedBeforeLastDrain = previous
+    // Credits are settled over the days from the last fact of the previous drain on: the
+    // intervals that were current then may have been confirmed since.
+    let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
+    let drained = recoveries.count
+    try healer.healing(now: instant, into: &recoveries) { () throws(PipelineError) in
+      try healer.settle(now: now, since: earliest)
+    }
+    // A state rebuilt while settling starts from the outbox's start again: the next wake reads
+    // its cursor.
+    if recoveries[drained...].contains(where: { $0.file == .state }) { cursor = nil }
+    // Numbers a rebuilt state cannot vouch for are reported by its recovery, not as lost.
+    let unknown = recoveries.flatMap(\.unrebuilt).compactMap { loss -> SequenceRange? in
+      if case .deliveries(let range) = loss { return range }
+      return nil
+    }
+    let lost = batch.lost.flatMap { lost in
+      unknown.contains {
+        $0.epoch == lost.epoch && $0.values.lowerBound <= lost.values.lowerBound
+          && lost.values.upperBound <= $0.values.upperBound
+      } ? nil : lost
+    }
+    return PipelineDrain(
+      decision: decision, applied: batch.entries.count, lost: lost, reset: batch.reset,
+      recoveries: recoveries)
+  }
+
+  /// Asks the coordinator whether to drain, reading the stored cursor when this process does not
+  /// know it.
+  private mutating func decide(_ trigger: DrainTrigger) throws(PipelineError) -> DrainDecision {
     do throws(SequenceTrackingError) {
       lastHead = try consumer.outbox.head(reusing: lastHead)
       let known: OutboxCursor
@@ -191,22 +249,10 @@ public struct UsagePipeline: Sendable {
       } else {
         known = try consumer.record().cursor
       }
-      decision = coordinator.decide(trigger, head: lastHead?.number, cursor: known)
+      return coordinator.decide(trigger, head: lastHead?.number, cursor: known)
     } catch {
       throw .sequence(error)
     }
-    guard decision.shouldDrain else {
-      return PipelineDrain(decision: decision, applied: 0, lost: nil, reset: nil)
-    }
-    let (batch, previous) = try drainPassingOverUndecodable()
-    cursor = batch.cursor
-    appliedBeforeLastDrain = previous
-    // Credits are settled over the days from the last fact of the previous drain on: the
-    // intervals that were current then may have been confirmed since.
-    let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
-    try settle(now: now, since: earliest)
-    return PipelineDrain(
-      decision: decision, applied: batch.entries.count, lost: batch.lost, reset: batch.reset)
   }
 
   /// Drains; an entry that never decodes (written by a newer extension) is passed over and
@@ -299,7 +345,7 @@ public struct UsagePipeline: Sendable {
 
   /// The entries after `cursor`; when one does not decode, the entries before it, with its
   /// number in `undecodable`.
-  private func peek(after cursor: OutboxCursor, undecodable: inout SequenceNumber?)
+  func peek(after cursor: OutboxCursor, undecodable: inout SequenceNumber?)
     throws(SequenceTrackingError) -> OutboxBatch<MonitorFact>
   {
     do throws(SequenceTrackingError) {
@@ -377,8 +423,9 @@ public struct UsagePipeline: Sendable {
   /// The state, as last drained.
   ///
   /// - Returns: The state; the initial one before the first drain.
-  /// - Throws: ``PipelineError/sequence(_:)``, including a state that does not decode (it is
-  ///   never replaced behind your back).
+  /// - Throws: ``PipelineError/sequence(_:)``, including a state that does not decode: this
+  ///   accessor only reads; the next ``wake(_:now:)`` or ``dashboard(for:now:)`` quarantines and
+  ///   rebuilds it (see ``PipelineRecovery``).
   public func state() throws(PipelineError) -> PipelineState {
     do throws(SequenceTrackingError) {
       return try consumer.record().state
@@ -411,6 +458,9 @@ public struct PipelineDrain: Sendable, Hashable {
   public let lost: SequenceRange?
   /// Why the cursor's position no longer applied, if the outbox was reset.
   public let reset: SequenceResetReason?
+  /// The app side's files this wake found damaged, moved aside and rebuilt; also recorded in
+  /// ``PipelineState/recoveries``.
+  public let recoveries: [PipelineRecovery]
   /// The outbox epochs this wake learnt had ended before the app reached their ends — a
   /// damaged outbox moved aside by the extension or by this wake, a vanished one — also kept
   /// in ``PipelineState/outboxRecoveries``; the numbers each cost are in
@@ -418,12 +468,14 @@ public struct PipelineDrain: Sendable, Hashable {
   public private(set) var outboxRecoveries: [OutboxRecovery] = []
 
   init(
-    decision: DrainDecision, applied: Int, lost: SequenceRange?, reset: SequenceResetReason?
+    decision: DrainDecision, applied: Int, lost: SequenceRange?, reset: SequenceResetReason?,
+    recoveries: [PipelineRecovery]
   ) {
     self.decision = decision
     self.applied = applied
     self.lost = lost
     self.reset = reset
+    self.recoveries = recoveries
   }
 
   /// Whether the drain crossed into another epoch of the outbox.

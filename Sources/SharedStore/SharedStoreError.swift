@@ -15,6 +15,38 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// name: `catch SharedStoreError.io(_, _, .noSpace)`.
   case io(operation: String, path: String, errno: Errno)
 
+  /// The system refused to open a file of the store that its permissions allow (`open` failed
+  /// with `EPERM`): on Apple platforms, the device's data protection keeps the file closed
+  /// until the device is unlocked.
+  ///
+  /// `key` is the key whose file `path` is — or whose temporary file, when a write created
+  /// one — or `nil` for the store's lock file. Nothing was read, written or created; the
+  /// condition passes by itself, so trying again after the device is unlocked succeeds.
+  ///
+  /// A ``FileStore`` gives its folder and every file it creates the class *complete until first
+  /// user authentication* (see ``FileStore``), so on iOS this happens only between a restart and
+  /// the person's first unlock — unless a file was given a stricter class (`complete`) by
+  /// something else, which keeps it closed whenever the device is locked. Branch on the case,
+  /// not on the error number:
+  ///
+  /// ```swift
+  /// do {
+  ///   try store.set(entry, for: .lastSync)
+  /// } catch SharedStoreError.protectedDataUnavailable {
+  ///   // Locked: try again when the app becomes active or protected data becomes available.
+  /// }
+  /// ```
+  ///
+  /// Only an `open` of a file is classified so. The sandbox answers `EPERM` too — a folder
+  /// outside the process's containers, an app group it is not entitled to — but it refuses the
+  /// folder itself, which data protection never does, so such a store fails when it is opened
+  /// (``io(operation:path:errno:)`` from `mkdir` or from opening the directory). What remains is
+  /// reported the same way because the system refuses in the same manner: a file marked
+  /// immutable (`chflags uchg` on Darwin, `chattr +i` on Linux) opened to be written. `EACCES` —
+  /// the file's or a directory's permissions forbid the access — is ``io(operation:path:errno:)``
+  /// with ``Errno/permissionDenied``, not this.
+  case protectedDataUnavailable(key: String?, path: String)
+
   /// The stored bytes are damaged or were not written by this library.
   ///
   /// The file is left exactly as it was; ``SharedStore/quarantine(_:)`` moves it aside.
@@ -85,6 +117,11 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
       return "Invalid store key \(key.debugDescription): \(reason)."
     case .io(let operation, let path, let errno):
       return "\(operation) failed for '\(path)': \(errno) (errno \(errno.rawValue))."
+    case .protectedDataUnavailable(let key, let path):
+      let file = key.map { "The file of key '\($0)'" } ?? "The store's lock file"
+      return
+        "\(file) at '\(path)' cannot be opened until the device is unlocked (data protection, "
+        + "EPERM); nothing was read or written. Try again once protected data is available."
     case .corrupted(let key, let path, let reason):
       return
         "The value of key '\(key)' at '\(path)' is corrupted: \(reason). "

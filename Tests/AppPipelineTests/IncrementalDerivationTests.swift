@@ -152,13 +152,16 @@ struct IncrementalDerivationTests {
 }
 
 extension IncrementalDerivationTests {
-  /// A known defect the property's streams showed: a late `intervalDidStart` credits use twice.
+  /// A late `intervalDidStart` of the occurrence itself credits no use twice.
+  ///
+  /// The property's streams showed it: published after its interval's thresholds, the
+  /// occurrence's own callback moved the interval's start, which keys the earnings, and their use
+  /// was credited again. It is the occurrence's own callback and moves nothing.
   ///
   /// Rewards are left out of the property: credits are never taken back, so on the lower bound
-  /// they are what one drain credits only for facts arriving in the order of their instants. On
-  /// the upper bound, the pipeline's crediting says, they are for any order — but not when an
-  /// `intervalDidStart` arrives after its interval's thresholds (on some seeds the streams'
-  /// rewards differ from one drain's for no other reason).
+  /// they are what one drain credits only for facts arriving in the order of their instants; and
+  /// a restart (an `intervalDidStart` well after the occurrence's start) published after the
+  /// thresholds it begins still moves them to its interval.
   @Test(
     "rewards on the upper bound: an intervalDidStart published after its thresholds credits no use twice"
   )
@@ -193,15 +196,9 @@ extension IncrementalDerivationTests {
     let actual = try pipeline.dashboard(for: day, now: end)
     #expect(Self.differences(actual, expected).isEmpty, "the rule the property checks holds")
     #expect(expected.rewards.xp == 150)
-    withKnownIssue(
-      """
-      Earnings are keyed by the interval's start, which the late intervalDidStart moves from \
-      midnight to 00:00:02: the 15 minutes credited under the first key are credited again \
-      under the second (300 XP, not 150).
-      """
-    ) {
-      #expect(actual.rewards == expected.rewards)
-    }
+    // Earnings are keyed by the interval's start; the late intervalDidStart is the occurrence's
+    // own callback, which moves no start, so the use is credited under one key, once.
+    #expect(actual.rewards == expected.rewards)
   }
 
   /// A fresh folder where `facts` are published in order of their instants, and one drain at

@@ -40,7 +40,7 @@ struct OutboxDamageTests {
     ) {
       let lines = try HelperProcess.run(
         [
-          "heal-extension", "--dir", directory.url.path, "--from", "\(from)", "--count",
+          "outbox-heal-extension", "--dir", directory.url.path, "--from", "\(from)", "--count",
           "\(count)",
         ], timeLimit: .seconds(60))
       var numbers: [SequenceNumber] = []
@@ -63,7 +63,7 @@ struct OutboxDamageTests {
     func appRun(minute: Int) throws -> AppReport {
       AppReport(
         lines: try HelperProcess.run(
-          ["heal-app", "--dir", directory.url.path, "--minute", "\(minute)"],
+          ["outbox-heal-app", "--dir", directory.url.path, "--minute", "\(minute)"],
           timeLimit: .seconds(60)))
     }
   }

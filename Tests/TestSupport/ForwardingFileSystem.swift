@@ -64,4 +64,7 @@ extension ForwardingFileSystem {
   package func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
     try base.status(atPath: path)
   }
+  package func protectUntilFirstUserAuthentication(_ path: String) {
+    base.protectUntilFirstUserAuthentication(path)
+  }
 }

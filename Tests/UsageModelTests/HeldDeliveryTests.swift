@@ -69,14 +69,15 @@ struct HeldDeliveryTests {
 
   @Test("control: a threshold that outruns an interval started on time is no held delivery")
   func onTimeStartKeepsItsEvents() throws {
-    // The 14th's start came on time; at 01:10, 85 minutes outrun it (a phantom), 71 minutes
-    // after the 13th ended: it stays in the 14th's interval, where it is implausible.
+    // The 14th's start came on time (its callback 2 s after the occurrence's start, which is
+    // where the interval starts); at 01:10, 85 minutes outrun it (a phantom), 71 minutes after
+    // the 13th ended: it stays in the 14th's interval, where it is implausible.
     var attribution = IntervalAttribution(plan: plan, timeZone: zone)
     attribution.recordStart(of: "daily", at: try at("2026-04-13T00:00:00"))
     attribution.recordStart(of: "daily", at: try at("2026-04-14T00:00:02"))
     #expect(
       try attribution.attribute(name(85), of: "daily", receivedAt: at("2026-04-14T01:10:00"))
-        == .interval(start: at("2026-04-14T00:00:02"), registration: nil))
+        == .interval(start: at("2026-04-14T00:00:00"), registration: nil))
   }
 
   @Test("control: a day before with no monitoring takes no held delivery")

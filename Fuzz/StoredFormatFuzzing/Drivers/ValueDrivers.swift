@@ -221,28 +221,67 @@ final class PipelineStateDriver: StoredFormatDriver {
     ].map(StoredBytes.fileName(forKey:))
     // A wake writes the drained facts, then commits the state: one that fails at the commit (a
     // hostile record log refusing the next version) has appended facts to the day logs, which
-    // are read as a set and appended again by the next drain. The state itself never changes.
-    // A wake whose cursor is past the outbox's head raises the outbox's high-water mark.
+    // are read as a set and appended again by the next drain. A state that does not read is
+    // quarantined — its bytes kept under the quarantine's name — and rebuilt. A wake whose
+    // cursor is past the outbox's head raises the outbox's high-water mark.
+    let planted = sandbox.bytes(ofKey: key)
+    let quarantined = ".quarantined.\(name).1"
     let mark = StoredBytes.fileName(forKey: layout.outboxMarkKey)
     let wake = try probe.change(
-      "wake", mayChange: Set([name, mark] + journal), mayChangeOnFailure: Set(journal)
+      "wake", mayChange: Set([name, quarantined, mark] + journal),
+      mayChangeOnFailure: Set(journal)
     ) {
       try woken.wake(.foreground, now: now)
     }
+    let healed = wake.value?.recoveries.contains { $0.file == .state } ?? false
     try probe.require(
-      !wake.returned || state.returned, "wake", "woke on a state that state() refused")
+      !wake.returned || state.returned || healed, "wake",
+      "woke on a state that state() refused, without rebuilding it")
+    if healed {
+      let kept: [UInt8]?
+      do {
+        kept = try sandbox.files()[quarantined]
+      } catch {
+        throw probe.violation("wake", "the sandbox cannot be listed: \(error)")
+      }
+      // The planted bytes, or the versions a wake appended to them before one was refused.
+      try probe.require(
+        kept != nil, "wake", "the state was rebuilt, but its \(planted?.count ?? 0) bytes not kept")
+    }
     if wake.returned {
       let after = try probe.read("state after wake") { try pipeline.state() }
       try probe.require(after.returned, "wake", "the state afterwards does not read back")
     }
     let day = day
-    // The dashboard only reads: it must change no file, whatever the state holds.
-    let dashboard = try probe.read("dashboard") {
+    // The dashboard only reads — except to heal a damaged file, which it then reports.
+    let before: [String: [UInt8]]
+    do {
+      before = try sandbox.files()
+    } catch {
+      throw probe.violation("dashboard", "the sandbox cannot be listed: \(error)")
+    }
+    let dashboard = try probe.change(
+      "dashboard", mayChange: Set([name, quarantined, ".quarantined.\(name).2"] + journal)
+    ) {
       try pipeline.dashboard(for: day, now: now)
     }
+    let dashboardHealed =
+      dashboard.value.map { shown in
+        let known = (state.value?.recoveries ?? []) + (wake.value?.recoveries ?? [])
+        return shown.facts.recoveries.contains { !known.contains($0) }
+      } ?? false
+    if !dashboardHealed {
+      let after: [String: [UInt8]]
+      do {
+        after = try sandbox.files()
+      } catch {
+        throw probe.violation("dashboard", "the sandbox cannot be listed: \(error)")
+      }
+      try probe.require(after == before, "dashboard", "changed a file without healing one")
+    }
     try probe.require(
-      !dashboard.returned || state.returned, "dashboard",
-      "showed a dashboard of a state that state() refused")
+      !dashboard.returned || state.returned || healed || dashboardHealed, "dashboard",
+      "showed a dashboard of a state that state() refused, and nothing rebuilt it")
     return state.returned
   }
 }

@@ -145,64 +145,6 @@ struct FactJournal: Sendable {
     return PipelineState.sortedSet(try facts(from: first, through: last).facts + starts)
   }
 
-  // MARK: - Summaries
-
-  /// The most records the summaries' log keeps: a summary and a stale mark a day, for years.
-  static let summariesCapacity = 10_000
-
-  /// The latest summary of each past day.
-  func summaries() throws(PipelineError) -> [LocalDay: DaySummary] {
-    let key = layout.appSummariesKey
-    let token: ChangeToken?
-    do throws(SharedStoreError) {
-      token = try store.changeToken(for: key)
-    } catch {
-      throw .store(error)
-    }
-    guard let token else { return [:] }
-    if let cached = cache.summaries, cached.token == token { return cached.days }
-    let snapshot: LogSnapshot?
-    do throws(SharedStoreError) {
-      snapshot = try store.readLog(key)
-    } catch {
-      throw .store(error)
-    }
-    let decoder = JSONDecoder()
-    var records: [DaySummary] = []
-    for record in snapshot?.records ?? [] {
-      do {
-        records.append(try decoder.decodeStored(DaySummary.self, from: record.bytes))
-      } catch {
-        // A summary is a cache of what the facts say: one that does not decode is derived again.
-        continue
-      }
-    }
-    let days = DaySummary.latest(records)
-    cache.summaries = (token, days)
-    return days
-  }
-
-  /// Appends `summaries` (or stale marks) to the summaries' log.
-  func append(_ summaries: [DaySummary]) throws(PipelineError) {
-    guard !summaries.isEmpty else { return }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    var records: [Data] = []
-    for summary in summaries {
-      do {
-        records.append(try encoder.encode(summary))
-      } catch {
-        throw .store(
-          .encoding(key: layout.appSummariesKey, type: "DaySummary", description: "\(error)"))
-      }
-    }
-    do throws(SharedStoreError) {
-      try store.append(records, toLog: layout.appSummariesKey, capacity: Self.summariesCapacity)
-    } catch {
-      throw .store(error)
-    }
-  }
-
   // MARK: - Retention
 
   /// Removes the logs of the UTC days before `day`, and the starts before `startsDay` from the
@@ -341,7 +283,9 @@ final class JournalCache: @unchecked Sendable {
   private let lock = NSLock()
   private var logs: [String: Log] = [:]
   private var recent: [String] = []
-  private var summaryDays: (token: ChangeToken, days: [LocalDay: DaySummary])?
+  private var summaryDays: (token: ChangeToken, days: [LocalDay: FactJournal.SummaryRecord])?
+  private var summaryUsage:
+    (identity: UInt64, days: [FactJournal.SummaryUsageKey: DaySummary.BoundUsage])?
   private var removed: LocalDay?
   private var ledgerFold: LedgerJournal.Fold?
   private var heartbeatHistory: HeartbeatHistory?
@@ -389,10 +333,19 @@ final class JournalCache: @unchecked Sendable {
     set { locked { removed = newValue } }
   }
 
-  /// The summaries' log, decoded, with the change token it was read at.
-  var summaries: (token: ChangeToken, days: [LocalDay: DaySummary])? {
+  /// The latest summary record of each day, with the change token the log was read at.
+  var summaries: (token: ChangeToken, days: [LocalDay: FactJournal.SummaryRecord])? {
     get { locked { summaryDays } }
     set { locked { summaryDays = newValue } }
+  }
+
+  /// The summaries' usage decoded, by position in the log of `identity` and bound: a record
+  /// never changes in place, so each is decoded once per process.
+  var decodedSummaries:
+    (identity: UInt64, days: [FactJournal.SummaryUsageKey: DaySummary.BoundUsage])?
+  {
+    get { locked { summaryUsage } }
+    set { locked { summaryUsage = newValue } }
   }
 
   /// `body`'s result, with the cache locked.

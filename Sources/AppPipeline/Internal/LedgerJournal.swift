@@ -64,14 +64,19 @@ struct LedgerJournal: Sendable {
     for record in snapshot?.records ?? [] {
       let transaction: LedgerTransaction
       do {
-        transaction = try decoder.decodeStored(LedgerTransaction.self, from: record.bytes)
+        // Most records take the quick reader; the decoder reads, or refuses, the others.
+        transaction =
+          try LedgerTransaction(flatJSON: record.bytes)
+          ?? decoder.decodeStored(LedgerTransaction.self, from: record.bytes)
       } catch {
         throw .store(.decoding(key: key, type: "LedgerTransaction", description: "\(error)"))
       }
       do throws(BudgetMathError) {
         try fold.ledger.apply(transaction)
       } catch {
-        throw .budget(error)
+        // Every stored transaction applied when it was appended: one that does not apply now is
+        // a damaged log, which the pipeline quarantines and rebuilds.
+        throw .store(.decoding(key: key, type: "RewardLedger", description: error.description))
       }
       Self.noteEarning(transaction, in: &fold.earned)
     }

@@ -178,17 +178,26 @@ struct OutboxLayout {
   // MARK: - Writing
 
   /// Encodes one payload as a record: the version byte, then the payload's JSON.
+  ///
+  /// A payload that writes its own JSON (a ``/SignalValues/MonitorFact``, on every callback)
+  /// writes the same bytes as the encoder, without its cost.
   static func record<Payload: Encodable>(_ payload: Payload, key: String)
     throws(SequenceTrackingError) -> Data
   {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var record = Data([UInt8(version)])
     do {
+      if let payload = payload as? any CanonicalJSONEncodable {
+        var record = [UInt8(version)]
+        record.reserveCapacity(256)
+        try payload.appendCanonicalJSON(to: &record)
+        return Data(record)
+      }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      var record = Data([UInt8(version)])
       record.append(try encoder.encode(payload))
+      return record
     } catch {
       throw .payloadEncoding(key: key, type: "\(Payload.self)", description: "\(error)")
     }
-    return record
   }
 }

@@ -129,4 +129,10 @@ package protocol FileSystem: Sendable {
   /// The kind, size and identity of what is at `path` itself, a symbolic link not followed
   /// (`lstat`), or `nil` when nothing is there.
   func status(atPath path: String) throws(SystemCallError) -> FileStatus?
+  /// Gives the file or directory at `path` the data-protection class *complete until first user
+  /// authentication*, where the platform has data protection; does nothing elsewhere.
+  ///
+  /// Best effort, so it reports nothing: a volume without data protection (a Mac's, Linux)
+  /// keeps the file as it is, and the store goes on. See ``FileStore`` for the choice of class.
+  func protectUntilFirstUserAuthentication(_ path: String)
 }

@@ -211,6 +211,22 @@ package struct POSIXFileSystem: FileSystem {
     return Self.status(info)
   }
 
+  package func protectUntilFirstUserAuthentication(_ path: String) {
+    #if canImport(Darwin)
+    // NSFileProtectionKey through Foundation, the documented way on every Apple platform. A new
+    // file inherits its directory's class; setting it on each new file as well does not rely on
+    // that, and also corrects a folder created earlier under another class.
+    do {
+      try FileManager.default.setAttributes(
+        [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+        ofItemAtPath: path)
+    } catch {
+      // A volume without data protection refuses the attribute; the file keeps the class it
+      // inherited, and the store works as before. Nothing is lost.
+    }
+    #endif
+  }
+
   // MARK: - Helpers
 
   private static func status(_ info: stat) -> FileStatus {

@@ -103,7 +103,7 @@ extension SharedStoreError {
       .encoding(let key, _, _), .defaultValueFailed(let key, _, _), .notDurable(let key, _, _),
       .tooLarge(let key, _, _, _), .invalidCapacity(let key, _), .kindMismatch(let key, _):
       return key
-    case .notARegularFile(let key, _, _):
+    case .notARegularFile(let key, _, _), .protectedDataUnavailable(let key, _):
       return key
     case .io:
       return nil

@@ -147,3 +147,47 @@ public struct MonitorFact: Sendable, Hashable, Codable {
     try container.encodeTimeZoneIfPresent(timeZone, forKey: .timeZone)
   }
 }
+
+extension MonitorFact: CanonicalJSONEncodable {
+  /// Appends the documented JSON form, byte for byte as `JSONEncoder` writes it with sorted keys
+  /// and without escaping slashes: each callback's outbox append writes one.
+  ///
+  /// - Parameter output: The bytes to append to; unchanged when this throws.
+  /// - Throws: `EncodingError.invalidValue` for a zone ``/UsageModel/StoredTimeZone`` cannot
+  ///   write, as ``encode(to:)`` does.
+  package func appendCanonicalJSON(to output: inout [UInt8]) throws {
+    // Sorted keys: activity, at, callback, event, timeZone.
+    var zone: String?
+    if let timeZone {
+      do throws(UsageModelError) {
+        zone = try StoredTimeZone.identifier(of: timeZone)
+      } catch {
+        throw EncodingError.invalidValue(
+          timeZone.identifier,
+          EncodingError.Context(
+            codingPath: [CodingKeys.timeZone], debugDescription: error.description,
+            underlyingError: error))
+      }
+    }
+    output.append(UInt8(ascii: "{"))
+    CanonicalJSON.appendKey("activity", to: &output)
+    CanonicalJSON.appendString(activity, to: &output)
+    output.append(UInt8(ascii: ","))
+    CanonicalJSON.appendKey("at", to: &output)
+    CanonicalJSON.appendString(ISO8601Instant.format(instant), to: &output)
+    output.append(UInt8(ascii: ","))
+    CanonicalJSON.appendKey("callback", to: &output)
+    CanonicalJSON.appendString(callback.rawValue, to: &output)
+    if let event {
+      output.append(UInt8(ascii: ","))
+      CanonicalJSON.appendKey("event", to: &output)
+      CanonicalJSON.appendString(event, to: &output)
+    }
+    if let zone {
+      output.append(UInt8(ascii: ","))
+      CanonicalJSON.appendKey("timeZone", to: &output)
+      CanonicalJSON.appendString(zone, to: &output)
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+}

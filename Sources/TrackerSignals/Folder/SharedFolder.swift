@@ -41,7 +41,9 @@ public struct SharedFolder: Sendable {
   /// (`.processCrashSafe`): one for heartbeats, one for the outbox's high-water mark. Stores on
   /// one directory exclude each other correctly.
   ///
-  /// Opening reads nothing and writes nothing but the store's lock file.
+  /// Opening reads nothing and writes nothing but the store's lock file; on Apple platforms it
+  /// gives the folder the data-protection class the store uses (see
+  /// ``/SharedStore/FileStore``), which works before the first unlock too.
   ///
   /// - Parameters:
   ///   - directory: The folder, for example in the app-group container.

@@ -31,8 +31,9 @@ import UsageModel
 ///
 /// **Writes.** Each callback makes, in this order:
 /// 1. one durable write: the ``/SignalValues/MonitorFact`` appended to the sequenced outbox, which
-///    also assigns the number to notify (the only write that matters for usage), after reading
-///    the outbox's high-water mark, and then the number appended to the mark, without a flush;
+///    also assigns the number to notify (the only write that matters for usage) — after any
+///    facts held while the folder was closed, in the same write — after reading the outbox's
+///    high-water mark, and then the number appended to the mark, without a flush;
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
@@ -50,6 +51,14 @@ import UsageModel
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in
 /// the outbox, whole, or was never written, and a callback that was never written is not one the
 /// platform will deliver again (the app sees the silence as a gap).
+///
+/// **Before the first unlock.** After a restart, data protection keeps the folder's files closed
+/// until the person unlocks the device once. A callback then cannot write: its fact is held in
+/// memory and published, with its original time and before the newer fact, by the first later
+/// callback (or ``heartbeat(now:memoryBytes:)``) that can open the folder; at most
+/// ``backlogCapacity`` facts are held. ``MonitorResponse/backlog`` says what is held, and
+/// ``MonitorBacklogStatus`` what happens past the bound or when the process ends first. Keep the
+/// recorder in a stored property: its copies share the backlog, a recorder made afresh does not.
 ///
 /// **Memory.** The outbox is bounded (``SharedFolderLayout/outboxCapacity`` facts of about 130
 /// bytes), the heartbeat history keeps a day, the diagnostic log keeps 100 entries, and all three are
@@ -69,6 +78,18 @@ public struct MonitorRecorder: Sendable {
   public let restartPolicy: RestartPolicy
   /// The zone the device is in, asked at each callback and written with its fact.
   public let timeZone: @Sendable () -> TimeZone
+  /// The facts held while data protection keeps the folder closed; shared by copies of this
+  /// recorder (see ``MonitorBacklogStatus``).
+  let backlog = MonitorBacklog(capacity: MonitorRecorder.backlogCapacity)
+
+  /// The most facts a recorder holds in memory while the folder is closed: 64.
+  ///
+  /// 64 facts take at most about 40 KB (two names of at most
+  /// `MonitorFact.maximumNameLength` bytes each), little in an extension's 6 MB, and outlast
+  /// any run of callbacks between a restart and the first unlock: a day has a handful of
+  /// interval callbacks, and no thresholds are reached before the person unlocks. Past it, the
+  /// oldest held fact is dropped and reported (see ``MonitorBacklogStatus``).
+  public static let backlogCapacity = 64
 
   /// Creates a recorder from its parts, for stores of your choosing.
   ///
@@ -230,20 +251,10 @@ public struct MonitorRecorder: Sendable {
     } catch {
       failures.append(.invalidFact(error))
     }
-    var notification: SequenceNumber?
-    if let fact {
-      do {
-        // An outbox that cannot be read is moved aside, and the fact starts a new epoch.
-        let publication = try outbox.publishHealing(fact)
-        notification = publication.number
-        if let recovery = publication.recovery { failures.append(.outboxRecovered(recovery)) }
-      } catch {
-        if case .notDurable(.published(let numbers), _, _, _) = error {
-          notification = numbers.last
-        }
-        failures.append(.fact(error))
-      }
-    }
+    // Any facts held while the folder was closed go first, in one write with this one.
+    let published = backlog.publish(
+      fact, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
+    let notification = published.notification
     let previous = recordHeartbeat(
       now: now, sequence: notification?.value, memoryBytes: memoryBytes, failures: &failures)
     let restart = advice(for: callback, now: now, previous: previous)
@@ -251,23 +262,33 @@ public struct MonitorRecorder: Sendable {
       &failures, callback: callback, activity: activity, event: event, now: now,
       memoryBytes: memoryBytes)
     return MonitorResponse(
-      fact: fact, notification: notification, restart: restart, failures: failures)
+      fact: fact, notification: notification, restart: restart, failures: failures,
+      backlog: published.status)
   }
 
   /// Records a heartbeat without a callback, for an extension woken for another reason.
   ///
+  /// Facts held while the folder was closed (see ``MonitorBacklogStatus``) are published first;
+  /// the response then has a notification to post.
+  ///
   /// - Parameters:
   ///   - now: The current instant.
   ///   - memoryBytes: The extension's resident memory in bytes, if measured.
-  /// - Returns: The response: no fact and no notification; a failure is logged.
+  /// - Returns: The response: no fact, and a notification only when held facts were published;
+  ///   a failure is logged.
   public func heartbeat(now: Date, memoryBytes: UInt64? = nil) -> MonitorResponse {
     var failures: [MonitorFailure] = []
+    let published = backlog.publish(
+      nil, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
     let previous = recordHeartbeat(
-      now: now, sequence: nil, memoryBytes: memoryBytes, failures: &failures)
+      now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
+      failures: &failures)
     let restart = advice(for: nil, now: now, previous: previous)
     logFailures(
       &failures, callback: nil, activity: "heartbeat", event: nil, now: now,
       memoryBytes: memoryBytes)
-    return MonitorResponse(fact: nil, notification: nil, restart: restart, failures: failures)
+    return MonitorResponse(
+      fact: nil, notification: published.notification, restart: restart, failures: failures,
+      backlog: published.status)
   }
 }

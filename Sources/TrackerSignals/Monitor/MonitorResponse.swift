@@ -27,6 +27,9 @@ public struct MonitorResponse: Sendable, Equatable {
   public let restart: RestartAdvice
   /// What could not be done, in the order it was tried; empty when everything was recorded.
   public let failures: [MonitorFailure]
+  /// What the recorder holds in memory because data protection kept the folder closed, and what
+  /// this callback published or dropped of it; ``MonitorBacklogStatus/empty`` almost always.
+  public let backlog: MonitorBacklogStatus
 
   /// Creates a response.
   ///
@@ -35,14 +38,16 @@ public struct MonitorResponse: Sendable, Equatable {
   ///   - notification: The number to post, if the fact was published.
   ///   - restart: The restart advice.
   ///   - failures: What could not be done.
+  ///   - backlog: What is held in memory; nothing unless you say otherwise.
   public init(
     fact: MonitorFact?, notification: SequenceNumber?, restart: RestartAdvice,
-    failures: [MonitorFailure]
+    failures: [MonitorFailure], backlog: MonitorBacklogStatus = .empty
   ) {
     self.fact = fact
     self.notification = notification
     self.restart = restart
     self.failures = failures
+    self.backlog = backlog
   }
 
   /// Whether everything was recorded.
@@ -57,6 +62,10 @@ public enum MonitorFailure: Error, Sendable, Equatable, CustomStringConvertible 
   /// Publishing the fact failed. Nothing was published — except after
   /// `SequenceTrackingError.notDurable(committed:key:path:errno:)`, when the fact *was*
   /// published (``MonitorResponse/notification`` names it) but may not survive a power cut.
+  ///
+  /// When the store error (`storeError`) is `SharedStoreError.protectedDataUnavailable`, the
+  /// device's data protection kept the folder closed: the fact is held in memory and published
+  /// at the next callback that can open it (``MonitorResponse/backlog`` says how many are held).
   case fact(SequenceTrackingError)
   /// The outbox could not be read and was moved aside, its bytes kept; the fact was published
   /// in a new epoch (``MonitorResponse/notification`` names it). The recovery says which epoch

@@ -7,7 +7,10 @@ import Foundation
 /// - When the activity is in the ``MonitoringPlan``, the event belongs to the occurrence of its
 ///   schedule that contains it — from the latest `intervalDidStart` recorded inside that
 ///   occurrence, when monitoring was started again in it (a restart begins a new interval
-///   there). The schedule's wall clock is read in the zone the interval began in: the zone
+///   there). An `intervalDidStart` up to ``ownCallbackWindow`` after the occurrence's start is
+///   the occurrence's own callback, delivered late, not a restart: the platform counts from the
+///   occurrence's start, and an interval's start does not move when its callback arrives after
+///   its thresholds. The schedule's wall clock is read in the zone the interval began in: the zone
 ///   recorded with the latest start before the event, else the event's own, else
 ///   ``timeZone``. So a person who travels keeps each interval in the zone it began in, and
 ///   reading the facts with another configured zone changes nothing.
@@ -37,9 +40,13 @@ public struct IntervalAttribution: Sendable, Hashable {
   /// ``longestInterval`` in milliseconds.
   package static let longestIntervalMilliseconds: Int64 = 7 * 86_400_000
 
-  /// How long after a re-registration counted from the occurrence's start an
-  /// `intervalDidStart` is its own callback rather than a restart: 60 seconds.
+  /// How long after a re-registration counted from the occurrence's start, or after a scheduled
+  /// occurrence's start, an `intervalDidStart` is its own callback rather than a restart: 60
+  /// seconds.
   public static let ownCallbackWindow: Duration = .seconds(60)
+
+  /// ``ownCallbackWindow`` in milliseconds.
+  static let ownCallbackMilliseconds: Int64 = 60_000
 
   /// The activities and their schedules, if known.
   public let plan: MonitoringPlan?
@@ -140,7 +147,11 @@ public struct IntervalAttribution: Sendable, Hashable {
     if let schedule = plan?.activities.first(where: { $0.name == activity })?.schedule {
       let zone = self.zone(of: activity, at: instant, eventZone: eventZone)
       if let occurrence = occurrenceStart(of: schedule, containing: instant, in: zone) {
-        guard let latest, latest.instant >= occurrence else { return occurrence }
+        // A start within the own-callback window of the occurrence's start is the occurrence's
+        // own callback, delivered late: the platform counted from the occurrence's start.
+        guard let latest, latest.instant - occurrence > Self.ownCallbackMilliseconds else {
+          return occurrence
+        }
         return latest.instant
       }
     }

@@ -129,6 +129,9 @@ struct HelperFileSystem: FileSystem {
   }
   func size(of descriptor: Int32) throws(SystemCallError) -> Int { try real.size(of: descriptor) }
   func synchronize(_ descriptor: Int32) throws(SystemCallError) { try real.synchronize(descriptor) }
+  func protectUntilFirstUserAuthentication(_ path: String) {
+    real.protectUntilFirstUserAuthentication(path)
+  }
   func rename(_ source: String, to destination: String) throws(SystemCallError) {
     try real.rename(source, to: destination)
   }

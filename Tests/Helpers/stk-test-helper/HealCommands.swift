@@ -1,69 +1,100 @@
 import AppPipeline
+import BudgetMath
 import Foundation
 import SequenceTracking
+import SharedStore
 import SignalValues
 import TestSupport
 import TrackerSignals
+import UsageModel
 
-// The healing subcommands, for OutboxDamageTests in PipelineKillTests: an extension and an app,
-// each a process of its own, on a folder the test damages between them.
+// The subcommands of the app-state damage tests in PipelineKillTests: an extension and an app,
+// each a process of its own, on one shared folder in New York, with the folder damaged between
+// them by the test.
 //
-//   heal-extension --dir D --from I --count N
-//       Records N callbacks (intervalDidStart of activity "a<I>", at I minutes after
-//       2026-03-02T00:00:00Z) through a MonitorRecorder on the folder. Prints "n EPOCH VALUE"
-//       for each number published, and "f DESCRIPTION" for each failure.
-//   heal-app --dir D --minute M
-//       Opens UsagePipeline on the folder, wakes it once (foreground) at minute M, and prints
-//       "a APPLIED", "reset DESCRIPTION" when the outbox was reset, then the state: "l EPOCH
-//       FIRST LAST" for each loss, "r EPOCH LAST QUARANTINED" for each recovery ("-" when
-//       unknown or nothing was moved), and "last EPOCH VALUE" for the last fact applied.
+//   heal-extension --dir D --day YYYY-MM-DD --from HH:MM --minutes N --already A [--start yes]
+//       Records, through a MonitorRecorder, the day's intervalDidStart at 00:00 when --start is
+//       given, then threshold events of com.example every 5 minutes of use from --from, cumulative
+//       from A minutes. Prints "recorded K", or fails when a callback does.
+//   heal-app --dir D --now YYYY-MM-DDTHH:MM:SSZ --day YYYY-MM-DD [--redeem ID]
+//       Opens a UsagePipeline (rewards of 10 XP a minute), wakes it on a notification, redeems
+//       everything under ID when given, and derives the dashboards of --day and the day before.
+//       Prints one JSON line: a HealReport.
 
-/// Runs a healing subcommand; returns `false` when `name` is not one of them.
+/// What one `heal-app` process saw.
+struct HealReport: Codable {
+  var applied: Int
+  var recoveries: [PipelineRecovery]
+  var reportedRecoveries: Int
+  var losses: Int
+  var seconds: Int64
+  var dayBeforeSeconds: Int64
+  var xp: Int
+}
+
+/// Runs a heal subcommand; returns `false` when `name` is not one of them.
 func runHealCommand(_ name: String, _ options: Options) throws -> Bool {
   switch name {
-  case "heal-extension":
-    try recordHealingCallbacks(options)
-  case "heal-app":
-    try wakeHealingApp(options)
-  default:
-    return false
+  case "heal-extension": try healExtension(options)
+  case "heal-app": try healApp(options)
+  default: return false
   }
   return true
 }
 
-/// The instant `minute` minutes after the start of the healing runs.
-private func healMinute(_ minute: Int) -> Date {
-  Date(timeIntervalSince1970: 1_772_409_600 + TimeInterval(minute * 60))
-}
+private let healZone = "America/New_York"
 
-private func recordHealingCallbacks(_ options: Options) throws {
-  let utc = try zone("UTC")
+private func healExtension(_ options: Options) throws {
+  let zone = try TestSupport.zone(healZone)
   let recorder = MonitorRecorder(
     folder: try SharedFolder(directory: URL(fileURLWithPath: try options.string("dir"))),
-    timeZone: { utc })
-  let from = try options.int("from")
-  for index in from..<from + (try options.int("count")) {
-    let response = recorder.intervalDidStart(for: "a\(index)", now: healMinute(index))
-    if let number = response.notification { emit("n \(number.epoch) \(number.value)") }
-    for failure in response.failures { emit("f \(failure.description)") }
+    timeZone: { zone })
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = zone
+  let day = try LocalDay(parsing: try options.string("day"))
+  let from = try TimeOfDay(parsing: try options.string("from"))
+  func at(_ hour: Int, _ minute: Int) throws -> Date {
+    let components = DateComponents(
+      year: day.year, month: day.month, day: day.day, hour: hour, minute: minute)
+    guard let date = calendar.date(from: components) else { throw HelperError("no such time") }
+    return date
   }
+  var responses: [MonitorResponse] = []
+  if options.values["start"] != nil {
+    responses.append(recorder.intervalDidStart(for: "daily", now: try at(0, 0)))
+  }
+  let already = try options.int("already")
+  for minute in stride(from: 5, through: try options.int("minutes"), by: 5) {
+    let name = try ThresholdEventName(
+      app: try AppID("com.example"), threshold: .seconds(Int64(already + minute) * 60))
+    responses.append(
+      recorder.eventDidReachThreshold(
+        name.rawValue, activity: "daily", now: try at(from.hour, from.minute + minute)))
+  }
+  for response in responses where !response.succeeded {
+    throw HelperError("a callback failed: \(response.failures.map(\.description))")
+  }
+  emit("recorded \(responses.count)")
 }
 
-private func wakeHealingApp(_ options: Options) throws {
+private func healApp(_ options: Options) throws {
+  var configuration = PipelineConfiguration(userId: "heal", timeZone: try zone(healZone))
+  configuration.rewards = try UsageRewards(xpPerMinute: [.other: 10])
   var pipeline = try UsagePipeline(
     folder: try SharedFolder(directory: URL(fileURLWithPath: try options.string("dir"))),
-    configuration: PipelineConfiguration(userId: "heal", timeZone: try zone("UTC")))
-  let drain = try pipeline.wake(.foreground, now: healMinute(try options.int("minute")))
-  emit("a \(drain.applied)")
-  if let reset = drain.reset { emit("reset \(reset)") }
-  let state = try pipeline.state()
-  for loss in state.losses {
-    emit("l \(loss.range.epoch) \(loss.range.values.lowerBound) \(loss.range.values.upperBound)")
-  }
-  for recovery in state.outboxRecoveries {
-    emit(
-      "r \(recovery.epoch.map { "\($0)" } ?? "-") \(recovery.lastNumber.map(String.init) ?? "-") "
-        + (recovery.quarantinedTo ?? "-"))
-  }
-  if let last = state.lastApplied { emit("last \(last.number.epoch) \(last.number.value)") }
+    configuration: configuration)
+  let now = try instant(try options.string("now"))
+  let day = try LocalDay(parsing: try options.string("day"))
+  let drain = try pipeline.wake(.notification, now: now)
+  if let id = options.values["redeem"] { try pipeline.redeemAll(id: id, at: now) }
+  let dashboard = try pipeline.dashboard(for: day, now: now)
+  let before = try pipeline.dashboard(for: day.advanced(by: -1), now: now)
+  let report = HealReport(
+    applied: drain.applied, recoveries: drain.recoveries,
+    reportedRecoveries: dashboard.facts.recoveries.count, losses: dashboard.facts.losses.count,
+    seconds: dashboard.usage.total.components.seconds,
+    dayBeforeSeconds: before.usage.total.components.seconds, xp: dashboard.rewards.xp)
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = .sortedKeys
+  emit(String(decoding: try encoder.encode(report), as: UTF8.self))
 }

@@ -185,4 +185,8 @@ final class FaultyFileSystem: FileSystem {
     try record(.status)
     return try real.status(atPath: path)
   }
+  func protectUntilFirstUserAuthentication(_ path: String) {
+    // Best effort and reporting nothing, so there is no fault to inject (and no `Call`).
+    real.protectUntilFirstUserAuthentication(path)
+  }
 }

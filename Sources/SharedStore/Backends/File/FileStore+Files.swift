@@ -135,8 +135,10 @@ extension FileStore {
     do {
       descriptor = try fileSystem.open(temporaryPath, mode: .createNew)
     } catch {
-      throw error.ioError(path: temporaryPath)
+      throw error.openError(key: key, path: temporaryPath)
     }
+    // Before a byte is written, so that the value never exists in another class.
+    fileSystem.protectUntilFirstUserAuthentication(temporaryPath)
     var written = 0
     do throws(SharedStoreError) {
       try produce { (bytes: Data) throws(SharedStoreError) in

@@ -63,6 +63,8 @@ extension FileStore {
     {
       do {
         try fileSystem.createDirectory(path)
+        // Metadata only: this works before the first unlock too, and new files inherit it.
+        fileSystem.protectUntilFirstUserAuthentication(path)
         return try fileSystem.open(path, mode: .directory)
       } catch {
         throw error.ioError(path: path)

@@ -80,7 +80,8 @@ extension FileStore {
     } catch  where error.code == ENOENT {
       return nil
     } catch {
-      return item(size: 0, version: nil, state: .unreadable(error.ioError(path: path)))
+      return item(
+        size: 0, version: nil, state: .unreadable(error.openError(key: key, path: path)))
     }
     defer { Self.closeQuietly(descriptor, fileSystem) }
     do {

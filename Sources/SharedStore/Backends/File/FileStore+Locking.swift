@@ -60,6 +60,9 @@ extension FileStore {
     else {
       return nil
     }
+    // Once per process: a lock file created under another class would otherwise keep every
+    // change out whenever the device is locked.
+    fileSystem.protectUntilFirstUserAuthentication(lockPath)
     handles.lock = lock
     handles.lockIdentity = status.identity
     return lock

@@ -67,7 +67,7 @@ extension FileStore {
     } catch  where error.code == ENOENT {
       return nil
     } catch {
-      throw classified(error, key: key, path: path)
+      throw classified(error, key: key, path: path, opening: true)
     }
     let status: FileStatus
     do {
@@ -85,18 +85,21 @@ extension FileStore {
 
   /// The error for a call on `path` that failed: ``SharedStoreError/notARegularFile(key:path:kind:)``
   /// when what is there is not a regular file — the cause of `ELOOP` from `O_NOFOLLOW`, `EISDIR`,
-  /// `ENXIO` for a socket, `EPERM` for unlinking a directory on Darwin — and `io` otherwise.
-  func classified(_ failure: SystemCallError, key: String?, path: String) -> SharedStoreError {
+  /// `ENXIO` for a socket, `EPERM` for unlinking a directory on Darwin — and otherwise `io`, or
+  /// for an `open` (`opening`) what `SystemCallError.openError(key:path:)` says.
+  func classified(_ failure: SystemCallError, key: String?, path: String, opening: Bool = false)
+    -> SharedStoreError
+  {
     let status: FileStatus?
     do {
       status = try fileSystem.status(atPath: path)
     } catch {
       // What is there is unknown; the call's own failure is the error to report.
-      return failure.ioError(path: path)
+      return opening ? failure.openError(key: key, path: path) : failure.ioError(path: path)
     }
     if let status, status.kind != .regularFile {
       return .notARegularFile(key: key, path: path, kind: status.kind)
     }
-    return failure.ioError(path: path)
+    return opening ? failure.openError(key: key, path: path) : failure.ioError(path: path)
   }
 }

@@ -40,4 +40,13 @@ extension SystemCallError {
   func ioError(path: String) -> SharedStoreError {
     .io(operation: operation, path: path, errno: Errno(rawValue: code))
   }
+
+  /// The store error reporting this failed `open` of `path`, a file of `key` (`nil`: the lock
+  /// file): ``SharedStoreError/protectedDataUnavailable(key:path:)`` for `EPERM` — the system
+  /// refusing a file its permissions allow, which on Apple platforms is data protection — and
+  /// ``ioError(path:)`` otherwise.
+  func openError(key: String?, path: String) -> SharedStoreError {
+    guard code == Errno.operationNotPermitted.rawValue else { return ioError(path: path) }
+    return .protectedDataUnavailable(key: key, path: path)
+  }
 }

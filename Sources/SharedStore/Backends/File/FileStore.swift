@@ -44,6 +44,20 @@ import Darwin
 /// ``Errno/readOnlyFileSystem`` or ``Errno/permissionDenied``, naming the file it could not
 /// create or change.
 ///
+/// **Data protection.** On Apple platforms the store gives its directory, when it opens it, and
+/// every file it creates — each temporary file before its first byte, and the lock file — the
+/// protection class *complete until first user authentication*
+/// (`FileProtectionType.completeUntilFirstUserAuthentication`): encrypted until the person
+/// unlocks the device once after a restart, then readable even while the device is locked. That
+/// is the class the store needs: a monitor extension is called while the device is locked (an
+/// interval that starts at midnight), and `complete` protection would close the folder to it
+/// every time the screen locks. Between a restart and the first unlock no class but *none* lets
+/// a file open; the store then throws
+/// ``SharedStoreError/protectedDataUnavailable(key:path:)`` and changes nothing, and
+/// ``/TrackerSignals/MonitorRecorder`` holds its facts in memory until the folder opens. Setting the
+/// class is best effort — a volume without data protection (a Mac's) keeps its files as they are
+/// — and on Linux there is none to set.
+///
 /// **Exclusion** between writers uses `flock` on the lock file `.lock`, which is never renamed,
 /// together with an in-process lock, because a `flock` does not exclude threads that share one
 /// descriptor. The lock is held only for the duration of one write, removal or update. On iOS a

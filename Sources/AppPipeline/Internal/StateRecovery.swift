@@ -1,0 +1,531 @@
+import BudgetMath
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import TrackerSignals
+import UsageModel
+
+/// How the app side heals its own files: a file the store reports damaged is quarantined (its
+/// bytes kept), rebuilt from the facts still in the outbox and in the surviving per-day logs, and
+/// the recovery — with what could not be rebuilt — recorded in the state.
+///
+/// **Damage**, and only damage, is healed: the store's `corrupted`, `unsupportedFormatVersion`,
+/// `decoding`, `tooLarge`, `kindMismatch` and `notARegularFile` errors on one of the app side's
+/// own keys (``PipelineRecovery/File``). An I/O error — a full disk, a permission, protected data
+/// not available yet — is transient: it is thrown and nothing is quarantined. A damaged file of
+/// the monitor extension (the outbox, the heartbeats, the diagnostic log) is not the app side's
+/// to move.
+///
+/// **No loop.** One call heals each key at most once; a key damaged again after its rebuild (or
+/// more than ``UsagePipeline/recoveryLimit`` keys) is thrown. A rebuilt file is a new, valid file:
+/// the next call reads it normally.
+extension UsagePipeline {
+  /// The most files one call quarantines and rebuilds: the app side has five kinds of file, and
+  /// a call reads at most a few days of facts.
+  static let recoveryLimit = 8
+
+  /// Runs `body`; when it fails on a damaged file of the app side, quarantines the file,
+  /// rebuilds it, records the recovery in the state and runs `body` again.
+  ///
+  /// A file is moved only when `body` fails on it twice in a row: the second run finds it healed
+  /// if another process healed it in between, which leaves a narrower window for two processes
+  /// to heal one file twice (each would report it; the rebuilds agree, being derived from the
+  /// same facts).
+  ///
+  /// Call it on a copy of the pipeline when `body` changes the pipeline itself.
+  ///
+  /// - Parameters:
+  ///   - now: The instant the recoveries are dated (milliseconds).
+  ///   - recoveries: The recoveries made, appended to.
+  ///   - body: The operation.
+  /// - Returns: What `body` returned.
+  /// - Throws: What `body` throws when it is not damage, or is damage of a key healed already in
+  ///   this call; ``PipelineError/store(_:)`` when a quarantine or a rebuild fails.
+  func healing<Result>(
+    now: Int64, into recoveries: inout [PipelineRecovery],
+    _ body: () throws(PipelineError) -> Result
+  ) throws(PipelineError) -> Result {
+    var healed: Set<String> = []
+    var suspected: Set<String> = []
+    var unrecorded: [PipelineRecovery] = []
+    var failure: PipelineError?
+    while true {
+      if let error = failure, let key = damagedFile(error)?.key, !suspected.contains(key),
+        !healed.contains(key)
+      {
+        // Once more before moving anything: another process (the app and its widget, say) may
+        // have healed the file since it was read.
+        suspected.insert(key)
+        failure = nil
+      } else if let error = failure {
+        failure = nil
+        guard let (key, file) = damagedFile(error), !healed.contains(key),
+          healed.count < Self.recoveryLimit
+        else {
+          // Not damage, or damage again: what was healed is reported first, if it can be; the
+          // error thrown is this one either way.
+          let original = error
+          do throws(PipelineError) {
+            try record(&unrecorded, into: &recoveries)
+          } catch {
+            throw original
+          }
+          throw original
+        }
+        healed.insert(key)
+        do throws(PipelineError) {
+          let (made, rebuildFailure) = try recover(
+            file, key: key, damage: error, now: now, healed: &healed)
+          unrecorded += made
+          failure = rebuildFailure
+        } catch {
+          // Met while reading what the rebuild needs: healed next if it is damage, else thrown.
+          failure = error
+        }
+        if failure != nil { continue }
+      }
+      do throws(PipelineError) {
+        // Recorded before `body` runs again: a later failure of `body` loses no report.
+        try record(&unrecorded, into: &recoveries)
+        return try body()
+      } catch {
+        failure = error
+      }
+    }
+  }
+
+  /// Records `unrecorded` in the state, and moves them to `recoveries`.
+  private func record(
+    _ unrecorded: inout [PipelineRecovery], into recoveries: inout [PipelineRecovery]
+  ) throws(PipelineError) {
+    guard !unrecorded.isEmpty else { return }
+    let rebuiltLedger = unrecorded.contains { $0.file == .ledger }
+    let mark = rebuiltLedger ? try ledgerPosition() : nil
+    let pending = unrecorded
+    try updateState { state throws(PipelineError) in
+      for recovery in pending { state.record(recovery) }
+      if rebuiltLedger { state.ledgerMark = mark }
+    }
+    recoveries += unrecorded
+    unrecorded = []
+  }
+
+  /// The app side's key that `error` reports damaged, and what it holds; `nil` for any other
+  /// error.
+  func damagedFile(_ error: PipelineError) -> (key: String, file: PipelineRecovery.File)? {
+    let key: String
+    switch error.storeError {
+    case .corrupted(let damaged, _, _)?, .unsupportedFormatVersion(let damaged, _, _, _)?,
+      .decoding(let damaged, _, _)?, .tooLarge(let damaged, _, _, _)?,
+      .kindMismatch(let damaged, _)?, .notARegularFile(let damaged?, _, _)?:
+      key = damaged
+    default:
+      return nil
+    }
+    switch folder.layout.content(of: key) {
+    case .appState?: return (key, .state)
+    case .appFacts?: return (key, .facts)
+    case .appStarts?: return (key, .starts)
+    case .appSummaries?: return (key, .summaries)
+    case .appLedger?: return (key, .ledger)
+    default: return nil
+    }
+  }
+
+  /// What a rebuild writes once the damaged file is quarantined, read before it is.
+  private enum RebuildPlan {
+    /// Nothing to write: the next drain applies the outbox from its start again.
+    case state(unknown: SequenceRange?)
+    /// The facts of a UTC day to append, and the stretch of it that is lost.
+    case facts(append: [MonitorFact], lost: (from: Int64, to: Int64)?)
+    /// The interval starts to append, and the instant before which starts may be lost.
+    case starts(append: [MonitorFact], before: Int64)
+    /// Nothing to write: the next wake summarises again; the day before which summaries are lost.
+    case summaries(before: LocalDay)
+    /// The usage to credit and expire, with the start of the intervals it covers; `nil` without
+    /// rewards.
+    case ledger(credits: (usage: ThresholdAccountant, from: Int64)?)
+  }
+
+  /// Quarantines `key` and rebuilds what it held.
+  ///
+  /// What the rebuild needs is read first, while the file is still in place: another damaged
+  /// file met on the way (a day log the ledger's credits read, say) is healed before this one is
+  /// moved, so that no file is left quarantined and empty — a reward ledger credited again from
+  /// scratch would pay twice.
+  ///
+  /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
+  ///   with, if they did: then this recovery reports everything the file held as not rebuilt.
+  /// - Throws: ``PipelineError/store(_:)`` when a quarantine fails; an error that is not damage
+  ///   while the rebuild reads, and damage of a key healed already (nothing moved then).
+  private func recover(
+    _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64,
+    healed: inout Set<String>
+  ) throws(PipelineError) -> ([PipelineRecovery], PipelineError?) {
+    var made: [PipelineRecovery] = []
+    var plan: RebuildPlan
+    while true {
+      do throws(PipelineError) {
+        plan = try prepare(file, key: key, now: now)
+        break
+      } catch {
+        guard let (other, otherFile) = damagedFile(error), other != key,
+          !healed.contains(other), healed.count < Self.recoveryLimit
+        else { throw error }
+        healed.insert(other)
+        let (more, failure) = try recover(
+          otherFile, key: other, damage: error, now: now, healed: &healed)
+        made += more
+        if let failure { throw failure }
+      }
+    }
+    let keptAt: String?
+    do throws(SharedStoreError) {
+      keptAt = try folder.store.quarantine(key)
+    } catch {
+      throw .store(error)
+    }
+    var failure: PipelineError?
+    var unrebuilt: [PipelineRecovery.Loss]
+    do throws(PipelineError) {
+      unrebuilt = try write(plan, now: now)
+    } catch {
+      failure = error
+      unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
+    }
+    if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
+    made.append(
+      PipelineRecovery(
+        file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+        unrebuilt: unrebuilt))
+    return (made, failure)
+  }
+
+  /// Reads what rebuilding `file` needs.
+  private func prepare(_ file: PipelineRecovery.File, key: String, now: Int64)
+    throws(PipelineError) -> RebuildPlan
+  {
+    let outbox = outboxFacts()
+    switch file {
+    case .state:
+      return .state(unknown: outbox.unknown)
+    case .facts:
+      return try prepareFacts(key: key, survivors: salvage(key), outbox: outbox.facts)
+    case .starts:
+      return try prepareStarts(from: salvage(key) + outbox.facts, now: now)
+    case .summaries:
+      let first = try journal.days().first
+      let before = first.map {
+        configuration.boundary.day(
+          containingSupported: Int64($0.dayNumber) * FactJournal.dayMilliseconds
+        ).advanced(by: 1)
+      }
+      return .summaries(before: before ?? configuration.boundary.day(containingSupported: now))
+    case .ledger:
+      guard configuration.rewards != nil else { return .ledger(credits: nil) }
+      let today = configuration.boundary.day(containingSupported: now)
+      let first = LocalDay(
+        uncheckedDayNumber: max(
+          LocalDay.supportedDayNumbers.lowerBound,
+          today.dayNumber - min(configuration.retentionDays, 400) + 1))
+      let window = try window(for: first...today, now: now)
+      return .ledger(
+        credits: (derive(window).accountant(for: configuration.rewardBound), window.from))
+    }
+  }
+
+  /// Writes `plan` into the quarantined, now empty, key; returns what could not be rebuilt.
+  private func write(_ plan: RebuildPlan, now: Int64) throws(PipelineError)
+    -> [PipelineRecovery.Loss]
+  {
+    switch plan {
+    case .state:
+      return [.acknowledgedAlerts]
+    case .facts(let facts, let lost):
+      try appendFacts(facts)
+      guard let lost else { return [] }
+      return [.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to))]
+    case .starts(let starts, let before):
+      try appendStarts(starts)
+      return [.intervalStarts(before: Milliseconds.date(before))]
+    case .summaries(let before):
+      return [.daySummaries(before: before)]
+    case .ledger(let credits):
+      if let credits { try creditAndExpire(credits.usage, from: credits.from, now: now) }
+      return [.ledgerTransactions(before: Milliseconds.date(now))]
+    }
+  }
+
+  /// Everything `file` held, as losses: what a recovery reports when its rebuild failed.
+  private static func everything(
+    of file: PipelineRecovery.File, key: String, layout: SharedFolderLayout, now: Int64
+  ) -> [PipelineRecovery.Loss] {
+    switch file {
+    case .state:
+      return [.acknowledgedAlerts]
+    case .facts:
+      guard case .appFacts(let day)? = layout.content(of: key) else { return [] }
+      let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
+      return [
+        .facts(
+          from: Milliseconds.date(start),
+          to: Milliseconds.date(start + FactJournal.dayMilliseconds))
+      ]
+    case .starts:
+      return [.intervalStarts(before: Milliseconds.date(now))]
+    case .summaries:
+      return [.daySummaries(before: FactJournal.utcDay(of: now).advanced(by: 1))]
+    case .ledger:
+      return [.ledgerTransactions(before: Milliseconds.date(now))]
+    }
+  }
+
+  // MARK: - Files gone back
+
+  /// Checks that no file of the app side went back without an error.
+  ///
+  /// The day log of the last fact applied must still hold it, a state with nothing applied must
+  /// have no day logs beside it, and the ledger must hold what it held after the app's last
+  /// transaction: a log truncated, rolled back to an older copy or removed reads without an
+  /// error, and would otherwise lose its facts silently. A day the
+  /// retention before `now` (milliseconds) may have removed is not checked.
+  ///
+  /// - Throws: ``PipelineError/store(_:)`` with `SharedStoreError.corrupted` naming the file
+  ///   that went back, which ``healing(now:into:_:)`` quarantines and rebuilds.
+  /// - Complexity: O(*n*) in the facts of the last fact's day, the first time a process reads
+  ///   them; O(1) afterwards while the log is unchanged.
+  func checkFilesWentBack(now: Int64) throws(PipelineError) {
+    let state = try state()
+    try checkLedgerWentBack(state)
+    if let last = state.lastApplied {
+      let instant = last.instant
+      let day = FactJournal.utcDay(of: instant)
+      let retention = Int64(min(configuration.retentionDays, 100_000)) * 86_400_000
+      guard day > FactJournal.utcDay(of: now &- retention),
+        !(try journal.facts(from: day, through: day).facts.contains { $0.instant == instant })
+      else { return }
+      let key = folder.layout.appFactsKey(of: day)
+      throw .store(
+        .corrupted(
+          key: key, path: key,
+          reason: "it no longer holds the last fact applied, \(last.number) at "
+            + "\(ISO8601Instant.format(instant)): it was truncated, rolled back or removed"))
+    }
+    guard state.recoveries.isEmpty, state == PipelineState(),
+      let first = try journal.days().first
+    else { return }
+    let key = folder.layout.appStateKey
+    throw .store(
+      .corrupted(
+        key: key, path: key,
+        reason: "it was removed or replaced by an empty one while the facts of \(first) and "
+          + "later remain"))
+  }
+
+  /// Checks that the reward ledger's log holds at least what it held after the app's last own
+  /// transaction (``PipelineState/ledgerMark``), and that it reads and folds.
+  ///
+  /// - Throws: ``PipelineError/store(_:)`` with `SharedStoreError.corrupted` naming the ledger
+  ///   when it was cut short, rolled back, removed or replaced, and the errors of a ledger that
+  ///   does not read or fold.
+  func checkLedgerWentBack(_ state: PipelineState) throws(PipelineError) {
+    if let mark = state.ledgerMark {
+      let position = try ledgerPosition()
+      guard let position, position.identity == mark.identity, position.next >= mark.next else {
+        let key = folder.layout.appLedgerKey
+        throw .store(
+          .corrupted(
+            key: key, path: key,
+            reason: "it holds less than after the app's last transaction (position \(mark.next)): "
+              + "it was cut short, rolled back, removed or replaced"))
+      }
+    }
+    // Folded before anything is drained: a ledger found damaged is rebuilt from the facts
+    // drained before, and the facts drained next are credited as usual. Cached: O(1) when
+    // the log did not change.
+    _ = try ledgerJournal.fold()
+  }
+
+  /// The reward ledger log's identity and next position; `nil` when there is no log.
+  func ledgerPosition() throws(PipelineError) -> PipelineState.LedgerMark? {
+    do throws(SharedStoreError) {
+      return try folder.store.readLog(folder.layout.appLedgerKey, newest: 0).map {
+        PipelineState.LedgerMark(identity: $0.identity, next: $0.nextPosition)
+      }
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  // MARK: - Rebuilding
+
+  /// The facts the outbox holds that the app drained (all of them when the consumer's record
+  /// does not read), each decodable one; and the numbers before the oldest entry in its epoch,
+  /// which a rebuilt state cannot vouch for.
+  ///
+  /// The facts after the cursor are left to the drain: a rebuilt ledger must not credit, and
+  /// expire, minutes that were never drained.
+  ///
+  /// An outbox that cannot be read gives no facts: the rebuild then reports everything it could
+  /// not bring back, and the outbox's own error reaches the caller at the next drain.
+  private func outboxFacts() -> (facts: [MonitorFact], unknown: SequenceRange?) {
+    var facts: [MonitorFact] = []
+    var first: SequenceNumber?
+    var head: SequenceNumber?
+    var cursor = OutboxCursor()
+    var drained: SequenceNumber?
+    do throws(SequenceTrackingError) {
+      drained = try consumer.record().cursor.last
+    } catch {
+      drained = nil  // the state is what is damaged: every fact the outbox holds
+    }
+    let wasDrained = { (number: SequenceNumber) in
+      guard let drained else { return true }
+      return number.epoch != drained.epoch || number.value <= drained.value
+    }
+    // Each pass reads to the end or passes over one undecodable entry; the capacity bounds them.
+    for _ in 0...consumer.outbox.capacity {
+      var undecodable: SequenceNumber?
+      let batch: OutboxBatch<MonitorFact>
+      do throws(SequenceTrackingError) {
+        batch = try peek(after: cursor, undecodable: &undecodable)
+      } catch {
+        break  // unreadable: nothing to rebuild from
+      }
+      first = first ?? [batch.entries.first?.number, undecodable].compactMap { $0 }.first
+      facts += batch.entries.filter { wasDrained($0.number) }.map(\.payload)
+      head = batch.head
+      guard undecodable != nil, batch.cursor != cursor else { break }
+      cursor = batch.cursor
+    }
+    let unknown: SequenceRange?
+    if let first {
+      unknown =
+        first.value > 1 ? SequenceRange(epoch: first.epoch, values: 1...(first.value - 1)) : nil
+    } else if let head, head.value >= 1 {
+      unknown = SequenceRange(epoch: head.epoch, values: 1...head.value)
+    } else {
+      unknown = nil
+    }
+    return (facts, unknown)
+  }
+
+  /// The facts of the log `key` that still read: every record that decodes, when the log
+  /// itself reads; none when it does not.
+  private func salvage(_ key: String) -> [MonitorFact] {
+    let snapshot: LogSnapshot?
+    do throws(SharedStoreError) {
+      snapshot = try folder.store.readLog(key)
+    } catch {
+      return []  // damaged as a whole: nothing reads, and the recovery reports the loss
+    }
+    let decoder = JSONDecoder()
+    var facts: [MonitorFact] = []
+    for record in snapshot?.records ?? [] {
+      do {
+        facts.append(try decoder.decodeStored(MonitorFact.self, from: record.bytes))
+      } catch {
+        continue  // the record stays in the quarantined file
+      }
+    }
+    return facts
+  }
+
+  /// The facts of the UTC day of the log `key` that still read in it, those of the starts' log
+  /// and those the outbox holds; and the stretch of the day between the last one that read and
+  /// the outbox's oldest, whose facts are lost.
+  private func prepareFacts(
+    key: String, survivors: [MonitorFact], outbox: [MonitorFact]
+  ) throws(PipelineError) -> RebuildPlan {
+    guard case .appFacts(let day)? = folder.layout.content(of: key) else {
+      return .facts(append: [], lost: nil)
+    }
+    let onDay = { (fact: MonitorFact) in FactJournal.utcDay(of: fact.instant) == day }
+    // The starts' log holds a copy of the day's interval starts: without them, the day's events
+    // would belong to no interval.
+    var starts: [MonitorFact] = []
+    do throws(PipelineError) {
+      starts = try journal.starts().filter(onDay)
+    } catch {
+      // A damaged starts' log is healed when it is read next; the day is rebuilt without it.
+    }
+    let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
+    let end = start + FactJournal.dayMilliseconds
+    let from = survivors.filter(onDay).map { $0.instant + 1 }.max() ?? start
+    let to = min(outbox.map(\.instant).min() ?? end, end)
+    return .facts(
+      append: (survivors + starts + outbox).filter(onDay), lost: to > from ? (from, to) : nil)
+  }
+
+  /// The `intervalDidStart` facts of `facts` and of the day logs, and the instant before which
+  /// starts may be lost.
+  private func prepareStarts(from facts: [MonitorFact], now: Int64) throws(PipelineError)
+    -> RebuildPlan
+  {
+    let days = try journal.days()
+    var facts = facts
+    if let first = days.first, let last = days.last {
+      facts += try journal.facts(from: first, through: last).facts
+    }
+    let kept = [
+      days.first.map { Int64($0.dayNumber) * FactJournal.dayMilliseconds },
+      facts.map(\.instant).min(),
+    ].compactMap { $0 }.min()
+    return .starts(
+      append: PipelineState.sortedSet(facts.filter { $0.callback == .intervalDidStart }),
+      before: kept ?? now)
+  }
+
+  /// Appends `facts` to the log of their UTC day only — not to the starts' log, which may be the
+  /// next file to heal.
+  private func appendFacts(_ facts: [MonitorFact]) throws(PipelineError) {
+    guard let day = facts.first.map({ FactJournal.utcDay(of: $0.instant) }) else { return }
+    try append(facts, to: folder.layout.appFactsKey(of: day), capacity: FactJournal.dayCapacity)
+  }
+
+  /// Appends `starts` to the starts' log.
+  private func appendStarts(_ starts: [MonitorFact]) throws(PipelineError) {
+    try append(starts, to: folder.layout.appStartsKey, capacity: FactJournal.startsCapacity)
+  }
+
+  /// Appends `facts`, in their JSON form, to the log `key`.
+  private func append(_ facts: [MonitorFact], to key: String, capacity: Int)
+    throws(PipelineError)
+  {
+    guard !facts.isEmpty else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var records: [Data] = []
+    for fact in facts {
+      do {
+        records.append(try encoder.encode(fact))
+      } catch {
+        throw .store(.encoding(key: key, type: "MonitorFact", description: "\(error)"))
+      }
+    }
+    do throws(SharedStoreError) {
+      try folder.store.append(records, toLog: key, capacity: capacity)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Credits the (quarantined, now empty) reward ledger with `usage`, and expires it at once:
+  /// what was redeemed before is unknown, so nothing of it is paid again.
+  private func creditAndExpire(_ usage: ThresholdAccountant, from: Int64, now: Int64)
+    throws(PipelineError)
+  {
+    let asOf = Milliseconds.date(now)
+    try ledgerJournal.update { fold throws(PipelineError) in
+      try fold.credit(usage, intervalsFrom: from, configuration: configuration, asOf: asOf)
+      let balance = fold.ledger.balance
+      guard balance.xp > 0 || balance.available > .zero else { return }
+      do throws(BudgetMathError) {
+        try fold.ledger.apply(fold.ledger.expiryOfEverything(id: "recovery:\(now)", at: asOf))
+      } catch {
+        throw .budget(error)
+      }
+    }
+  }
+}

@@ -1,0 +1,508 @@
+import AppPipeline
+import BudgetMath
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import TestSupport
+import Testing
+import TrackerSignals
+import UsageModel
+
+/// The app side's own files heal themselves: a damaged one is quarantined, rebuilt from the facts
+/// still in the outbox and the surviving day logs, and reported with what could not be rebuilt;
+/// the pipeline goes on, and the next wake is a normal one.
+@Suite("The app's state heals itself")
+struct StateRecoveryTests {
+  /// The app side's files a scenario damages, by what they hold.
+  enum Target: String, CaseIterable, CustomStringConvertible {
+    case state, facts, starts, summaries, ledger
+
+    var description: String { rawValue }
+
+    var file: PipelineRecovery.File {
+      switch self {
+      case .state: return .state
+      case .facts: return .facts
+      case .starts: return .starts
+      case .summaries: return .summaries
+      case .ledger: return .ledger
+      }
+    }
+
+    /// Its key in the standard layout; the facts are those of the second day, in UTC.
+    func key(_ layout: SharedFolderLayout) throws -> String {
+      switch self {
+      case .state: return layout.appStateKey
+      case .facts: return layout.appFactsKey(of: try LocalDay(parsing: "2026-04-16"))
+      case .starts: return layout.appStartsKey
+      case .summaries: return layout.appSummariesKey
+      case .ledger: return layout.appLedgerKey
+      }
+    }
+  }
+
+  /// Two days of use, drained and settled on the morning of the second: the first day
+  /// summarised, the ledger credited with 40 minutes at 10 XP a minute, 100 XP redeemed.
+  struct Scenario {
+    var harness: PipelineHarness
+    let first = "2026-04-15"
+    let second = "2026-04-16"
+
+    init() throws {
+      harness = try PipelineHarness { configuration in
+        configuration.rewards = try UsageRewards(xpPerMinute: [.other: 10])
+      }
+      _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(first) 00:00"))
+      try harness.use("com.example", day: first, from: "08:00", minutes: 30, step: 5)
+      _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(second) 00:00"))
+      try harness.use("com.example", day: second, from: "08:00", minutes: 10, step: 5)
+      try harness.pipeline.wake(.foreground, now: try harness.at("\(second) 09:00"))
+      try harness.pipeline.redeemAll(id: "movie", at: try harness.at("\(second) 09:01"))
+    }
+
+    var key: (Target) throws -> String {
+      let layout = harness.pipeline.folder.layout
+      return { try $0.key(layout) }
+    }
+
+    func url(of target: Target) throws -> URL {
+      harness.directory.url.appendingPathComponent(try key(target))
+    }
+
+    /// Ten more minutes of use on the second day, from 09:00.
+    func useMore() throws {
+      try harness.use(
+        "com.example", day: second, from: "09:00", minutes: 10, step: 5, alreadyUsed: 10)
+    }
+
+    func quarantined(_ target: Target) throws -> [String] {
+      let key = try key(target)
+      return try harness.directory.contents().filter { $0.hasPrefix(".quarantined.\(key).") }
+    }
+  }
+
+  /// The damages that make a file unreadable, with the error the store reports.
+  static let unreadable: [FolderDamage] = [.flipHeader, .truncateToStub, .newerVersion, .garbage]
+
+  @Test(
+    "a damaged file is quarantined, rebuilt and reported, and the pipeline goes on",
+    arguments: Target.allCases, unreadable)
+  func damagedFileHeals(_ target: Target, _ damage: FolderDamage) throws {
+    var scenario = try Scenario()
+    let before = try scenario.harness.dashboard(scenario.first, at: "09:02")
+    try damage.apply(to: try scenario.url(of: target))
+    try scenario.useMore()
+
+    let wake = try scenario.harness.pipeline.wake(
+      .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    let recovery = try #require(wake.recoveries.first)
+    #expect(wake.recoveries.count == 1)
+    #expect(recovery.file == target.file)
+    let key = try scenario.key(target)
+    #expect(recovery.key == key)
+    #expect(recovery.keptAt != nil)
+    #expect(try scenario.quarantined(target).count == 1)
+    // A rebuilt state applies the whole outbox again; the day logs read it as a set.
+    #expect(wake.applied == (target == .state ? 12 : 2))
+    #expect(wake.lost == nil)
+
+    // Every minute is still there: the outbox held every fact.
+    let first = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.first),
+      now: try scenario.harness.at("\(scenario.second) 09:30"))
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second),
+      now: try scenario.harness.at("\(scenario.second) 09:30"))
+    #expect(first.usage == before.usage)
+    #expect(second.usage.total == .seconds(20 * 60))
+    #expect(second.facts.recoveries == [recovery])
+    #expect(second.facts.losses.isEmpty)
+    #expect(try scenario.harness.pipeline.state().recoveries == [recovery])
+
+    // Fail safe: a rebuilt ledger never pays again for what may have been redeemed.
+    // 400 XP were earned and redeemed before: only the ten minutes drained since earn, 100 XP.
+    // A rebuilt ledger expires what its facts credit again, since it may have been redeemed.
+    #expect(second.rewards.xp == 100)
+    if target == .ledger {
+      #expect(recovery.unrebuilt == [.ledgerTransactions(before: recovery.at)])
+    }
+
+    // No loop: the next wake finds nothing to heal.
+    try scenario.useMore()
+    let next = try scenario.harness.pipeline.wake(
+      .poll, now: try scenario.harness.at("\(scenario.second) 09:45"))
+    #expect(next.recoveries.isEmpty)
+    #expect(try scenario.quarantined(target).count == 1)
+  }
+
+  @Test(
+    "a file cut short, its records garbled or removed never lifts a restriction nor pays twice",
+    arguments: Target.allCases, [FolderDamage.flipRecords, .truncateToHalf, .delete])
+  func fileThatReadsShorterFailsSafe(_ target: Target, _ damage: FolderDamage) throws {
+    var scenario = try Scenario()
+    let before = try scenario.harness.dashboard(scenario.first, at: "09:02")
+    try damage.apply(to: try scenario.url(of: target))
+    try scenario.useMore()
+    let now = try scenario.harness.at("\(scenario.second) 09:30")
+    let wake = try scenario.harness.pipeline.wake(.notification, now: now)
+    #expect(wake.recoveries.allSatisfy { $0.file == target.file })
+    let first = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.first), now: now)
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(first.usage == before.usage)
+    #expect(second.usage.total == .seconds(20 * 60))
+    // 400 XP were earned and redeemed: at most the 100 of the ten minutes since are left.
+    #expect(second.rewards.xp <= 100)
+    let next = try scenario.harness.pipeline.wake(
+      .poll, now: try scenario.harness.at("\(scenario.second) 09:45"))
+    #expect(next.recoveries.isEmpty)
+  }
+
+  @Test(
+    "several files damaged at once are each healed and reported once",
+    arguments: [
+      [Target.facts, .starts], [.state, .ledger], [.summaries, .facts, .ledger],
+      Target.allCases,
+    ])
+  func severalDamagedFilesHeal(_ targets: [Target]) throws {
+    var scenario = try Scenario()
+    for target in targets { try FolderDamage.garbage.apply(to: try scenario.url(of: target)) }
+    try scenario.useMore()
+    let now = try scenario.harness.at("\(scenario.second) 09:30")
+    let wake = try scenario.harness.pipeline.wake(.notification, now: now)
+    #expect(Set(wake.recoveries.map(\.file)) == Set(targets.map(\.file)))
+    #expect(wake.recoveries.count == targets.count)
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(second.usage.total == .seconds(20 * 60))
+    // Fail safe: never more than the ten minutes drained since the redemption. With the state,
+    // the day and the ledger all lost, nothing says those minutes were not drained and redeemed
+    // before: the rebuilt ledger expires them too.
+    #expect(
+      second.rewards.xp == (Set(targets).isSuperset(of: [.state, .facts, .ledger]) ? 0 : 100))
+    #expect(Set(second.facts.recoveries) == Set(wake.recoveries))
+    let next = try scenario.harness.pipeline.wake(
+      .poll, now: try scenario.harness.at("\(scenario.second) 09:45"))
+    #expect(next.recoveries.isEmpty)
+  }
+
+  @Test("a dashboard heals a damaged file too, before any wake")
+  func dashboardHeals() throws {
+    let scenario = try Scenario()
+    try FolderDamage.flipRecords.apply(to: try scenario.url(of: .state))
+    let now = try scenario.harness.at("\(scenario.second) 09:10")
+    let dashboard = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(dashboard.facts.recoveries.map(\.file) == [.state])
+    #expect(dashboard.usage.total == .seconds(10 * 60))
+  }
+
+  @Test("a rebuilt state reports the numbers it cannot vouch for, not a loss of them")
+  func rebuiltStateReportsUnknownDeliveries() throws {
+    // An outbox of 8: the first facts were evicted after the app drained them.
+    var harness = try PipelineHarness(outboxCapacity: 8)
+    let day = "2026-04-15"
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    try harness.use("com.example", day: day, from: "08:00", minutes: 5)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:05"))
+    try harness.use("com.example", day: day, from: "08:05", minutes: 5, alreadyUsed: 5)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    let key = harness.pipeline.folder.layout.appStateKey
+    try FolderDamage.garbage.apply(to: harness.directory.url.appendingPathComponent(key))
+    try harness.use("com.example", day: day, from: "08:10", minutes: 2, alreadyUsed: 10)
+
+    let wake = try harness.pipeline.wake(.notification, now: try harness.at("\(day) 08:20"))
+    let recovery = try #require(wake.recoveries.first)
+    // 13 facts published, the newest 8 kept: 1...5 were drained before, but nothing says so.
+    guard case .deliveries(let range)? = recovery.unrebuilt.first else {
+      Issue.record("no deliveries reported: \(recovery.unrebuilt)")
+      return
+    }
+    #expect(range.values == 1...5)
+    #expect(recovery.unrebuilt.last == .acknowledgedAlerts)
+    #expect(wake.lost == nil)
+    let dashboard = try harness.pipeline.dashboard(
+      for: try LocalDay(parsing: day), now: try harness.at("\(day) 08:20"))
+    #expect(dashboard.facts.losses.isEmpty)
+    #expect(dashboard.usage.total == .seconds(12 * 60))
+  }
+
+  @Test("a day log that lost facts the outbox no longer holds reports the stretch it lost")
+  func rebuiltDayReportsWhatTheOutboxNoLongerHeld() throws {
+    var harness = try PipelineHarness(outboxCapacity: 4)
+    let day = "2026-04-15"
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    try harness.use("com.example", day: day, from: "08:00", minutes: 10)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    // 08:00 in New York is 12:00 UTC: the facts are on the UTC day 2026-04-15.
+    let key = harness.pipeline.folder.layout.appFactsKey(of: try LocalDay(parsing: day))
+    try FolderDamage.flipHeader.apply(to: harness.directory.url.appendingPathComponent(key))
+    try harness.use("com.example", day: day, from: "08:10", minutes: 1, alreadyUsed: 10)
+
+    let wake = try harness.pipeline.wake(.notification, now: try harness.at("\(day) 08:20"))
+    let recovery = try #require(wake.recoveries.first)
+    // The outbox keeps the newest 4 facts, from 08:08 on: the day before them is lost.
+    let lost = PipelineRecovery.Loss.facts(
+      from: try instant("2026-04-15T00:00:00Z"), to: try harness.at("\(day) 08:08"))
+    #expect(recovery.unrebuilt == [lost])
+    let dashboard = try harness.pipeline.dashboard(
+      for: try LocalDay(parsing: day), now: try harness.at("\(day) 08:20"))
+    #expect(dashboard.facts.recoveries == [recovery])
+  }
+
+  @Test("a day log cut short keeps what still reads: only the stretch it lost is reported")
+  func dayLogCutShortKeepsWhatReads() throws {
+    var harness = try PipelineHarness(outboxCapacity: 4)
+    let day = "2026-04-15"
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    // Two drains, two frames of the day log: cut to half, the first still reads.
+    try harness.use("com.example", day: day, from: "08:00", minutes: 1)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:01"))
+    try harness.use("com.example", day: day, from: "08:01", minutes: 9, alreadyUsed: 1)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    let key = harness.pipeline.folder.layout.appFactsKey(of: try LocalDay(parsing: day))
+    try FolderDamage.truncateToHalf.apply(to: harness.directory.url.appendingPathComponent(key))
+    let survivors = try harness.pipeline.facts()
+    #expect(survivors.count == 2)
+    try harness.use("com.example", day: day, from: "08:10", minutes: 1, alreadyUsed: 10)
+
+    let wake = try harness.pipeline.wake(.notification, now: try harness.at("\(day) 08:20"))
+    let recovery = try #require(wake.recoveries.first)
+    // Kept: the facts that still read; lost: from the last of them to the outbox's oldest, 08:08.
+    let last = try #require(survivors.last?.instant)
+    let lost = PipelineRecovery.Loss.facts(
+      from: Date(timeIntervalSince1970: Double(last + 1) / 1000),
+      to: try harness.at("\(day) 08:08"))
+    #expect(recovery.unrebuilt == [lost])
+    #expect(try harness.pipeline.facts().count == survivors.count + 4)
+    // Cumulative thresholds: the day's use is whole again.
+    let dashboard = try harness.pipeline.dashboard(
+      for: try LocalDay(parsing: day), now: try harness.at("\(day) 08:20"))
+    #expect(dashboard.usage.total == .seconds(11 * 60))
+  }
+
+  @Test(
+    "a day log cut short or removed without an error is found by its last fact, and rebuilt",
+    arguments: [FolderDamage.truncateToHalf, .delete])
+  func dayLogThatWentBackHeals(_ damage: FolderDamage) throws {
+    var scenario = try Scenario()
+    try damage.apply(to: try scenario.url(of: .facts))
+    try scenario.useMore()
+    let wake = try scenario.harness.pipeline.wake(
+      .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    #expect(wake.recoveries.map(\.file) == [.facts])
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second),
+      now: try scenario.harness.at("\(scenario.second) 09:30"))
+    #expect(second.usage.total == .seconds(20 * 60))
+  }
+
+  @Test("a removed state, with day logs still beside it, is reported as rebuilt")
+  func removedStateIsReported() throws {
+    var scenario = try Scenario()
+    try FolderDamage.delete.apply(to: try scenario.url(of: .state))
+    try scenario.useMore()
+    let wake = try scenario.harness.pipeline.wake(
+      .foreground, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    let recovery = try #require(wake.recoveries.first)
+    #expect(recovery.file == .state)
+    #expect(recovery.keptAt == nil)
+    #expect(recovery.unrebuilt.contains(.acknowledgedAlerts))
+  }
+
+  @Test(
+    "a record that does not decode is damage: the file is rebuilt, keeping what still decodes",
+    arguments: [Target.state, .facts, .starts, .ledger])
+  func undecodableRecordHeals(_ target: Target) throws {
+    var scenario = try Scenario()
+    // A newer version of the app, say, appended a record this one cannot read.
+    try scenario.harness.pipeline.folder.store.append(
+      [Data(#"{"written":"by something else"}"#.utf8)], toLog: try scenario.key(target),
+      capacity: 100_000)
+    try scenario.useMore()
+    let now = try scenario.harness.at("\(scenario.second) 09:30")
+    let wake = try scenario.harness.pipeline.wake(.notification, now: now)
+    let recovery = try #require(wake.recoveries.first)
+    #expect(wake.recoveries.map(\.file) == [target.file])
+    #expect(recovery.damage.contains("does not decode"))
+    // Every fact still read, from the old log or the outbox: nothing of the day is lost.
+    if target == .facts { #expect(recovery.unrebuilt == []) }
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(second.usage.total == .seconds(20 * 60))
+    #expect(second.rewards.xp == 100)
+  }
+
+  @Test("a ledger transaction that no longer applies is damage: the ledger restarts at zero")
+  func ledgerThatDoesNotApplyHeals() throws {
+    var scenario = try Scenario()
+    let overdraft = LedgerTransaction(
+      id: "planted", at: try scenario.harness.at("\(scenario.second) 09:02"),
+      kind: .redeem(xp: 1_000_000))
+    let layout = scenario.harness.pipeline.folder.layout
+    try scenario.harness.pipeline.folder.store.append(
+      [try JSONEncoder().encode(overdraft)], toLog: layout.appLedgerKey, capacity: 100_000)
+    #expect(throws: PipelineError.self) { try scenario.harness.pipeline.ledger() }
+    try scenario.useMore()
+    let wake = try scenario.harness.pipeline.wake(
+      .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    #expect(wake.recoveries.map(\.file) == [.ledger])
+    // What was credited before may have been redeemed: only the ten minutes drained since earn.
+    #expect(try scenario.harness.pipeline.ledger().balance.xp == 100)
+  }
+
+  @Test(
+    "a transient failure of the store is thrown and quarantines nothing",
+    arguments: [Errno.ioError, .noSpace, .permissionDenied, .operationNotPermitted])
+  func transientFailureQuarantinesNothing(_ errno: Errno) throws {
+    var scenario = try Scenario()
+    let layout = scenario.harness.pipeline.folder.layout
+    let failing = FailingStore(
+      base: scenario.harness.pipeline.folder.store, key: layout.appStateKey, errno: errno)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(store: failing, layout: layout),
+      configuration: scenario.harness.pipeline.configuration)
+    try scenario.useMore()
+    #expect(throws: PipelineError.self) {
+      try pipeline.wake(.notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    }
+    #expect(
+      throws: PipelineError.self,
+      performing: {
+        try pipeline.dashboard(
+          for: try LocalDay(parsing: scenario.second),
+          now: try scenario.harness.at("\(scenario.second) 09:30"))
+      })
+    #expect(
+      try scenario.harness.directory.contents().filter { $0.hasPrefix(".quarantined.") } == [])
+    // Control: the same store without the fault heals nothing either, and drains.
+    let wake = try scenario.harness.pipeline.wake(
+      .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    #expect(wake.recoveries.isEmpty)
+    #expect(wake.applied == 2)
+  }
+
+  @Test(
+    "a file found damaged once, then whole — healed by another process meanwhile — is not moved",
+    arguments: [1, 2])
+  func fileHealedMeanwhileIsNotMoved(_ damagedReads: Int) throws {
+    let scenario = try Scenario()
+    let layout = scenario.harness.pipeline.folder.layout
+    let flaky = DamagedReads(
+      base: scenario.harness.pipeline.folder.store, key: layout.appLedgerKey,
+      count: damagedReads)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(store: flaky, layout: layout),
+      configuration: scenario.harness.pipeline.configuration)
+    try scenario.useMore()
+    let wake = try pipeline.wake(
+      .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
+    // Control: a file damaged at both reads is moved and reported.
+    #expect(wake.recoveries.map(\.file) == (damagedReads == 1 ? [] : [.ledger]))
+    #expect(try scenario.quarantined(.ledger).count == (damagedReads == 1 ? 0 : 1))
+  }
+
+  @Test("a recovery's JSON form round-trips and names its kinds")
+  func recoveryCoding() throws {
+    let recovery = try JSONDecoder().decode(
+      PipelineRecovery.self,
+      from: Data(
+        """
+        {"file": "facts", "key": "stk.pipeline.state.facts.2026-03-08", "damage": "d",
+         "keptAt": "k", "at": "2026-03-09T08:00:00Z", "unrebuilt": [
+           {"kind": "deliveries", "range": {"epoch": "5f1c0a3be29d4471", "first": 1, "last": 5}},
+           {"kind": "acknowledgedAlerts"},
+           {"kind": "facts", "from": "2026-03-08T00:00:00Z", "to": "2026-03-08T10:00:00Z"},
+           {"kind": "intervalStarts", "before": "2026-03-01T00:00:00Z"},
+           {"kind": "daySummaries", "before": "2026-02-01"},
+           {"kind": "ledgerTransactions", "before": "2026-03-09T08:00:00Z"}]}
+        """.utf8))
+    #expect(recovery.unrebuilt.count == 6)
+    let at = try instant("2026-03-09T08:00:00Z")
+    #expect(recovery.at == at)
+    let again = try JSONDecoder().decode(
+      PipelineRecovery.self, from: try JSONEncoder().encode(recovery))
+    #expect(again == recovery)
+    // Control: an unknown kind is refused, not read as something else.
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(PipelineRecovery.Loss.self, from: Data(#"{"kind": "x"}"#.utf8))
+    }
+  }
+}
+
+/// A store whose every operation on one key but quarantine fails with an I/O error: a transient
+/// failure, as a full disk or protected data not yet available give.
+private final class FailingStore: ForwardingStore {
+  let base: any SharedStore
+  let key: String
+  let errno: Errno
+
+  init(base: any SharedStore, key: String, errno: Errno) {
+    self.base = base
+    self.key = key
+    self.errno = errno
+  }
+
+  private func check(_ key: String) throws(SharedStoreError) {
+    if key == self.key { throw .io(operation: "open", path: key, errno: errno) }
+  }
+
+  func read(_ key: String) throws(SharedStoreError) -> Data? {
+    try check(key)
+    return try base.read(key)
+  }
+
+  func changeToken(for key: String) throws(SharedStoreError) -> ChangeToken? {
+    try check(key)
+    return try base.changeToken(for: key)
+  }
+
+  func update<Result>(
+    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
+    try check(key)
+    return try base.update(key, body)
+  }
+
+  func appendToLog(
+    _ key: String, capacity: Int, examiningNewest: Int,
+    _ makeRecords: (LogSnapshot) throws(SharedStoreError) -> [Data]
+  ) throws(SharedStoreError) -> LogAppend? {
+    try check(key)
+    return try base.appendToLog(
+      key, capacity: capacity, examiningNewest: examiningNewest, makeRecords)
+  }
+
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    try check(key)
+    return try base.readLog(key, newest: newest)
+  }
+}
+
+/// A store whose first `count` reads of one log report it corrupted, as a file another process
+/// heals meanwhile reads.
+private final class DamagedReads: ForwardingStore, @unchecked Sendable {
+  let base: any SharedStore
+  let key: String
+  private let lock = NSLock()
+  private var left: Int
+
+  init(base: any SharedStore, key: String, count: Int) {
+    self.base = base
+    self.key = key
+    left = count
+  }
+
+  func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
+    if key == self.key {
+      lock.lock()
+      let damaged = left > 0
+      if damaged { left -= 1 }
+      lock.unlock()
+      if damaged { throw .corrupted(key: key, path: key, reason: "planted") }
+    }
+    return try base.readLog(key, newest: newest)
+  }
+}
