@@ -37,6 +37,12 @@ struct LibraryKey {
     switch content {
     case .facts:
       return count(try folder.outbox.drain(after: .start).entries.count, "fact") + " decode"
+    case .factsMark:
+      return try folder.outbox.lastHandedOut().map { "the last number handed out is \($0.value)" }
+        ?? "no number handed out"
+    case .factsRecoveries:
+      return count(try folder.outbox.recoveries().count, "recovery", plural: "recoveries")
+        + " decode"
     case .heartbeats(let source):
       let history = try folder.heartbeats(of: source).history()
       return count(history.heartbeats.count, "heartbeat") + " decode"
@@ -63,6 +69,23 @@ struct LibraryKey {
     do {
       switch content {
       case .facts: try showFacts(folder, header: header, json: json)
+      case .factsMark:
+        let outbox = try shared(folder.store).outbox
+        print(header)
+        print(
+          "the outbox's high-water mark (SequencedOutbox): "
+            + (try outbox.lastHandedOut().map { "last number handed out \($0)" } ?? "empty"))
+      case .factsRecoveries:
+        let recoveries = try shared(folder.store).outbox.recoveries()
+        if json {
+          for recovery in recoveries { print(try jsonLine(recovery)) }
+        } else {
+          print(header)
+          print(
+            "the outbox's epochs that ended early (SequencedOutbox): "
+              + count(recoveries.count, "recovery", plural: "recoveries"))
+          for recovery in recoveries { print("  \(recovery)") }
+        }
       case .heartbeats(let source):
         try showHeartbeats(folder, source: source, header: header, json: json)
       case .diagnostics: try showDiagnostics(folder, header: header, json: json)

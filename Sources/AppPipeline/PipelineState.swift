@@ -17,6 +17,8 @@ import UsageModel
 ///
 /// - ``sequence``: the drained numbers, which make lost facts visible, and ``losses``: the
 ///   numbers that were never delivered, with their epochs and the stretch of time they fell in;
+/// - ``outboxRecoveries``: the outbox epochs that ended before the app reached their ends (a
+///   damaged outbox moved aside, a vanished one);
 /// - ``alerts`` and ``acknowledgedTrackerDown``: the alerts the app acknowledged, so that no
 ///   dashboard shows them again;
 /// - ``recoveries``: the app side's files that were damaged, moved aside and rebuilt, with what
@@ -28,17 +30,18 @@ import UsageModel
 ///
 /// **Bounds.** Losses and acknowledged alerts older than the configured
 /// retention (``PipelineConfiguration/retentionDays``, counted back from the `now` of each
-/// drain) are dropped, and so are recoveries. ``losses``, ``undecodable`` and ``recoveries`` keep
-/// at most ``maximumListLength`` items each, the newest.
+/// drain) are dropped, and so are recoveries. ``losses``, ``undecodable``, ``recoveries`` and
+/// ``outboxRecoveries`` keep at most ``maximumListLength`` items each, the newest.
 ///
 /// JSON form: `{"sequence": SequenceTracker, "lastApplied": {"number": SequenceNumber, "at":
-/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "alerts":
-/// BudgetAlertState, "acknowledgedTrackerDown": ["2026-03-08T00:00:00Z", …], "recoveries":
-/// [PipelineRecovery, …], "ledger": {"identity": "5f1c0a3be29d4471", "next": 42}}`;
-/// `lastApplied` is omitted before the first fact, `ledger` before the app's first transaction,
-/// and an empty list is left out.
+/// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "outboxRecoveries":
+/// [OutboxRecovery, …], "alerts": BudgetAlertState, "acknowledgedTrackerDown":
+/// ["2026-03-08T00:00:00Z", …], "recoveries": [PipelineRecovery, …], "ledger": {"identity":
+/// "5f1c0a3be29d4471", "next": 42}}`; `lastApplied` is omitted before the first fact, `ledger`
+/// before the app's first transaction, and an empty list is left out.
 public struct PipelineState: Sendable, Hashable, Codable {
-  /// The most items ``losses``, ``undecodable`` and ``recoveries`` keep: 1,000 each.
+  /// The most items ``losses``, ``undecodable``, ``recoveries`` and ``outboxRecoveries`` keep:
+  /// 1,000 each.
   public static let maximumListLength = 1_000
 
   /// The last fact applied, and its number.
@@ -93,6 +96,13 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// Outbox entries that could not be decoded and were passed over (written by a newer version
   /// of the extension, for example).
   public internal(set) var undecodable: [SequenceNumber]
+  /// The outbox epochs that ended before the app reached their ends, oldest first.
+  ///
+  /// An epoch ends early when the outbox could not be read and was moved aside (by the
+  /// extension or the app), or when it vanished. Each says what was quarantined, where its
+  /// bytes are, and the last number handed out; the numbers each cost the app are in
+  /// ``losses``.
+  public internal(set) var outboxRecoveries: [OutboxRecovery]
   /// The budget thresholds whose alerts the app acknowledged.
   public internal(set) var alerts: BudgetAlertState
   /// The windows whose tracker-down alert the app acknowledged, by the window's start in
@@ -150,6 +160,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = nil
     losses = []
     undecodable = []
+    outboxRecoveries = []
     alerts = BudgetAlertState()
     acknowledgedTrackerDownInstants = []
     recoveries = []
@@ -159,7 +170,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
   // MARK: - Codable
 
   private enum CodingKeys: String, CodingKey {
-    case sequence, lastApplied, losses, undecodable, alerts
+    case sequence, lastApplied, losses, undecodable, outboxRecoveries, alerts
     case acknowledgedTrackerDown, recoveries
     case ledgerMark = "ledger"
   }
@@ -176,12 +187,14 @@ public struct PipelineState: Sendable, Hashable, Codable {
     lastApplied = try container.decodeIfPresent(AppliedFact.self, forKey: .lastApplied)
     losses = try container.decodeIfPresent([SequenceLoss].self, forKey: .losses) ?? []
     undecodable = try container.decodeIfPresent([SequenceNumber].self, forKey: .undecodable) ?? []
+    outboxRecoveries =
+      try container.decodeIfPresent([OutboxRecovery].self, forKey: .outboxRecoveries) ?? []
     recoveries =
       try container.decodeIfPresent([PipelineRecovery].self, forKey: .recoveries) ?? []
     ledgerMark = try container.decodeIfPresent(LedgerMark.self, forKey: .ledgerMark)
     for (key, count) in [
       (CodingKeys.losses, losses.count), (.undecodable, undecodable.count),
-      (.recoveries, recoveries.count),
+      (.recoveries, recoveries.count), (.outboxRecoveries, outboxRecoveries.count),
     ] where count > Self.maximumListLength {
       throw DecodingError.dataCorruptedError(
         forKey: key, in: container,
@@ -214,6 +227,9 @@ public struct PipelineState: Sendable, Hashable, Codable {
     // The record is written at every drain: empty lists are left out.
     if !losses.isEmpty { try container.encode(losses, forKey: .losses) }
     if !undecodable.isEmpty { try container.encode(undecodable, forKey: .undecodable) }
+    if !outboxRecoveries.isEmpty {
+      try container.encode(outboxRecoveries, forKey: .outboxRecoveries)
+    }
     try container.encode(alerts, forKey: .alerts)
     if !acknowledgedTrackerDownInstants.isEmpty {
       try container.encode(
@@ -253,6 +269,25 @@ public struct PipelineState: Sendable, Hashable, Codable {
           after: min(lastApplied?.instant ?? fact.instant, fact.instant), before: fact.instant))
     }
     lastApplied = AppliedFact(number: entry.number, instant: fact.instant)
+  }
+
+  /// Records the recoveries among `found` not recorded yet, and the numbers each cost a
+  /// consumer whose last applied number was `last`, lost between `after` and `before`
+  /// (milliseconds); returns the ones recorded now.
+  mutating func record(
+    _ found: [OutboxRecovery], after last: SequenceNumber?, between after: Int64,
+    and before: Int64
+  ) -> [OutboxRecovery] {
+    var recorded: [OutboxRecovery] = []
+    for recovery in found where !outboxRecoveries.contains(recovery) {
+      appendBounded(&outboxRecoveries, recovery)
+      recorded.append(recovery)
+      if let lost = recovery.lost(after: last) {
+        appendBounded(
+          &losses, SequenceLoss(range: lost, after: min(after, before), before: before))
+      }
+    }
+    return recorded
   }
 
   /// Records the recovery of a damaged file.

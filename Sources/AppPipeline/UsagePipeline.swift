@@ -56,7 +56,10 @@ public struct UsagePipeline: Sendable {
   /// The configuration's digest, which the summaries of past days record.
   let configurationDigest: String?
   private var lastHead: OutboxHead?
-  private var cursor: OutboxCursor?
+  /// The cursor after the last drain of this process, if any.
+  var cursor: OutboxCursor?
+  /// When the last fact applied before the last drain of this process ran, in milliseconds.
+  var appliedBeforeLastDrain: Int64?
 
   /// Opens the pipeline on the shared folder, with its layout's keys.
   ///
@@ -156,6 +159,39 @@ public struct UsagePipeline: Sendable {
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
   {
+    // Read before the drain, as a hint: a state that cannot be read now is healed by the drain.
+    let before = (try? appliedNumber()) ?? nil
+    let drain: PipelineDrain
+    var healed = false
+    do throws(PipelineError) {
+      drain = try drainIfDue(trigger, now: now)
+    } catch {
+      // A damaged outbox is moved aside (its bytes kept) and the wake goes on; the extension's
+      // next fact starts a new epoch.
+      guard let damage = damage(in: error) else { throw error }
+      try quarantineOutbox(because: damage)
+      healed = true
+      lastHead = nil
+      drain = try drainIfDue(trigger, now: now)
+    }
+    if case .wentBackwards(let applied)? = drain.reset, let before, applied == before.value,
+      let head = lastHead?.number, head.epoch == before.epoch,
+      applied <= head.value || applied - head.value <= UInt64(consumer.outbox.capacity)
+    {
+      // The outbox and its mark went back together: the extension numbers on after what this
+      // app applied instead of handing those numbers out again. Not further than a capacity:
+      // a cursor that far ahead is not evidence enough to make the extension start a new epoch.
+      consumer.outbox.markHandedOut(through: before)
+    }
+    guard healed || drain.crossedEpochs else { return drain }
+    return drain.reporting(try recordRecoveries(after: before, now: now))
+  }
+
+  /// Drains the outbox if the coordinator says there is anything to drain, then settles the
+  /// state: ``wake(_:now:)`` without its recovery.
+  private mutating func drainIfDue(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
+    -> PipelineDrain
+  {
     // Each step heals the app side's damaged files it finds (see `PipelineRecovery`); the
     // healing runs on a copy, since the steps change this pipeline.
     let healer = self
@@ -175,6 +211,7 @@ public struct UsagePipeline: Sendable {
       return try healer.drainPassingOverUndecodable()
     }
     cursor = batch.cursor
+    appliedBeforeLastDrain = previous
     // Credits are settled over the days from the last fact of the previous drain on: the
     // intervals that were current then may have been confirmed since.
     let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
@@ -424,4 +461,33 @@ public struct PipelineDrain: Sendable, Hashable {
   /// The app side's files this wake found damaged, moved aside and rebuilt; also recorded in
   /// ``PipelineState/recoveries``.
   public let recoveries: [PipelineRecovery]
+  /// The outbox epochs this wake learnt had ended before the app reached their ends — a
+  /// damaged outbox moved aside by the extension or by this wake, a vanished one — also kept
+  /// in ``PipelineState/outboxRecoveries``; the numbers each cost are in
+  /// ``PipelineState/losses``.
+  public private(set) var outboxRecoveries: [OutboxRecovery] = []
+
+  init(
+    decision: DrainDecision, applied: Int, lost: SequenceRange?, reset: SequenceResetReason?,
+    recoveries: [PipelineRecovery]
+  ) {
+    self.decision = decision
+    self.applied = applied
+    self.lost = lost
+    self.reset = reset
+    self.recoveries = recoveries
+  }
+
+  /// Whether the drain crossed into another epoch of the outbox.
+  var crossedEpochs: Bool {
+    if case .epochChanged? = reset { return true }
+    return false
+  }
+
+  /// This drain, reporting `recoveries`.
+  func reporting(_ recoveries: [OutboxRecovery]) -> PipelineDrain {
+    var drain = self
+    drain.outboxRecoveries = recoveries
+    return drain
+  }
 }

@@ -34,6 +34,15 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
   /// Remove the key to start a new epoch.
   case exhausted(key: String)
 
+  /// The outbox went back — it was truncated or restored from an older copy — and holds numbers
+  /// up to `newest` of `epoch` while its producers handed out up to `handedOut`, more than a
+  /// capacity beyond; nothing was published.
+  ///
+  /// ``SequencedOutbox/publishHealing(_:)`` moves such an outbox aside and starts a new epoch,
+  /// recording `handedOut` as the old epoch's last number, so that a consumer is told exactly
+  /// which numbers it lost.
+  case rolledBack(key: String, epoch: SequenceEpoch, newest: UInt64, handedOut: UInt64)
+
   /// An outbox was asked for a capacity it cannot have.
   case invalidCapacity(key: String, capacity: Int)
 
@@ -78,6 +87,10 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
       return
         "The numbering on key '\(key)' has reached its largest value; "
         + "remove the key to start a new epoch."
+    case .rolledBack(let key, let epoch, let newest, let handedOut):
+      return
+        "The outbox on key '\(key)' went back to number \(newest) of epoch \(epoch), but "
+        + "number \(handedOut) was handed out already; quarantine the key to start a new epoch."
     case .invalidCapacity(let key, let capacity):
       return "The outbox on key '\(key)' needs a capacity of at least 1, not \(capacity)."
     case .sameKeyAsOutbox(let key):
@@ -125,7 +138,7 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
       return error
     case .notDurable(_, let key, let path, let errno):
       return .notDurable(key: key, path: path, errno: errno)
-    case .exhausted, .invalidCapacity, .sameKeyAsOutbox, .corruptedOutbox,
+    case .exhausted, .rolledBack, .invalidCapacity, .sameKeyAsOutbox, .corruptedOutbox,
       .unsupportedOutboxFormat, .payloadEncoding, .payloadDecoding:
       return nil
     }

@@ -14,12 +14,15 @@ struct SharedFolderLayoutTests {
     let layout = SharedFolderLayout.standard
     let contents: [SharedFolderContent] = [
       .facts, .diagnostics, .appState, .heartbeats(.monitorExtension), .heartbeats(.app),
-      .appLedger, .appStarts, .appSummaries, .shieldIntents, .shieldApplied,
+      .appLedger, .appStarts, .appSummaries, .shieldIntents, .shieldApplied, .factsMark,
+      .factsRecoveries,
     ]
     for content in contents {
       #expect(layout.content(of: layout.key(of: content)) == content)
     }
     #expect(layout.key(of: .facts) == "stk.monitor.facts")
+    #expect(layout.key(of: .factsMark) == "stk.monitor.facts.mark")
+    #expect(layout.key(of: .factsRecoveries) == "stk.monitor.facts.recoveries")
     #expect(layout.key(of: .heartbeats(.monitorExtension)) == "stk.heartbeats.monitor")
     #expect(layout.key(of: .shieldIntents) == "stk.pipeline.state.shields")
     #expect(layout.key(of: .shieldApplied) == "stk.pipeline.state.shields.applied")

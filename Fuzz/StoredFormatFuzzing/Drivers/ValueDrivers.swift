@@ -222,11 +222,14 @@ final class PipelineStateDriver: StoredFormatDriver {
     // A wake writes the drained facts, then commits the state: one that fails at the commit (a
     // hostile record log refusing the next version) has appended facts to the day logs, which
     // are read as a set and appended again by the next drain. A state that does not read is
-    // quarantined — its bytes kept under the quarantine's name — and rebuilt.
+    // quarantined — its bytes kept under the quarantine's name — and rebuilt. A wake whose
+    // cursor is past the outbox's head raises the outbox's high-water mark.
     let planted = sandbox.bytes(ofKey: key)
     let quarantined = ".quarantined.\(name).1"
+    let mark = StoredBytes.fileName(forKey: layout.outboxMarkKey)
     let wake = try probe.change(
-      "wake", mayChange: Set([name, quarantined] + journal), mayChangeOnFailure: Set(journal)
+      "wake", mayChange: Set([name, quarantined, mark] + journal),
+      mayChangeOnFailure: Set(journal)
     ) {
       try woken.wake(.foreground, now: now)
     }

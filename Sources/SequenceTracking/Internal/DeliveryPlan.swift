@@ -80,7 +80,13 @@ struct DeliveryPlan: Equatable {
     self.head = head
   }
 
-  /// Decodes the planned entries from `layout`, oldest first.
+  /// The vanished numbers among the planned values (see ``OutboxLayout``), in runs.
+  func vanished(in layout: OutboxLayout?) -> [SequenceRange] {
+    guard let values, let layout else { return [] }
+    return layout.vanished(in: values)
+  }
+
+  /// Decodes the planned entries from `layout`, oldest first; vanished numbers are not entries.
   ///
   /// - Complexity: O(*k*) decodes for the *k* planned entries.
   func entries<Payload: Decodable>(
@@ -92,7 +98,7 @@ struct DeliveryPlan: Equatable {
     let decoder = JSONDecoder()
     var entries: [SequencedEntry<Payload>] = []
     entries.reserveCapacity(values.count)
-    for value in values {
+    for value in values where !layout.isVanished(value) {
       let number = SequenceNumber(epoch: layout.header.epoch, value: value)
       do {
         let payload = try decoder.decodeStored(Payload.self, from: layout.payload(of: value))
@@ -136,8 +142,12 @@ struct DeliveryPlan: Equatable {
     return .drained(applied: applied, lost: lost, reset: reset, cursor: cursor)
   }
 
-  /// The batch this plan delivers, with `entries` decoded.
-  func batch<Payload>(_ entries: [SequencedEntry<Payload>]) -> OutboxBatch<Payload> {
-    OutboxBatch(entries: entries, lost: lost, reset: reset, cursor: cursor, head: head)
+  /// The batch this plan delivers from `layout`, with `entries` decoded.
+  func batch<Payload>(_ entries: [SequencedEntry<Payload>], from layout: OutboxLayout?)
+    -> OutboxBatch<Payload>
+  {
+    OutboxBatch(
+      entries: entries, lost: lost, reset: reset, cursor: cursor, head: head,
+      vanished: vanished(in: layout))
   }
 }

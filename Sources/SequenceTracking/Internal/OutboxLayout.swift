@@ -14,6 +14,12 @@ import SignalValues
 /// 01 7B 22 61 70 70 22 3A …       (the byte 1, then {"app":"com.example.game","seconds":60})
 /// ```
 ///
+/// An empty record is a *vanished number*: a number a producer handed out whose entry the
+/// outbox no longer holds because the outbox went back (truncated, restored from an older copy).
+/// A publish that finds the outbox behind the numbers its producers handed out (see
+/// `OutboxMark`) writes one empty record for each such number before its entries, so that no
+/// number is handed out twice within an epoch and a consumer is told exactly which ones vanished.
+///
 /// Payloads are kept as bytes, so a publish appends one record without reading, decoding or
 /// rewriting any other, and a drain decodes only the entries it delivers.
 /// `Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/SequenceTracking-OutboxFormat.md` describes
@@ -40,6 +46,32 @@ struct OutboxLayout {
   /// The payload bytes of `value`, which must lie in `firstRead...header.head`.
   func payload(of value: UInt64) -> Data {
     records[Int(value - firstRead)].bytes.dropFirst()
+  }
+
+  /// Whether the record of `value`, which must lie in `firstRead...header.head`, is a vanished
+  /// number rather than an entry.
+  func isVanished(_ value: UInt64) -> Bool {
+    records[Int(value - firstRead)].bytes.isEmpty
+  }
+
+  /// The runs of vanished numbers among `values`, which must lie in `firstRead...header.head`.
+  ///
+  /// - Complexity: O(*k*) in the number of values.
+  func vanished(in values: ClosedRange<UInt64>) -> [SequenceRange] {
+    var runs: [SequenceRange] = []
+    var start: UInt64?
+    for value in values {
+      if isVanished(value) {
+        if start == nil { start = value }
+      } else if let first = start {
+        runs.append(SequenceRange(epoch: header.epoch, values: first...(value - 1)))
+        start = nil
+      }
+    }
+    if let first = start {
+      runs.append(SequenceRange(epoch: header.epoch, values: first...values.upperBound))
+    }
+    return runs
   }
 
   /// Whether the outbox holds an entry under `value` and it was read.
@@ -69,7 +101,7 @@ struct OutboxLayout {
   /// - Throws: `corruptedOutbox` or `unsupportedOutboxFormat` for the newest record.
   static func header(of log: LogSnapshot, key: String) throws(SequenceTrackingError) -> Header? {
     guard let newest = log.records.last, log.count > 0 else { return nil }
-    try check(newest, key: key)
+    try checkNewest(newest, key: key)
     guard UInt64(log.count - 1) < newest.position else {
       throw .corruptedOutbox(
         key: key, reason: "\(log.count) entries cannot end at number \(newest.position)")
@@ -84,6 +116,7 @@ struct OutboxLayout {
   /// - Complexity: O(*n*) in the number of entries; payloads are not decoded.
   init?(parsing log: LogSnapshot, key: String) throws(SequenceTrackingError) {
     guard let first = log.records.first, let last = log.records.last else { return nil }
+    try Self.checkNewest(last, key: key)
     try Self.checkConsecutive(
       log.records, complete: log.records.count == log.count, what: "entries", key: key)
     header = Header(
@@ -125,11 +158,18 @@ struct OutboxLayout {
     for record in records { try check(record, key: key) }
   }
 
-  /// Checks that `record` is an entry of this layout.
-  static func check(_ record: LogRecord, key: String) throws(SequenceTrackingError) {
-    guard let format = record.bytes.first else {
-      throw .corruptedOutbox(key: key, reason: "entry \(record.position) is empty")
+  /// Checks that `record`, the newest, is an entry of this layout: a vanished number is always
+  /// followed by the entry whose publish wrote it.
+  static func checkNewest(_ record: LogRecord, key: String) throws(SequenceTrackingError) {
+    guard !record.bytes.isEmpty else {
+      throw .corruptedOutbox(key: key, reason: "entry \(record.position), the newest, is empty")
     }
+    try check(record, key: key)
+  }
+
+  /// Checks that `record` is an entry of this layout, or a vanished number (an empty record).
+  static func check(_ record: LogRecord, key: String) throws(SequenceTrackingError) {
+    guard let format = record.bytes.first else { return }
     guard Int(format) == version else {
       throw .unsupportedOutboxFormat(key: key, found: Int(format), supported: version)
     }

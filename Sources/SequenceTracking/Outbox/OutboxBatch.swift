@@ -7,7 +7,8 @@ import SignalValues
 /// from the bounded outbox, ``lost`` names exactly which numbers; when the producer started a new
 /// run, ``reset`` says so.
 public struct OutboxBatch<Payload> {
-  /// The entries after the cursor, oldest first, numbers consecutive.
+  /// The entries after the cursor, oldest first, numbers consecutive except across
+  /// ``vanished`` numbers.
   public let entries: [SequencedEntry<Payload>]
   /// The numbers after the cursor that the outbox no longer holds, or `nil` when none were lost.
   public let lost: SequenceRange?
@@ -27,6 +28,16 @@ public struct OutboxBatch<Payload> {
   public let cursor: OutboxCursor
   /// The outbox's newest number when it was read, or `nil` when the outbox was empty.
   public let head: SequenceNumber?
+  /// Numbers among those delivered that a producer handed out but whose entries vanished when
+  /// the outbox went back (it was truncated, or restored from an older copy), in runs; empty
+  /// when none did.
+  ///
+  /// A publish that finds the outbox behind the numbers handed out continues after them, so a
+  /// number is never handed out twice within an epoch; the entries skip these numbers. A
+  /// consumer that went past some of them before the outbox went back (its cursor was ahead of
+  /// the outbox's head) sees them here too: a ``SequenceTracker`` fed the entries' numbers says
+  /// exactly which ones it never received.
+  public let vanished: [SequenceRange]
 
   /// Creates a batch.
   ///
@@ -36,13 +47,16 @@ public struct OutboxBatch<Payload> {
   ///   - reset: Why the old cursor no longer applies.
   ///   - cursor: The cursor after applying `entries`.
   ///   - head: The outbox's newest number.
+  ///   - vanished: The numbers among those delivered whose entries vanished.
   public init(
     entries: [SequencedEntry<Payload>],
     lost: SequenceRange?,
     reset: SequenceResetReason?,
     cursor: OutboxCursor,
-    head: SequenceNumber?
+    head: SequenceNumber?,
+    vanished: [SequenceRange] = []
   ) {
+    self.vanished = vanished
     self.entries = entries
     self.lost = lost
     self.reset = reset

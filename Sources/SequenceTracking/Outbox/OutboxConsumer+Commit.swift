@@ -102,7 +102,7 @@ extension OutboxConsumer {
         // Wrapping: only equality is compared, and it must keep changing at UInt64.max.
         record.revision &+= 1
         committed = plan.committed
-        return plan.batch(entries)
+        return plan.batch(entries, from: layout)
       }
     } catch {
       throw SequenceTrackingError(error, committed: committed)

@@ -37,6 +37,14 @@ import SignalValues
 /// numbers from 1, so a reinstall or a wiped container is reported to consumers as a reset, never
 /// mistaken for old entries.
 ///
+/// **Healing.** An outbox opened with a mark store (``init(store:key:capacity:markStore:)``)
+/// keeps the last number handed out beside it, so that an outbox that went back (truncated,
+/// restored from an older copy) never hands a number out twice in its epoch: a publish numbers
+/// on after the mark and the numbers between are delivered as ``OutboxBatch/vanished``. A
+/// producer that runs unattended publishes with ``publishHealing(_:)``, which moves an outbox it
+/// cannot read aside and starts a new epoch; every epoch that ends that way, or because the key
+/// was removed, is recorded with its last number in ``recoveries()``.
+///
 /// **Costs.** A publish appends one record — the entry — to the key's log after reading the
 /// log's newest record: O(*m*) in the size of the entry, whatever the outbox holds. Once every
 /// ``capacity`` publishes the store compacts the log, reading and rewriting the entries it keeps
@@ -51,6 +59,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// The most entries kept; publishing beyond it evicts the oldest.
   public let capacity: Int
   let store: any SharedStore
+  /// Where the high-water mark and its key live, or `nil` for an outbox without one.
+  let mark: (store: any SharedStore, key: String)?
 
   /// Creates an outbox on `key` of `store`; nothing is written until the first publish.
   ///
@@ -68,9 +78,51 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       throw .store(error)
     }
     guard capacity >= 1 else { throw .invalidCapacity(key: key, capacity: capacity) }
+    self.init(store: store, key: key, capacity: capacity, mark: nil)
+  }
+
+  private init(
+    store: any SharedStore, key: String, capacity: Int, mark: (any SharedStore, String)?
+  ) {
     self.store = store
     self.key = key
     self.capacity = capacity
+    self.mark = mark
+  }
+
+  /// Creates an outbox on `key` of `store` that keeps a high-water mark in `markStore`, so that
+  /// it heals: no number is handed out twice in an epoch even when the outbox goes back, and
+  /// every epoch that ends before its consumers reach its end is recorded with its last number.
+  ///
+  /// The mark is a small log under ``markKey`` in `markStore`, appended after each publish: use
+  /// a store without flushes (`FileStore.Durability.processCrashSafe`) so that it adds no flush
+  /// to a publish. A publish reads it first and, when the outbox holds fewer numbers than were
+  /// handed out (truncated, restored from an older copy), continues after the mark, writing the
+  /// numbers between as vanished (``OutboxBatch/vanished``). What ended an epoch is kept in the
+  /// outbox's store under ``recoveriesKey`` (``recoveries()``). Every producer and consumer of
+  /// the outbox should open it with the same mark store.
+  ///
+  /// - Parameters:
+  ///   - store: The store shared by the producers and the consumers.
+  ///   - key: A valid store key of at most 89 characters: the mark's and the recoveries' keys
+  ///     add a suffix of up to 11 to it.
+  ///   - capacity: The most entries kept, at least 1.
+  ///   - markStore: The store of the high-water mark; it may be `store` itself (for a store
+  ///     in memory), at the cost of its flushes.
+  /// - Throws: ``SequenceTrackingError/store(_:)`` for an invalid key, or
+  ///   ``SequenceTrackingError/invalidCapacity(key:capacity:)``.
+  public init(store: any SharedStore, key: String, capacity: Int, markStore: any SharedStore)
+    throws(SequenceTrackingError)
+  {
+    let plain = try SequencedOutbox(store: store, key: key, capacity: capacity)
+    do {
+      try StoreKeyRules.validate(Self.markKey(of: key))
+      try StoreKeyRules.validate(Self.recoveriesKey(of: key))
+    } catch {
+      throw .store(error)
+    }
+    self.init(
+      store: plain.store, key: key, capacity: capacity, mark: (markStore, Self.markKey(of: key)))
   }
 
   // MARK: - Publishing
@@ -144,25 +196,40 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// Appends `records` to the outbox's log in one store append, which numbers them, and calls
   /// `notify` once they are stored — also when the store could not flush them, since readers
   /// can already see them.
-  private func append(
+  ///
+  /// With a mark, the records are numbered after the mark when the outbox holds fewer numbers
+  /// (the numbers between are written as vanished), the mark is advanced afterwards, and an
+  /// epoch that started while the mark was in another one is recorded as a recovery.
+  func append(
     _ records: [Data],
+    endedEpochRecorded: Bool = false,
     then notify: (SequenceRange) -> Void
   ) throws(SequenceTrackingError) -> SequenceRange {
     let key = key
+    let capacity = capacity
+    let floor = readMark()
     var refusal: SequenceTrackingError?
     var assigned: SequenceRange?
+    var ended: OutboxMark?
     do {
       try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
         do throws(SequenceTrackingError) {
           _ = try OutboxLayout.header(of: log, key: key)
-          guard log.nextPosition <= UInt64.max - UInt64(records.count) else {
-            throw .exhausted(key: key)
+          if !endedEpochRecorded, let floor, floor.number.epoch.rawValue != log.identity {
+            // The epoch the mark numbered is gone (removed, or moved aside): record its end
+            // before the first entry of this one, so that a consumer crossing to this epoch
+            // finds the record.
+            ended = floor
+            return []
           }
-          let first = log.nextPosition
+          let vanished = try Self.vanishedCount(in: log, below: floor, capacity: capacity, key: key)
+          let count = UInt64(records.count) + vanished
+          guard log.nextPosition <= UInt64.max - count else { throw .exhausted(key: key) }
+          let first = log.nextPosition + vanished
           assigned = SequenceRange(
             epoch: SequenceEpoch(rawValue: log.identity),
             values: first...(first + UInt64(records.count) - 1))
-          return records
+          return Array(repeating: Data(), count: Int(vanished)) + records
         } catch {
           refusal = error
           return []
@@ -170,154 +237,26 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       }
     } catch {
       let error = reported(error, committed: assigned.map(CommittedChange.published))
-      if case .notDurable(.published(let stored), _, _, _) = error { notify(stored) }
+      if case .notDurable(.published(let stored), _, _, _) = error {
+        advanceMark(to: stored)
+        notify(stored)
+      }
       throw error
     }
     if let refusal { throw refusal }
+    if let ended {
+      recordEnd(of: ended)
+      return try append(records, endedEpochRecorded: true, then: notify)
+    }
     guard let assigned else { preconditionFailure("an append numbers its records") }
+    advanceMark(to: assigned)
     notify(assigned)
     return assigned
   }
 
-  // MARK: - Reading
-
-  /// Returns the outbox's newest and oldest numbers, reading as little as possible.
-  ///
-  /// Pass the head this method returned last time: when the store's change token is unchanged,
-  /// it is returned as is after reading only the key's change token (for
-  /// ``/SharedStore/FileStore``, the header of the outbox's file and its size). Otherwise the
-  /// newest entry is read (for `FileStore`, the end of the file, whose checksum is verified); no
-  /// entry is decoded.
-  ///
-  /// - Parameter cached: The head returned by the previous call, if any.
-  /// - Returns: The head, or `nil` when nothing has been published (or the key was removed).
-  /// - Throws: ``SequenceTrackingError/store(_:)``, `corruptedOutbox` or
-  ///   `unsupportedOutboxFormat`.
-  public func head(reusing cached: OutboxHead? = nil) throws(SequenceTrackingError) -> OutboxHead? {
-    let token: ChangeToken?
-    let log: LogSnapshot?
-    do {
-      // The token first: a write landing between the two reads makes the token stale, so the
-      // next call reads again rather than missing the write.
-      token = try store.changeToken(for: key)
-      guard let token else { return nil }
-      if let cached, cached.token == token { return cached }
-      log = try store.readLog(key, newest: 1)
-    } catch {
-      throw reported(error)
-    }
-    guard let token, let log, let header = try OutboxLayout.header(of: log, key: key) else {
-      return nil
-    }
-    return OutboxHead(
-      number: SequenceNumber(epoch: header.epoch, value: header.head), oldest: header.oldest,
-      token: token)
-  }
-
-  /// Returns every entry after `cursor`, in sequence order, with what was lost or reset; it
-  /// changes nothing.
-  ///
-  /// Apply the entries, then persist ``OutboxBatch/cursor``. That is at-least-once: a consumer
-  /// that dies in between receives the entries again. For exactly-once, drain through an
-  /// ``OutboxConsumer``.
-  ///
-  /// - Parameter cursor: The consumer's cursor.
-  /// - Returns: The batch; empty when the consumer is up to date or nothing was published.
-  /// - Throws: ``SequenceTrackingError`` — `store`, `corruptedOutbox`, `unsupportedOutboxFormat`,
-  ///   or `payloadDecoding` for an entry that does not decode.
-  /// - Complexity: O(*n*) in the stored size to read the log, plus one decode per delivered
-  ///   entry.
-  public func drain(after cursor: OutboxCursor) throws(SequenceTrackingError)
-    -> OutboxBatch<Payload>
-  {
-    let layout = try snapshot(after: cursor)
-    let plan = DeliveryPlan(cursor: cursor, layout: layout)
-    guard let layout else { return plan.batch([]) }
-    return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
-  }
-
-  /// Returns the entries after `cursor` and before `number`, and a cursor just after `number`:
-  /// the way past an entry that can never be decoded, for a consumer that keeps its own cursor.
-  ///
-  /// Call it with the number of a
-  /// ``SequenceTrackingError/payloadDecoding(key:number:type:description:)`` error. Apply the
-  /// entries, then persist ``OutboxBatch/cursor``, as after ``drain(after:)``: `number` is passed
-  /// over and no other entry is. An ``OutboxConsumer`` does this in one atomic write with
-  /// ``OutboxConsumer/skip(through:_:)``.
-  ///
-  /// - Parameters:
-  ///   - cursor: The consumer's cursor.
-  ///   - number: The entry to pass over.
-  /// - Returns: The batch up to `number`, with `number` not among its entries; or, when `number`
-  ///   is not among the entries after `cursor` (it was passed already, was evicted, or belongs to
-  ///   another epoch than the outbox's), an empty batch at `cursor`.
-  /// - Throws: Like ``drain(after:)``, including `payloadDecoding` for an entry before `number`.
-  /// - Complexity: Like ``drain(after:)``.
-  public func drain(after cursor: OutboxCursor, passingOver number: SequenceNumber)
-    throws(SequenceTrackingError) -> OutboxBatch<Payload>
-  {
-    let layout = try snapshot(after: cursor)
-    guard let layout,
-      let plan = DeliveryPlan(cursor: cursor, layout: layout).passingOver(number, in: layout)
-    else {
-      return OutboxBatch(
-        entries: [], lost: nil, reset: nil, cursor: cursor,
-        head: layout.map { SequenceNumber(epoch: $0.header.epoch, value: $0.header.head) })
-    }
-    return plan.batch(try plan.entries(from: layout, as: Payload.self, key: key))
-  }
-
-  /// Reads and checks what a consumer at `cursor` needs of the outbox — the entry at the cursor
-  /// and those after it, when the cursor is within the outbox's current epoch and numbers —
-  /// or the whole outbox otherwise; `nil` when it holds no entry.
-  ///
-  /// A drain after a cursor near the head reads the outbox's newest few records, not all of
-  /// them: its cost is the news. Every plan ``DeliveryPlan`` makes for `cursor` delivers only
-  /// numbers from the cursor's on, which such a layout holds.
-  ///
-  /// - Complexity: O(*k*) in the entries from the cursor's on; O(*n*) in the outbox when it
-  ///   reads all of it.
-  func snapshot(after cursor: OutboxCursor) throws(SequenceTrackingError) -> OutboxLayout? {
-    guard let last = cursor.last else { return try snapshot() }
-    let tail: LogSnapshot?
-    do {
-      tail = try store.readLog(key, newest: 1)
-    } catch {
-      throw reported(error)
-    }
-    guard let tail, let header = try OutboxLayout.header(of: tail, key: key),
-      last.epoch == header.epoch, (header.oldest...header.head).contains(last.value),
-      header.head - last.value < UInt64(Int.max)
-    else { return try snapshot() }
-    let newest: LogSnapshot?
-    do {
-      newest = try store.readLog(key, newest: Int(header.head - last.value) + 1)
-    } catch {
-      throw reported(error)
-    }
-    // Published between the two reads: the newest records may no longer reach back to the
-    // cursor's; the whole outbox does.
-    guard let newest, newest.identity == tail.identity,
-      newest.records.first?.position == last.value
-    else { return try snapshot() }
-    return try OutboxLayout(parsingNewest: newest, key: key)
-  }
-
-  /// Reads and checks the whole outbox, or returns `nil` when it holds no entry.
-  func snapshot() throws(SequenceTrackingError) -> OutboxLayout? {
-    let log: LogSnapshot?
-    do {
-      log = try store.readLog(key)
-    } catch {
-      throw reported(error)
-    }
-    guard let log else { return nil }
-    return try OutboxLayout(parsing: log, key: key)
-  }
-
   /// The error to report for a store error: a key holding a value is not an outbox; anything
   /// else is the store's (see ``SequenceTrackingError/init(_:committed:)``).
-  private func reported(_ error: SharedStoreError, committed: CommittedChange? = nil)
+  func reported(_ error: SharedStoreError, committed: CommittedChange? = nil)
     -> SequenceTrackingError
   {
     guard case .kindMismatch = error else {

@@ -29,15 +29,17 @@ public struct SharedFolder: Sendable {
   /// replaced seconds later.
   public let heartbeatStore: any SharedStore
 
-  /// The monitor extension's facts.
+  /// The monitor extension's facts, an outbox that heals: its high-water mark is kept without
+  /// flushes, beside the heartbeats (see `SequencedOutbox.init(store:key:capacity:markStore:)`).
   public let outbox: SequencedOutbox<MonitorFact>
   /// The extension's diagnostic log.
   public let diagnostics: DiagnosticLog
 
   /// Opens the folder at `directory`.
   ///
-  /// It opens a durable ``/SharedStore/FileStore``, and one without flushes (`.processCrashSafe`)
-  /// for heartbeats. Two stores on one directory exclude each other correctly.
+  /// It opens a durable ``/SharedStore/FileStore``, and two without flushes
+  /// (`.processCrashSafe`): one for heartbeats, one for the outbox's high-water mark. Stores on
+  /// one directory exclude each other correctly.
   ///
   /// Opening reads nothing and writes nothing but the store's lock file; on Apple platforms it
   /// gives the folder the data-protection class the store uses (see
@@ -53,13 +55,18 @@ public struct SharedFolder: Sendable {
     try layout.validate()
     let store: FileStore
     let heartbeatStore: FileStore
+    let markStore: FileStore
     do {
       store = try FileStore(directory: directory)
       heartbeatStore = try FileStore(directory: directory, durability: .processCrashSafe)
+      // A store of its own: a store keeps the log it appended to last open for the next
+      // append, and the mark and the heartbeats are appended at every callback.
+      markStore = try FileStore(directory: directory, durability: .processCrashSafe)
     } catch {
       throw .store(error)
     }
-    try self.init(store: store, heartbeatStore: heartbeatStore, layout: layout)
+    try self.init(
+      store: store, heartbeatStore: heartbeatStore, markStore: markStore, layout: layout)
   }
 
   /// Opens the folder on stores of your choosing.
@@ -75,10 +82,21 @@ public struct SharedFolder: Sendable {
     store: any SharedStore, heartbeatStore: (any SharedStore)? = nil,
     layout: SharedFolderLayout = .standard
   ) throws(TrackerSignalsError) {
+    try self.init(store: store, heartbeatStore: heartbeatStore, markStore: nil, layout: layout)
+  }
+
+  /// Opens the folder on stores of your choosing, with the outbox's high-water mark in
+  /// `markStore` (`heartbeatStore`, or `store`, when `nil`).
+  init(
+    store: any SharedStore, heartbeatStore: (any SharedStore)?, markStore: (any SharedStore)?,
+    layout: SharedFolderLayout
+  ) throws(TrackerSignalsError) {
     try layout.validate()
     do {
+      // The outbox's high-water mark goes with the heartbeats: written without a flush.
       outbox = try SequencedOutbox(
-        store: store, key: layout.outboxKey, capacity: layout.outboxCapacity)
+        store: store, key: layout.outboxKey, capacity: layout.outboxCapacity,
+        markStore: markStore ?? heartbeatStore ?? store)
     } catch {
       throw .invalidValue(
         field: "outboxKey", value: layout.outboxKey, requirement: error.description)

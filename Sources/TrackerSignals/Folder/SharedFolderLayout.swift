@@ -136,6 +136,17 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   /// one Shielding `ShieldState` in its JSON form.
   public var shieldAppliedKey: String { appStateKey + ".shields.applied" }
 
+  /// The key of the outbox's high-water mark (in the heartbeats' store, without flushes):
+  /// `<outboxKey>.mark`, an append-only log of 16-byte records.
+  public var outboxMarkKey: String { outboxKey + ".mark" }
+
+  /// The key of the outbox's recovery log: `<outboxKey>.recoveries`, a bounded log of
+  /// `OutboxRecovery` (SequenceTracking) in its JSON form, written durably.
+  public var outboxRecoveriesKey: String { outboxKey + ".recoveries" }
+
+  /// The longest ``outboxKey``: the outbox's other keys add at most 11 characters to it.
+  public static let maximumOutboxKeyLength = StoreKeyRules.maximumLength - 11
+
   /// The longest ``appStateKey``: the app side's other keys add at most 17 characters to it.
   public static let maximumAppStateKeyLength = StoreKeyRules.maximumLength - 17
 
@@ -146,6 +157,8 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   public func content(of key: String) -> SharedFolderContent? {
     switch key {
     case outboxKey: return .facts
+    case outboxMarkKey: return .factsMark
+    case outboxRecoveriesKey: return .factsRecoveries
     case diagnosticsKey: return .diagnostics
     case appStateKey: return .appState
     case appStartsKey: return .appStarts
@@ -176,6 +189,8 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   public func key(of content: SharedFolderContent) -> String {
     switch content {
     case .facts: return outboxKey
+    case .factsMark: return outboxMarkKey
+    case .factsRecoveries: return outboxRecoveriesKey
     case .heartbeats(let source): return heartbeatKey(of: source)
     case .diagnostics: return diagnosticsKey
     case .appState: return appStateKey
@@ -196,6 +211,7 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
     var seen: Set<String> = []
     for (field, key) in [
       ("outboxKey", outboxKey), ("diagnosticsKey", diagnosticsKey), ("appStateKey", appStateKey),
+      ("outboxKey", outboxMarkKey), ("outboxKey", outboxRecoveriesKey),
     ] {
       do {
         try StoreKeyRules.validate(key)
@@ -211,6 +227,12 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
             "a key of its own, not starting with \(HeartbeatRecorder.keyPrefix) or the app "
             + "state's key and a dot")
       }
+    }
+    guard outboxKey.count <= Self.maximumOutboxKeyLength else {
+      throw .invalidValue(
+        field: "outboxKey", value: outboxKey,
+        requirement: "at most \(Self.maximumOutboxKeyLength) characters, so that the outbox's "
+          + "mark and recovery keys are valid")
     }
     guard appStateKey.count <= Self.maximumAppStateKeyLength else {
       throw .invalidValue(
@@ -235,6 +257,12 @@ public enum SharedFolderContent: Sendable, Hashable {
   /// The monitor extension's facts: a sequenced outbox of ``/SignalValues/MonitorFact``, written
   /// durably.
   case facts
+  /// The outbox's high-water mark: an append-only log of 16-byte records (an epoch and a
+  /// number), written without flushes.
+  case factsMark
+  /// The outbox's recovery log: a bounded log of SequenceTracking's `OutboxRecovery`, written
+  /// durably.
+  case factsRecoveries
   /// A source's heartbeats: an append-only log of binary records, written without flushes
   /// (`FileStore.Durability.processCrashSafe`): one lost to a power cut is replaced seconds
   /// later.

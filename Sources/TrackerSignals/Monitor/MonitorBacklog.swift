@@ -147,7 +147,10 @@ final class MonitorBacklog: Sendable {
       guard !batch.isEmpty else { return Outcome(notification: nil, status: .empty) }
       var notification: SequenceNumber?
       do throws(SequenceTrackingError) {
-        notification = try outbox.publish(contentsOf: batch) { _ in }?.last
+        // An outbox that cannot be read is moved aside, and the facts start a new epoch.
+        let publication = try outbox.publishHealing(contentsOf: batch)
+        notification = publication?.number
+        if let recovery = publication?.recovery { failures.append(.outboxRecovered(recovery)) }
       } catch {
         failures.append(.fact(error))
         if case .notDurable(.published(let numbers), _, _, _) = error {

@@ -32,12 +32,20 @@ import UsageModel
 /// **Writes.** Each callback makes, in this order:
 /// 1. one durable write: the ``/SignalValues/MonitorFact`` appended to the sequenced outbox, which
 ///    also assigns the number to notify (the only write that matters for usage) — after any
-///    facts held while the folder was closed, in the same write;
+///    facts held while the folder was closed, in the same write — after reading the outbox's
+///    high-water mark, and then the number appended to the mark, without a flush;
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds;
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
+///
+/// **Healing.** An outbox that cannot be read (damaged, or written in a newer layout) is moved
+/// aside with its bytes kept, and the fact is published in a new epoch
+/// (`SequencedOutbox.publishHealing(_:)`): the callback reports
+/// ``MonitorFailure/outboxRecovered(_:)`` and logs it, and the next callbacks record as usual. An
+/// outbox that went back (truncated, restored from an older copy) numbers on after the last
+/// number handed out, which the outbox's high-water mark keeps beside the heartbeats.
 ///
 /// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in

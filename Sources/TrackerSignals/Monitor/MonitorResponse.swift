@@ -67,6 +67,10 @@ public enum MonitorFailure: Error, Sendable, Equatable, CustomStringConvertible 
   /// device's data protection kept the folder closed: the fact is held in memory and published
   /// at the next callback that can open it (``MonitorResponse/backlog`` says how many are held).
   case fact(SequenceTrackingError)
+  /// The outbox could not be read and was moved aside, its bytes kept; the fact was published
+  /// in a new epoch (``MonitorResponse/notification`` names it). The recovery says which epoch
+  /// ended, after which number, and where its bytes are.
+  case outboxRecovered(OutboxRecovery)
   /// Recording the heartbeat failed; the fact, if published, is unaffected.
   case heartbeat(TrackerSignalsError)
   /// Appending the diagnostic entry that reports the other failures failed too.
@@ -77,6 +81,8 @@ public enum MonitorFailure: Error, Sendable, Equatable, CustomStringConvertible 
     switch self {
     case .invalidFact(let error): return "The callback was not recorded: \(error)"
     case .fact(let error): return "Publishing the fact failed: \(error)"
+    case .outboxRecovered(let recovery):
+      return "The outbox could not be read and was moved aside: \(recovery)."
     case .heartbeat(let error): return "Recording the heartbeat failed: \(error)"
     case .diagnostic(let error): return "Logging the failure failed: \(error)"
     }

@@ -12,7 +12,8 @@ import TestSupport
 //   stk-test-helper write-in-place-loop --dir D --key K --size S                 (control)
 //
 // SequenceTrackingCommands.swift, AppendLogCommands.swift, ProbeCommands.swift,
-// KillPointCommands.swift, KillStormCommands.swift and HealCommands.swift list the others.
+// KillPointCommands.swift, KillStormCommands.swift, HealCommands.swift and
+// OutboxHealCommands.swift list the others.
 
 struct Options {
   var values: [String: String] = [:]
@@ -175,6 +176,7 @@ func run() throws {
         || runKillPointCommand(arguments[1], options)
         || runKillStormCommand(arguments[1], options)
         || runHealCommand(arguments[1], options)
+        || runOutboxHealCommand(arguments[1], options)
     else {
       throw HelperError("unknown subcommand '\(arguments[1])'")
     }

@@ -1,0 +1,44 @@
+import Foundation
+import SignalValues
+
+/// The high-water mark of an outbox: the last number its producers handed out, kept beside the
+/// outbox in a log of 16-byte records on a store without flushes.
+///
+/// A record is the epoch and the value of the number, each a little-endian `UInt64`. The newest
+/// record is the mark; the older ones keep the last number of the epochs before, for a while.
+/// A publish reads the mark before appending, continues after it when the outbox holds less (it
+/// was truncated or restored from an older copy), and appends the number it handed out after
+/// the outbox's write: the mark is never below the outbox's newest number except for a producer
+/// killed between the two writes, or after a power cut (the mark is not flushed) — then the
+/// outbox's own newest number is the higher, and is used.
+struct OutboxMark: Equatable {
+  /// The records the mark's log keeps.
+  static let capacity = 16
+  /// The size of a record.
+  static let recordSize = 16
+
+  var number: SequenceNumber
+
+  /// The record of this mark.
+  var record: Data {
+    var bytes = Data(capacity: Self.recordSize)
+    withUnsafeBytes(of: number.epoch.rawValue.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: number.value.littleEndian) { bytes.append(contentsOf: $0) }
+    return bytes
+  }
+
+  /// The mark stored as `record`, or `nil` when it is not a mark's record.
+  init?(record: Data) {
+    guard record.count == Self.recordSize else { return nil }
+    let bytes = Array(record)
+    func load(at offset: Int) -> UInt64 {
+      bytes[offset..<offset + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+    number = SequenceNumber(epoch: SequenceEpoch(rawValue: load(at: 0)), value: load(at: 8))
+  }
+
+  /// A mark at `number`.
+  init(_ number: SequenceNumber) {
+    self.number = number
+  }
+}

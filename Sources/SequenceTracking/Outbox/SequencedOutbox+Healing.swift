@@ -1,0 +1,297 @@
+import Foundation
+import SharedStore
+import SignalValues
+
+// An outbox that heals: its high-water mark, its recoveries, and the quarantine of an outbox
+// that cannot be read. <doc:/ScreenTimeKit/SequenceTracking-OutboxFormat> describes the keys.
+extension SequencedOutbox {
+  /// The most recoveries the recovery log keeps.
+  static var recoveriesCapacity: Int { 32 }
+
+  /// The key of the high-water mark of the outbox on `key`.
+  static func markKey(of key: String) -> String { key + ".mark" }
+
+  /// The key of the recovery log of the outbox on `key`.
+  static func recoveriesKey(of key: String) -> String { key + ".recoveries" }
+
+  /// The key of the outbox's high-water mark in its mark store, or `nil` for an outbox without
+  /// one: the outbox's key followed by `.mark`.
+  public var markKey: String? { mark?.key }
+
+  /// The key of the outbox's recovery log in its store (see ``recoveries()``), or `nil` for an
+  /// outbox without a mark: the outbox's key followed by `.recoveries`.
+  public var recoveriesKey: String? { mark == nil ? nil : Self.recoveriesKey(of: key) }
+
+  // MARK: - Healing
+
+  /// Publishes `payload` as ``publish(_:)`` does, first moving the outbox aside when it cannot
+  /// be read, so that a producer that runs unattended never stays stuck.
+  ///
+  /// When the publish fails because the outbox is damaged
+  /// (``SequenceTrackingError/corruptedOutbox(key:reason:)``, a store error saying the log is
+  /// corrupted), written by a newer version of this library
+  /// (``SequenceTrackingError/unsupportedOutboxFormat(key:found:supported:)``, the store's
+  /// unsupported format version) or went back further than a capacity
+  /// (``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``), the outbox is moved
+  /// aside with ``quarantine(because:)`` — its bytes are kept — and the payload is published
+  /// in a new epoch. A torn tail left by a killed writer is not damage: the store repairs it.
+  ///
+  /// - Parameter payload: The entry to publish.
+  /// - Returns: The entry's number and the recovery, if one was needed.
+  /// - Throws: The errors of ``publish(_:then:)`` other than the ones healed; the errors of
+  ///   ``quarantine(because:)``; or the error of the publish after the quarantine, after which
+  ///   the recovery is recorded in ``recoveries()`` all the same.
+  /// - Complexity: Like ``publish(_:then:)``; a quarantine renames one file.
+  public func publishHealing(_ payload: Payload) throws(SequenceTrackingError)
+    -> OutboxPublication
+  {
+    guard let publication = try heal([try OutboxLayout.record(payload, key: key)]) else {
+      preconditionFailure("one record is published under one number")
+    }
+    return publication
+  }
+
+  /// Publishes `payloads` under consecutive numbers in one atomic write, as
+  /// ``publish(contentsOf:then:)`` does, first moving the outbox aside when it cannot be read,
+  /// as ``publishHealing(_:)`` does.
+  ///
+  /// - Parameter payloads: The entries to publish, in order. When empty, nothing is written.
+  /// - Returns: The entries' numbers and the recovery, if one was needed; `nil` when `payloads`
+  ///   is empty.
+  /// - Throws: Like ``publishHealing(_:)``.
+  /// - Complexity: O(*k*) in the size of the *k* new entries, amortised.
+  public func publishHealing(contentsOf payloads: some Sequence<Payload>)
+    throws(SequenceTrackingError) -> OutboxPublication?
+  {
+    var records: [Data] = []
+    for payload in payloads {
+      records.append(try OutboxLayout.record(payload, key: key))
+    }
+    return try heal(records)
+  }
+
+  /// Appends `records`, quarantining an outbox that cannot be read first; `nil` for no record.
+  private func heal(_ records: [Data]) throws(SequenceTrackingError) -> OutboxPublication? {
+    guard !records.isEmpty else { return nil }
+    var failure: SequenceTrackingError?
+    // Twice before quarantining: another producer may have moved the outbox aside and started
+    // a new epoch in between, which a quarantine would move aside again.
+    for _ in 0..<2 {
+      do throws(SequenceTrackingError) {
+        return OutboxPublication(numbers: try append(records) { _ in }, recovery: nil)
+      } catch {
+        guard isUnreadable(error) else { throw error }
+        failure = error
+      }
+    }
+    guard let failure else { preconditionFailure("a failed publish leaves its error") }
+    let recovery = try quarantine(because: failure)
+    return OutboxPublication(numbers: try append(records) { _ in }, recovery: recovery)
+  }
+
+  /// Whether `error` says that this outbox cannot be read or numbered: what
+  /// ``publishHealing(_:)`` and a consumer's recovery heal by quarantining it.
+  ///
+  /// - Parameter error: An error thrown by this outbox.
+  /// - Returns: `true` for damage, a newer layout or format version, and an outbox that went
+  ///   back further than a capacity.
+  public func isUnreadable(_ error: SequenceTrackingError) -> Bool {
+    switch error {
+    case .corruptedOutbox(let key, _), .unsupportedOutboxFormat(let key, _, _),
+      .rolledBack(let key, _, _, _):
+      return key == self.key
+    case .store(.corrupted(let key, _, _)), .store(.unsupportedFormatVersion(let key, _, _, _)):
+      return key == self.key
+    default:
+      return false
+    }
+  }
+
+  /// Moves the outbox aside, keeping its bytes, and records why in the recovery log; the next
+  /// publish starts a new epoch.
+  ///
+  /// The recovery names the epoch and the last number the high-water mark recorded, so that a
+  /// consumer knows which numbers it will never receive (``OutboxRecovery/lost(after:)``). Call
+  /// it only for an outbox that cannot be read: it moves whatever is stored, also an outbox
+  /// another process healed a moment ago (then its consumers are told of the numbers it held,
+  /// as lost).
+  ///
+  /// - Parameter error: Why the outbox cannot be read; its description is the recovery's
+  ///   reason.
+  /// - Returns: The recovery, also recorded in ``recoveries()`` when the outbox has a mark.
+  /// - Throws: ``SequenceTrackingError/store(_:)`` when the outbox cannot be moved aside, or
+  ///   the recovery cannot be recorded (the outbox was moved aside then).
+  @discardableResult
+  public func quarantine(because error: SequenceTrackingError) throws(SequenceTrackingError)
+    -> OutboxRecovery
+  {
+    let last: SequenceNumber?
+    if case .rolledBack(_, let epoch, _, let handedOut) = error {
+      last = SequenceNumber(epoch: epoch, value: handedOut)
+    } else {
+      last = readMark()?.number
+    }
+    let path: String?
+    do {
+      path = try store.quarantine(key)
+    } catch {
+      throw .store(error)
+    }
+    let recovery = OutboxRecovery(
+      epoch: last?.epoch, lastNumber: last?.value, quarantinedTo: path,
+      reason: error.description)
+    try record(recovery)
+    return recovery
+  }
+
+  /// Returns the recoveries recorded for this outbox, oldest first: the epochs that ended
+  /// before their consumers could reach their ends; empty for an outbox without a mark.
+  ///
+  /// - Returns: The newest recoveries, at most 32.
+  /// - Throws: ``SequenceTrackingError/store(_:)``, also when the log does not decode.
+  public func recoveries() throws(SequenceTrackingError) -> [OutboxRecovery] {
+    guard let log = try recoveryLog() else { return [] }
+    do {
+      return try log.entries()
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Records that every number up to `number` was handed out, for a consumer that applied
+  /// entries up to it and finds the outbox behind: the producers then number on after it
+  /// instead of handing those numbers out again.
+  ///
+  /// Call it when a drain reports ``SequenceResetReason/wentBackwards(from:)``: the outbox and
+  /// its mark went back together (a folder restored from an older backup), and only the
+  /// consumer remembers how far the numbering had gone. ``/AppPipeline/UsagePipeline`` does.
+  /// It does nothing for an outbox without a mark, or when the mark is already there or
+  /// beyond.
+  ///
+  /// - Parameter number: The last number the consumer applied.
+  public func markHandedOut(through number: SequenceNumber) {
+    advanceMark(to: SequenceRange(epoch: number.epoch, values: number.value...number.value))
+  }
+
+  // MARK: - The mark
+
+  /// How many numbers the outbox whose log is `log` is behind `floor`, the mark read before the
+  /// append: 0 without a mark, or when the mark is of another epoch or not ahead.
+  ///
+  /// - Throws: ``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)`` when the outbox
+  ///   is more than `capacity` numbers behind: writing that many vanished numbers is not
+  ///   worth it, since a consumer would be told of them as evicted ones anyway.
+  static func vanishedCount(
+    in log: LogSnapshot, below floor: OutboxMark?, capacity: Int, key: String
+  ) throws(SequenceTrackingError) -> UInt64 {
+    let newest = log.nextPosition - 1
+    guard let floor, floor.number.epoch.rawValue == log.identity, floor.number.value > newest
+    else { return 0 }
+    let behind = floor.number.value - newest
+    guard behind <= UInt64(capacity) else {
+      throw .rolledBack(
+        key: key, epoch: floor.number.epoch, newest: newest, handedOut: floor.number.value)
+    }
+    return behind
+  }
+
+  /// Returns the last number the outbox's producers handed out, as its high-water mark keeps
+  /// it: at least the outbox's newest number, unless a producer was killed between the two
+  /// writes or a power cut took the mark's (it is not flushed).
+  ///
+  /// - Returns: The number, or `nil` for an outbox without a mark or before its first publish.
+  /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark cannot be read, and
+  ///   ``SequenceTrackingError/corruptedOutbox(key:reason:)`` (with the mark's key) for a record
+  ///   that is not a mark's.
+  public func lastHandedOut() throws(SequenceTrackingError) -> SequenceNumber? {
+    guard let mark else { return nil }
+    let log: LogSnapshot?
+    do {
+      log = try mark.store.readLog(mark.key, newest: 1)
+    } catch {
+      throw .store(error)
+    }
+    guard let newest = log?.records.last else { return nil }
+    guard let stored = OutboxMark(record: newest.bytes) else {
+      throw .corruptedOutbox(
+        key: mark.key,
+        reason: "the mark's record has \(newest.bytes.count) bytes, not \(OutboxMark.recordSize)")
+    }
+    return stored.number
+  }
+
+  /// The newest mark, or `nil` without a mark store or when none can be read: a mark that
+  /// cannot be read protects nothing, and the next publish writes a new one.
+  func readMark() -> OutboxMark? {
+    guard let number = try? lastHandedOut() else { return nil }
+    return OutboxMark(number)
+  }
+
+  /// Records the end of the epoch `mark` numbered last, which is gone, unless a quarantine
+  /// recorded it already.
+  ///
+  /// A failure is not the publish's: the recovery log is the outbox's store's, whose failure
+  /// the publish reports next.
+  func recordEnd(of mark: OutboxMark) {
+    try? record(
+      OutboxRecovery(
+        epoch: mark.number.epoch, lastNumber: mark.number.value, quarantinedTo: nil,
+        reason: "the outbox of epoch \(mark.number.epoch) vanished: it was removed"))
+  }
+
+  /// Records `numbers` in the mark, unless it is already there or beyond.
+  ///
+  /// Failures are not the publish's: the entries are published. A mark that cannot be written
+  /// protects the next publishes less, and the store it is kept in is the heartbeats', whose
+  /// own write reports its failure; a mark that is damaged is moved aside and written anew.
+  func advanceMark(to numbers: SequenceRange) {
+    guard let mark else { return }
+    let newest = OutboxMark(SequenceNumber(epoch: numbers.epoch, value: numbers.values.upperBound))
+    let append = { () throws(SharedStoreError) -> Void in
+      try mark.store.appendToLog(
+        mark.key, capacity: OutboxMark.capacity, examiningNewest: 1
+      ) { log in
+        if let stored = log.records.last.flatMap({ OutboxMark(record: $0.bytes) }),
+          stored.number.epoch == newest.number.epoch, stored.number.value >= newest.number.value
+        {
+          return []
+        }
+        return [newest.record]
+      }
+    }
+    do {
+      try append()
+    } catch {
+      switch error {
+      case .corrupted, .unsupportedFormatVersion, .kindMismatch:
+        _ = try? mark.store.quarantine(mark.key)
+        try? append()
+      default:
+        return
+      }
+    }
+  }
+
+  /// Appends `recovery` to the recovery log, unless a recovery of its epoch is there already.
+  private func record(_ recovery: OutboxRecovery) throws(SequenceTrackingError) {
+    guard let log = try recoveryLog() else { return }
+    do {
+      if let epoch = recovery.epoch, try log.entries().contains(where: { $0.epoch == epoch }) {
+        return
+      }
+      try log.append(recovery)
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  private func recoveryLog() throws(SequenceTrackingError) -> BoundedLog<OutboxRecovery>? {
+    guard mark != nil else { return nil }
+    do {
+      return try BoundedLog(
+        store: store, key: Self.recoveriesKey(of: key), capacity: Self.recoveriesCapacity)
+    } catch {
+      throw .store(error)
+    }
+  }
+}
