@@ -78,7 +78,8 @@ extension UsagePipeline {
     let window = try window(for: derivedFrom...day, now: instant)
     let facts = window.facts
     let derived = derive(window)
-    let history = try heartbeatHistory()
+    let history = try heartbeatHistory(
+      since: Milliseconds.clampedInstant(dayInterval.start))
     // Each interval's use is read in the days of the zone it began in, so travel moves no past
     // use between days.
     let upperReport = try Self.month(
@@ -164,7 +165,8 @@ extension UsagePipeline {
   ) throws(PipelineError) -> DiagnosticsReport {
     let snapshot = try state()
     let derived = derive(try window(for: day...day, now: Milliseconds.clampedInstant(now)))
-    let history = try heartbeatHistory()
+    let history = try heartbeatHistory(
+      since: Milliseconds.clampedInstant(configuration.boundary.interval(of: day).start))
     let entries: [DiagnosticEntry]
     do throws(TrackerSignalsError) {
       entries = try folder.diagnostics.entries()
@@ -179,11 +181,23 @@ extension UsagePipeline {
 
   // MARK: - Parts
 
-  /// The monitor extension's heartbeats, reading only those recorded since the last call.
-  private func heartbeatHistory() throws(PipelineError) -> [Heartbeat] {
+  /// The monitor extension's heartbeats from the last one before `start` (milliseconds since
+  /// 1970) on, reading only those recorded since the last call when it read back that far.
+  ///
+  /// A dashboard needs the heartbeats of its day: a launch reads them from the end of the
+  /// history, not the whole day-long history, and later calls extend what it read.
+  private func heartbeatHistory(since start: Int64) throws(PipelineError) -> [Heartbeat] {
     do throws(TrackerSignalsError) {
-      let history = try folder.heartbeats(of: .monitorExtension).history(
-        updating: journal.cache.heartbeats)
+      let recorder = folder.heartbeats(of: .monitorExtension)
+      let history: HeartbeatHistory
+      if let cached = journal.cache.heartbeats,
+        cached.heartbeats.first.map({ $0.instant < start }) ?? false
+          || cached.holdsAllKept
+      {
+        history = try recorder.history(updating: cached)
+      } else {
+        history = try recorder.history(since: start)
+      }
       journal.cache.heartbeats = history
       return history.heartbeats
     } catch {

@@ -22,6 +22,19 @@ public struct HeartbeatHistory: Sendable, Hashable, Codable {
   /// form, equality or hash.
   private(set) var position: LogPosition? = nil
 
+  /// The history without its first `count` heartbeats, read at the same position.
+  package func droppingFirst(_ count: Int) -> HeartbeatHistory {
+    var copy = HeartbeatHistory(
+      source: source, capacity: capacity, evictedCount: evictedCount,
+      heartbeats: Array(heartbeats.dropFirst(count)))
+    copy.position = position
+    return copy
+  }
+
+  /// Whether it holds every heartbeat its log kept when read, rather than the newest of them
+  /// (`HeartbeatRecorder.history(since:)`); `true` for a history not read from a log.
+  package var holdsAllKept: Bool { position.map { heartbeats.count >= $0.count } ?? true }
+
   /// A log's identity and the position its next record takes.
   struct LogPosition: Sendable {
     var identity: UInt64

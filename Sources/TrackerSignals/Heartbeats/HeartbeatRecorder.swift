@@ -214,6 +214,36 @@ public struct HeartbeatRecorder: Sendable {
     return try history(of: log, after: [])
   }
 
+  /// The newest heartbeats back to the last one recorded before `instant` (milliseconds since
+  /// 1970), oldest first: a history whose heartbeats are that suffix of the kept ones, or all of
+  /// them when none is older.
+  ///
+  /// For a reader of one window (an app's dashboard for a day), which needs the heartbeats in
+  /// it and the last one before it: it reads from the end of the history, 64 heartbeats and then
+  /// four times as many each time, instead of the whole history. ``history(updating:)`` extends
+  /// such a history with what was recorded since. Heartbeats are kept in the order they were
+  /// recorded: after a clock was set back, heartbeats before that are not read even when their
+  /// instants fall in the window, and the window shows less life, never more.
+  ///
+  /// - Parameter instant: The window's start, in milliseconds since 1970.
+  /// - Returns: The suffix of the history, with the log's position and counts.
+  /// - Throws: Like ``history()``.
+  /// - Complexity: O(*k*) in the heartbeats recorded since `instant`.
+  package func history(since instant: Int64) throws(TrackerSignalsError) -> HeartbeatHistory {
+    var wanted = 64
+    while true {
+      guard let log = try read(newest: wanted) else {
+        return HeartbeatHistory(source: source, capacity: capacity, evictedCount: 0, heartbeats: [])
+      }
+      let history = try history(of: log, after: [])
+      if let before = history.heartbeats.lastIndex(where: { $0.instant < instant }) {
+        return history.droppingFirst(before)
+      }
+      if log.records.count >= log.count { return history }
+      wanted = wanted < log.count / 4 ? wanted * 4 : log.count
+    }
+  }
+
   /// The history, reading only the heartbeats recorded since `cached` was read.
   ///
   /// For a reader that asks again and again (an app's dashboard): a history as long as the
