@@ -37,8 +37,8 @@ enum ExtensionBenchmarks {
     let replace = try RawReplace(directory: try options.freshDirectory("raw-fact"), flush: true)
     let workSize = "one callback × \(iterations.grouped)"
     let note =
-      "a \(frame.count)-byte fact frame (durable) and a \(heartbeatFrame)-byte heartbeat frame "
-      + "(no flush) per callback; the outbox of \(SharedFolderLayout.standard.outboxCapacity.grouped) "
+      "a \(frame.count)-byte fact frame (durable), a \(heartbeatFrame)-byte heartbeat frame "
+      + "and the outbox's high-water mark (both without a flush) per callback; the outbox of \(SharedFolderLayout.standard.outboxCapacity.grouped) "
       + "and the day's heartbeat history both full and half-way to their next compaction; "
       + "timed alternately with the baseline"
     let (callback, written) = try Measurement.paired(
@@ -51,8 +51,8 @@ enum ExtensionBenchmarks {
         suite: suite.name, scenario: callbackName, workSize: workSize, figure: .init(callback),
         baseline: Report.Baseline(written), target: .atMost(1.5),
         limit: "A callback's only durable work is appending the fact: one flush of the outbox's "
-          + "file. The heartbeat is appended without a flush, and the two logs' ends are read "
-          + "from the page cache. One raw durable write is two flushes; the target allows the "
+          + "file. The heartbeat and the outbox's mark are appended without a flush, and the "
+          + "logs' ends are read from the page cache. One raw durable write is two flushes; the target allows the "
           + "callback no more than the write an integrator would otherwise do.",
         note: note))
 
@@ -66,10 +66,10 @@ enum ExtensionBenchmarks {
         suite: suite.name, scenario: callbackName, workSize: workSize, figure: .init(again),
         baseline: Report.Baseline(appended), target: .atMost(1.2),
         limit: "The floor of a durable callback is this append of its fact and its one flush. "
-          + "The callback adds the store's lock (flock and an lstat of the lock file, twice), "
-          + "an lstat of each log's file, kept open since the previous callback, and the "
-          + "heartbeat's write without a flush; it reads nothing that its previous callback "
-          + "wrote, and encodes its two records.",
+          + "The callback adds the store's lock (flock and an lstat of the lock file, three "
+          + "times), an lstat of each log's file, kept open since the previous callback, a read "
+          + "of the outbox's high-water mark, and two writes without a flush (the heartbeat and "
+          + "the mark), whose files the fact's flush then commits too.",
         note: "the floor of a durable callback: open, write at the end, flush, close; " + note))
   }
 }
