@@ -49,7 +49,7 @@ struct FlatLedgerRecordTests {
       let bytes = try Self.encoded(Self.transaction(&random))
       let quick = try #require(
         LedgerTransaction(flatJSON: bytes), "\(String(decoding: bytes, as: UTF8.self))")
-      #expect(quick == (try JSONDecoder().decode(LedgerTransaction.self, from: bytes)))
+      #expect(try quick == JSONDecoder().decode(LedgerTransaction.self, from: bytes))
     }
   }
 
@@ -100,7 +100,7 @@ struct FlatLedgerRecordTests {
     let text =
       #" { "at" : "2026-01-02T10:30:00.250Z" , "id":"fix-1","reason":"typo","timeMs":-60000,"type":"adjust","xp":-5 } "#
     let quick = try #require(LedgerTransaction(flatJSON: Data(text.utf8)))
-    #expect(quick == (try JSONDecoder().decode(LedgerTransaction.self, from: Data(text.utf8))))
+    #expect(try quick == JSONDecoder().decode(LedgerTransaction.self, from: Data(text.utf8)))
     #expect(quick.kind == .adjust(xp: -5, time: .milliseconds(-60_000), reason: "typo"))
   }
 }

@@ -57,7 +57,7 @@ struct CanonicalJSONTests {
             / 1000),
         timeZone: Self.zones[Int.random(in: Self.zones.indices, using: &random)])
       let canonical = try Self.canonicalBytes(of: fact)
-      #expect(canonical == (try Self.encoderBytes(of: fact)), "\(fact)")
+      #expect(try canonical == Self.encoderBytes(of: fact), "\(fact)")
       #expect(try JSONDecoder().decode(MonitorFact.self, from: Data(canonical)) == fact)
     }
   }
@@ -68,7 +68,7 @@ struct CanonicalJSONTests {
       .eventDidReachThreshold, activity: "daily", event: "stk:5m:a/b",
       at: Date(timeIntervalSince1970: 0))
     #expect(
-      try Self.canonicalBytes(of: fact) != (try Self.encoderBytes(of: fact, escapingSlashes: true)))
+      try Self.canonicalBytes(of: fact) != Self.encoderBytes(of: fact, escapingSlashes: true))
   }
 
   @Test("a zone that has no portable name is refused as the encoder refuses it, writing nothing")
