@@ -15,16 +15,6 @@ import UsageModel
 /// after a recovery is a normal one.
 @Suite("The app's state damaged between processes")
 struct AppStateDamageTests {
-  /// What the helper's `heal-app` prints.
-  struct HealReport: Codable {
-    var applied: Int
-    var recoveries: [PipelineRecovery]
-    var reportedRecoveries: Int
-    var losses: Int
-    var seconds: Int64
-    var dayBeforeSeconds: Int64
-    var xp: Int
-  }
 
   /// How the test damages a file: one of ``FolderDamage``'s, or a roll back to the copy taken
   /// before the app's last wake.

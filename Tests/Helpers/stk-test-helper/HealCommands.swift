@@ -21,17 +21,6 @@ import UsageModel
 //       everything under ID when given, and derives the dashboards of --day and the day before.
 //       Prints one JSON line: a HealReport.
 
-/// What one `heal-app` process saw.
-struct HealReport: Codable {
-  var applied: Int
-  var recoveries: [PipelineRecovery]
-  var reportedRecoveries: Int
-  var losses: Int
-  var seconds: Int64
-  var dayBeforeSeconds: Int64
-  var xp: Int
-}
-
 /// Runs a heal subcommand; returns `false` when `name` is not one of them.
 func runHealCommand(_ name: String, _ options: Options) throws -> Bool {
   switch name {
