@@ -26,8 +26,8 @@ extension FactJournal {
   /// The latest record of each past day that is a summary (not a stale mark), headers only.
   ///
   /// Every reader needs a day's configuration and `through`; only a dashboard needs its usage,
-  /// and only for the days of its month. Decoding a header parses the record without building
-  /// its two `DailyUsage`, which is most of a record's cost.
+  /// and only for the days of its month. A header is the record's first line, parsed without
+  /// the two `DailyUsage` after it, which are most of a record's bytes and cost.
   ///
   /// - Complexity: O(*n*) in the bytes of the log, once per change of it; then O(1).
   func summaries() throws(PipelineError) -> [LocalDay: SummaryRecord] {
