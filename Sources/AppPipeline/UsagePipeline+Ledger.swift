@@ -6,14 +6,17 @@ extension UsagePipeline {
   /// Applies one of the app's own transactions to the reward ledger — a redemption, a spending
   /// session — atomically with the state.
   ///
-  /// - Parameter transaction: The transaction; its identifier makes a repeat a no-op.
-  /// - Returns: What the ledger did.
   /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
   /// rebuilt at a balance of zero (``PipelineRecovery``): nothing is paid from transactions that
-  /// may have been spent already.
+  /// may have been spent already. A drain compacts the ledger at the retention, after which it
+  /// refuses a transaction dated before its ``/BudgetMath/RewardLedger/opening``
+  /// (<doc:/ScreenTimeKit/AppStateFormat#The-ledger-at-the-retention>).
   ///
+  /// - Parameter transaction: The transaction; its identifier makes a repeat a no-op.
+  /// - Returns: What the ledger did.
   /// - Throws: ``PipelineError/budget(_:)`` for a transaction the ledger rejects (an overdraft,
-  ///   an unknown session), with nothing changed, and the store's errors.
+  ///   an unknown session, a date before the ledger's opening), with nothing changed, and the
+  ///   store's errors.
   @discardableResult
   public func apply(_ transaction: LedgerTransaction) throws(PipelineError) -> LedgerApplyResult {
     try changingLedger(at: transaction.at) { fold throws(PipelineError) in

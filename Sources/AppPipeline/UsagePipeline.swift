@@ -398,6 +398,10 @@ public struct UsagePipeline: Sendable {
     if expired {
       try updateState { state throws(PipelineError) in state.prune(before: cutoff, day: cutoffDay) }
     }
+    // The ledger lets go of what no fact left can credit again: the intervals that began before
+    // the oldest start kept, and a day more.
+    try ledgerJournal.compact(
+      before: cutoff - IntervalAttribution.longestIntervalMilliseconds - 86_400_000)
     guard let credits else { return }
     if try ledgerJournal.fold().owesCredit(
       for: credits.usage, intervalsFrom: credits.from, configuration: configuration, asOf: asOf)

@@ -29,6 +29,10 @@ public enum BudgetMathError: Error, Sendable, Equatable, CustomStringConvertible
   /// A spending session reported more use than it reserved.
   case sessionOverrun(id: String, reserved: Duration, used: Duration)
 
+  /// A new transaction is dated before a compacted ledger's opening, where the transactions
+  /// the ledger let go are: it could be one of them applied again, so it is refused.
+  case transactionBeforeOpening(id: String, at: Date, opening: Date)
+
   /// A focus-session event is not allowed in the session's state at the event's instant.
   case illegalTransition(session: String, from: FocusPhase, event: FocusEventKind)
 
@@ -62,6 +66,11 @@ public enum BudgetMathError: Error, Sendable, Equatable, CustomStringConvertible
       return
         "Spending session '\(id)' reserved \(reserved) but reports \(used) used; "
         + "report at most the reserved time."
+    case .transactionBeforeOpening(let id, let at, let opening):
+      return
+        "Transaction '\(id)' is dated \(describe(at)), before the ledger's opening at "
+        + "\(describe(opening)): the ledger no longer keeps the transactions of that time, so "
+        + "it cannot tell this one from a repeat; nothing was applied."
     case .illegalTransition(let session, let from, let event):
       return "Focus session '\(session)' cannot \(event.rawValue) while \(from.rawValue)."
     case .eventOutOfOrder(let session, let event, let at, let previous):

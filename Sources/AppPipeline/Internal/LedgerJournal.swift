@@ -15,11 +15,15 @@ import TrackerSignals
 /// the balance every writer sees, and a drain writes one record per new transaction, not the
 /// ledger.
 ///
-/// Opening folds the whole log: O(*t*) in the transactions ever made (a ledger keeps every one).
-/// A process keeps the fold, and checks it against the log's newest record only.
+/// Opening folds the log: O(*t*) in the transactions it holds. A process keeps the fold, and
+/// checks it against the log's newest record only. The log is compacted at the retention
+/// (``compact(before:)``): a checkpoint record, the ledger's opening and what it credited for
+/// the intervals still derivable, followed by copies of the transactions kept, replaces
+/// everything before it; a fold that meets a checkpoint starts again from it.
 struct LedgerJournal: Sendable {
-  /// The most transactions the log keeps: a ledger keeps every transaction, so this is a bound
-  /// on the file (about 15 MB), not a retention.
+  /// The most records the log keeps: a bound on the file (about 15 MB), far above what a
+  /// retention's transactions and their copies at a compaction take, so that a record is never
+  /// evicted, only compacted.
   static let capacity = 100_000
   /// How often a change is made again after another writer appended first.
   static let attempts = 16
@@ -62,6 +66,12 @@ struct LedgerJournal: Sendable {
     var fold = Fold(ledger: RewardLedger(rate: rate), earned: [:])
     let decoder = JSONDecoder()
     for record in snapshot?.records ?? [] {
+      if let checkpoint = try LedgerCheckpoint(record: record.bytes, key: key) {
+        // What the records before it left: the fold starts again from it.
+        fold = Fold(
+          ledger: RewardLedger(rate: rate, opening: checkpoint.opening), earned: checkpoint.earned)
+        continue
+      }
       let transaction: LedgerTransaction
       do {
         // Most records take the quick reader; the decoder reads, or refuses, the others.

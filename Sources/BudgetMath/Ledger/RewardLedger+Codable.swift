@@ -3,7 +3,7 @@ import UsageModel
 
 extension RewardLedger {
   private enum CodingKeys: String, CodingKey {
-    case rate, dailyEarningCap, transactions, earningDays
+    case rate, dailyEarningCap, opening, transactions, earningDays
   }
 
   /// Decodes the documented JSON form and replays its transactions.
@@ -13,10 +13,13 @@ extension RewardLedger {
   ///   ``apply(_:)`` would reject.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      rate: try container.decode(ExchangeRate.self, forKey: .rate),
-      dailyEarningCap: try container.decodeIfPresent(
-        DailyEarningCap.self, forKey: .dailyEarningCap))
+    let rate = try container.decode(ExchangeRate.self, forKey: .rate)
+    let cap = try container.decodeIfPresent(DailyEarningCap.self, forKey: .dailyEarningCap)
+    if let opening = try container.decodeIfPresent(LedgerOpening.self, forKey: .opening) {
+      self.init(rate: rate, dailyEarningCap: cap, opening: opening)
+    } else {
+      self.init(rate: rate, dailyEarningCap: cap)
+    }
     let storedDays =
       try container.decodeIfPresent([String: LocalDay].self, forKey: .earningDays) ?? [:]
     for transaction in try container.decode([LedgerTransaction].self, forKey: .transactions) {
@@ -24,6 +27,10 @@ extension RewardLedger {
         let transaction = try normalized(transaction)
         guard positions[transaction.id] == nil else {
           throw BudgetMathError.conflictingTransaction(id: transaction.id)
+        }
+        if let opening, transaction.at < opening.through {
+          throw BudgetMathError.transactionBeforeOpening(
+            id: transaction.id, at: transaction.at, opening: opening.through)
         }
         let (entry, earningDay) = try effect(
           of: transaction, storedEarningDay: storedDays[transaction.id])
@@ -36,7 +43,7 @@ extension RewardLedger {
     }
   }
 
-  /// Encodes the documented JSON form: the rate, the cap and the transactions.
+  /// Encodes the documented JSON form: the rate, the cap, the opening and the transactions.
   ///
   /// - Parameter encoder: The encoder to write to.
   /// - Throws: Whatever the encoder throws.
@@ -44,11 +51,12 @@ extension RewardLedger {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(rate, forKey: .rate)
     try container.encodeIfPresent(dailyEarningCap, forKey: .dailyEarningCap)
+    try container.encodeIfPresent(opening, forKey: .opening)
     try container.encode(transactions, forKey: .transactions)
     if !earningDays.isEmpty { try container.encode(earningDays, forKey: .earningDays) }
   }
 
-  /// Two ledgers are equal when they have the same rate, cap and transactions.
+  /// Two ledgers are equal when they have the same rate, cap, opening and transactions.
   ///
   /// - Parameters:
   ///   - lhs: A ledger.
@@ -56,15 +64,16 @@ extension RewardLedger {
   /// - Returns: Whether they are equal.
   public static func == (lhs: RewardLedger, rhs: RewardLedger) -> Bool {
     lhs.rate == rhs.rate && lhs.dailyEarningCap == rhs.dailyEarningCap
-      && lhs.entries == rhs.entries
+      && lhs.opening == rhs.opening && lhs.entries == rhs.entries
   }
 
-  /// Hashes the rate, the cap and the transactions.
+  /// Hashes the rate, the cap, the opening and the transactions.
   ///
   /// - Parameter hasher: The hasher to use.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(rate)
     hasher.combine(dailyEarningCap)
+    hasher.combine(opening)
     hasher.combine(entries)
   }
 }

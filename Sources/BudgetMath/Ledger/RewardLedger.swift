@@ -28,9 +28,13 @@ import UsageModel
 ///   // throws overdraft: only 9 minutes are available
 /// ```
 ///
-/// JSON form: `{"rate": ExchangeRate, "dailyEarningCap": DailyEarningCap, "transactions":
-/// [LedgerTransaction, …], "earningDays": {"task-17": "2026-01-02", …}}`, the cap absent when
-/// there is none. `earningDays` records the local day each capped earning counted for when it
+/// - **Compact** a ledger that has kept transactions for long enough: ``compacted(before:)``
+///   lets go of the older ones and keeps what they left as its ``opening``.
+///
+/// JSON form: `{"rate": ExchangeRate, "dailyEarningCap": DailyEarningCap, "opening":
+/// LedgerOpening, "transactions": [LedgerTransaction, …], "earningDays": {"task-17":
+/// "2026-01-02", …}}`, the cap absent when there is none and the opening when the ledger was
+/// never compacted. `earningDays` records the local day each capped earning counted for when it
 /// was applied, so that a change in the time zone's rules (a country dropping DST) cannot move
 /// an earning to another day on replay. Decoding replays the transactions and fails if any would
 /// be rejected, so a stored ledger is always one that ``apply(_:)`` could have built.
@@ -39,15 +43,18 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   public let rate: ExchangeRate
   /// The most XP credited per local day, if capped.
   public let dailyEarningCap: DailyEarningCap?
-  /// Every applied transaction with its effects, in the order applied.
-  public private(set) var entries: [LedgerEntry] = []
+  /// What the ledger carries over from the transactions a compaction let go
+  /// (``compacted(before:)``); `nil` for a ledger that keeps every transaction.
+  public internal(set) var opening: LedgerOpening?
+  /// Every applied transaction with its effects, in the order applied, after the ``opening``.
+  public internal(set) var entries: [LedgerEntry] = []
 
   var positions: [String: Int] = [:]
-  private(set) var earnedPerDay: [LocalDay: Int] = [:]
+  var earnedPerDay: [LocalDay: Int] = [:]
   /// The local day each capped earning counted for, by transaction identifier.
   var earningDays: [String: LocalDay] = [:]
-  private(set) var openSessions: [String: Duration] = [:]
-  private(set) var usedSessions: Set<String> = []
+  var openSessions: [String: Duration] = [:]
+  var usedSessions: Set<String> = []
 
   /// Creates an empty ledger.
   ///
@@ -59,8 +66,23 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     self.dailyEarningCap = dailyEarningCap
   }
 
+  /// Creates a ledger that starts from `opening`, as a compacted one does.
+  ///
+  /// - Parameters:
+  ///   - rate: How XP converts into time.
+  ///   - dailyEarningCap: The most XP credited per local day; no cap unless given.
+  ///   - opening: The balance, open sessions and capped days the ledger starts from; it
+  ///     refuses new transactions dated before `opening.through`.
+  public init(rate: ExchangeRate, dailyEarningCap: DailyEarningCap? = nil, opening: LedgerOpening) {
+    self.init(rate: rate, dailyEarningCap: dailyEarningCap)
+    self.opening = opening
+    openSessions = opening.openSessions
+    usedSessions = Set(opening.openSessions.keys)
+    earnedPerDay = opening.earnedPerDay
+  }
+
   /// The current balance, after every applied transaction.
-  public var balance: RewardBalance { entries.last?.balanceAfter ?? .zero }
+  public var balance: RewardBalance { entries.last?.balanceAfter ?? opening?.balance ?? .zero }
 
   /// The transactions applied, in order.
   public var transactions: [LedgerTransaction] { entries.map(\.transaction) }
@@ -95,7 +117,9 @@ public struct RewardLedger: Sendable, Hashable, Codable {
   ///   different transaction, ``BudgetMathError/overdraft(transaction:balance:requested:)``,
   ///   ``BudgetMathError/unknownSession(id:transaction:)``,
   ///   ``BudgetMathError/sessionAlreadyUsed(id:transaction:)``,
-  ///   ``BudgetMathError/sessionOverrun(id:reserved:used:)`` or
+  ///   ``BudgetMathError/sessionOverrun(id:reserved:used:)``,
+  ///   ``BudgetMathError/transactionBeforeOpening(id:at:opening:)`` for a new transaction dated
+  ///   before a compacted ledger's ``opening``, or
   ///   ``BudgetMathError/invalidValue(field:value:requirement:)``. Nothing changes when it throws.
   /// - Complexity: O(1) amortised.
   @discardableResult
@@ -108,6 +132,12 @@ public struct RewardLedger: Sendable, Hashable, Codable {
         throw .conflictingTransaction(id: transaction.id)
       }
       return .alreadyApplied(entries[position])
+    }
+    // Every transaction a compaction let go is dated before the opening: one dated before it
+    // may be one of them, applied again.
+    if let opening, transaction.at < opening.through {
+      throw .transactionBeforeOpening(
+        id: transaction.id, at: transaction.at, opening: opening.through)
     }
     let (entry, earningDay) = try effect(of: transaction, storedEarningDay: nil)
     record(entry, earningDay: earningDay)

@@ -1,0 +1,170 @@
+import BudgetMath
+import Foundation
+import TestSupport
+import Testing
+import UsageModel
+
+@Suite("Reward ledger compaction")
+struct LedgerCompactionTests {
+  static let noon = RewardLedgerTests.noon
+
+  static func ledger(_ transactions: [LedgerTransaction]) throws -> RewardLedger {
+    var ledger = RewardLedger(rate: .tenXPPerMinute)
+    for transaction in transactions { try ledger.apply(transaction) }
+    return ledger
+  }
+
+  static func at(_ hours: Double) -> Date { noon.addingTimeInterval(hours * 3_600) }
+
+  @Test("a compacted ledger keeps its balance and refuses a repeat of a transaction it let go")
+  func compactedLedgerRefusesForgottenRepeat() throws {
+    let earn = LedgerTransaction(id: "task-1", at: Self.at(0), kind: .earn(xp: 95))
+    let original = try Self.ledger([
+      earn,
+      LedgerTransaction(id: "swap-1", at: Self.at(1), kind: .redeem(xp: 50)),
+      LedgerTransaction(id: "task-2", at: Self.at(48), kind: .earn(xp: 20)),
+    ])
+    var compacted = original.compacted(before: Self.at(24))
+    #expect(compacted.balance == original.balance)
+    #expect(compacted.transactions.map(\.id) == ["task-2"])
+    #expect(compacted.opening?.through == Self.at(24))
+    #expect(
+      compacted.opening?.balance == RewardBalance(xp: 45, available: minutes(5), reserved: .zero))
+    // The original recognises the repeat; the compacted ledger cannot, so it refuses it rather
+    // than pay it a second time.
+    var control = original
+    guard case .alreadyApplied = try control.apply(earn) else {
+      Issue.record("the control applied a repeat")
+      return
+    }
+    #expect(
+      throws: BudgetMathError.transactionBeforeOpening(
+        id: "task-1", at: Self.at(0), opening: Self.at(24))
+    ) { try compacted.apply(earn) }
+    #expect(compacted.balance == original.balance)
+  }
+
+  @Test("only a run of first transactions dated before every later one is let go")
+  func laterOlderTransactionHoldsBackTheCut() throws {
+    // t4 was applied after t2 and t3 but is dated before t2: letting t2 go would leave a kept
+    // transaction dated before the opening, so only t1 goes, and the opening is t4's instant.
+    let original = try Self.ledger([
+      LedgerTransaction(id: "t1", at: Self.at(0), kind: .earn(xp: 10)),
+      LedgerTransaction(id: "t2", at: Self.at(5), kind: .earn(xp: 20)),
+      LedgerTransaction(id: "t3", at: Self.at(30), kind: .earn(xp: 30)),
+      LedgerTransaction(id: "t4", at: Self.at(2), kind: .earn(xp: 40)),
+    ])
+    let compacted = original.compacted(before: Self.at(24))
+    #expect(compacted.transactions.map(\.id) == ["t2", "t3", "t4"])
+    #expect(compacted.opening?.through == Self.at(2))
+    #expect(compacted.balance.xp == 100)
+    // Without t4, everything dated before the cut goes, and the opening is the cut.
+    let ordered = try Self.ledger(Array(original.transactions.prefix(3)))
+    #expect(ordered.compacted(before: Self.at(24)).transactions.map(\.id) == ["t3"])
+    #expect(ordered.compacted(before: Self.at(24)).opening?.through == Self.at(24))
+  }
+
+  @Test("a cut before every transaction leaves the ledger as it was")
+  func nothingToLetGoChangesNothing() throws {
+    let original = try Self.ledger([
+      LedgerTransaction(id: "t1", at: Self.at(0), kind: .earn(xp: 10))
+    ])
+    #expect(original.compacted(before: Self.at(0)) == original)
+    #expect(original.compacted(before: Self.at(0)).opening == nil)
+  }
+
+  @Test("an open session survives compaction and ends against its reservation")
+  func openSessionCarriesOver() throws {
+    let original = try Self.ledger([
+      LedgerTransaction(id: "earn", at: Self.at(0), kind: .earn(xp: 300)),
+      LedgerTransaction(id: "swap", at: Self.at(0), kind: .redeem(xp: 300)),
+      LedgerTransaction(
+        id: "start", at: Self.at(1), kind: .startSpending(session: "s1", reserve: minutes(20))),
+    ])
+    var compacted = original.compacted(before: Self.at(24))
+    #expect(compacted.transactions.isEmpty)
+    #expect(compacted.openSpendingSessions == ["s1": minutes(20)])
+    let end = LedgerTransaction(
+      id: "end", at: Self.at(25), kind: .endSpending(session: "s1", used: minutes(5)))
+    try compacted.apply(end)
+    #expect(compacted.balance == RewardBalance(xp: 0, available: minutes(25), reserved: .zero))
+  }
+
+  @Test("an opening whose reservations do not add up to the reserved time is refused")
+  func inconsistentOpeningIsRefused() {
+    #expect(throws: BudgetMathError.self) {
+      try LedgerOpening(
+        through: Self.noon,
+        balance: RewardBalance(xp: 0, available: .zero, reserved: minutes(5)),
+        openSessions: ["s1": minutes(4)])
+    }
+  }
+
+  // MARK: - Property
+
+  @Test(
+    "a compacted ledger agrees with the whole one: balance, stored form, and every later transaction",
+    arguments: 0..<40)
+  func compactedAgreesWithWhole(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let zone = try #require(TimeZone(identifier: "America/New_York"))
+    let capped = seed % 2 == 0
+    var whole = RewardLedger(
+      rate: .tenXPPerMinute,
+      dailyEarningCap: capped
+        ? try DailyEarningCap(xp: 200, dayBoundary: DayBoundary(timeZone: zone)) : nil)
+    for step in 0..<120 {
+      _ = try? whole.apply(RewardLedgerTests.randomTransaction(step, using: &random))
+    }
+    let start = RewardLedgerTests.beforeFallBack
+    let cut = start.addingTimeInterval(Double(Int.random(in: 0..<(3 * 86_400), using: &random)))
+    var compacted = whole.compacted(before: cut)
+
+    // The same balance and sessions; what was let go is dated before the opening, what was
+    // kept at or after it, and kept in order.
+    #expect(compacted.balance == whole.balance)
+    #expect(compacted.openSpendingSessions == whole.openSpendingSessions)
+    let letGo = whole.entries.count - compacted.entries.count
+    #expect(Array(whole.entries[letGo...]) == compacted.entries)
+    if let through = compacted.opening?.through {
+      #expect(whole.entries[..<letGo].allSatisfy { $0.transaction.at < through })
+      #expect(compacted.entries.allSatisfy { $0.transaction.at >= through })
+      #expect(through <= cut)
+    } else {
+      #expect(letGo == 0)
+    }
+    #expect(try roundTrip(compacted) == compacted)
+
+    // Later transactions, dated at or after the opening, with fresh identifiers and sessions
+    // (or the sessions still open): both ledgers accept and refuse the same, with the same
+    // effects.
+    let floor = compacted.opening?.through ?? start
+    for step in 0..<80 {
+      var transaction = RewardLedgerTests.randomTransaction(1_000 + step, using: &random)
+      let at = max(transaction.at, floor)
+      switch transaction.kind {
+      case .startSpending(_, let reserve):
+        transaction = LedgerTransaction(
+          id: transaction.id, at: at,
+          kind: .startSpending(session: "later-\(step)", reserve: reserve))
+      case .endSpending(_, let used):
+        let open = whole.openSpendingSessions.keys.sorted()
+        let session = open.isEmpty ? "none" : open[Int.random(in: 0..<open.count, using: &random)]
+        transaction = LedgerTransaction(
+          id: transaction.id, at: at, kind: .endSpending(session: session, used: used))
+      default:
+        transaction = LedgerTransaction(id: transaction.id, at: at, kind: transaction.kind)
+      }
+      let expected = Result { () throws(BudgetMathError) in try whole.apply(transaction) }
+      let actual = Result { () throws(BudgetMathError) in try compacted.apply(transaction) }
+      #expect(actual == expected, "seed \(seed) step \(step) \(transaction)")
+      #expect(compacted.balance == whole.balance)
+    }
+    // A repeat of anything let go is refused, never applied again.
+    for entry in whole.entries[..<letGo] {
+      let before = compacted.balance
+      #expect(throws: BudgetMathError.self) { try compacted.apply(entry.transaction) }
+      #expect(compacted.balance == before)
+    }
+  }
+}
