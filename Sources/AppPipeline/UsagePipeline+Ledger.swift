@@ -9,8 +9,8 @@ extension UsagePipeline {
   /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
   /// rebuilt at a balance of zero (``PipelineRecovery``): nothing is paid from transactions that
   /// may have been spent already. A drain compacts the ledger at the retention, after which it
-  /// refuses a transaction dated before its ``/BudgetMath/RewardLedger/opening``
-  /// (<doc:/ScreenTimeKit/AppStateFormat#The-ledger-at-the-retention>).
+  /// refuses a transaction dated before its ``/BudgetMath/RewardLedger/opening``: the app
+  /// state's format article says when.
   ///
   /// - Parameter transaction: The transaction; its identifier makes a repeat a no-op.
   /// - Returns: What the ledger did.
