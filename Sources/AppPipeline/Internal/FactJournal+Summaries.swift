@@ -87,7 +87,12 @@ extension FactJournal {
         continue
       }
       let line = DaySummary.line(bound == .upper ? 1 : 2, of: record.bytes)
-      guard let daily = try? decoder.decodeStored(DailyUsage.self, from: line) else { continue }
+      // The plain form the package writes takes the quick reader; the decoder reads, or
+      // refuses, anything else.
+      guard
+        let daily = DailyUsage(plainJSON: line)
+          ?? (try? decoder.decodeStored(DailyUsage.self, from: line))
+      else { continue }
       let usage = DaySummary.BoundUsage(
         usage: daily, uncategorized: record.header.uncategorized ?? [])
       cached?.days[key] = usage

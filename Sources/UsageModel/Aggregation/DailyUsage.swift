@@ -101,14 +101,14 @@ public struct DailyUsage: Sendable, Hashable, Codable {
 
   // MARK: - Validation
 
-  private static func checkTotal(_ total: Duration, length: Duration) throws(UsageModelError) {
+  static func checkTotal(_ total: Duration, length: Duration) throws(UsageModelError) {
     guard total >= .zero, total <= length else {
       throw .invalidDuration(
         field: "total", value: "\(total)", reason: "a day's total must lie within the day's length")
     }
   }
 
-  private static func check(categories: [CategoryUsage], within total: Duration)
+  static func check(categories: [CategoryUsage], within total: Duration)
     throws(UsageModelError)
   {
     var seen: Set<AppCategory> = []
@@ -136,7 +136,7 @@ public struct DailyUsage: Sendable, Hashable, Codable {
     }
   }
 
-  private static func check(apps: [AppUsage], within total: Duration) throws(UsageModelError) {
+  static func check(apps: [AppUsage], within total: Duration) throws(UsageModelError) {
     var seen: Set<AppID> = []
     for app in apps {
       guard seen.insert(app.app).inserted else {

@@ -1,6 +1,6 @@
-/// A reader of the simplest JSON objects — string and integer members only, strings in plain
-/// ASCII without escapes — for the stored records the package writes by the thousand and reads
-/// back at every launch.
+/// A reader of the simplest JSON — string and integer values, strings in plain ASCII without
+/// escapes, and the objects and arrays made of them — for the stored records the package writes
+/// by the thousand and reads back at every launch.
 ///
 /// Foundation's `JSONDecoder` builds a keyed container, a dictionary of the object's members,
 /// for every object it decodes: for a record of 80 bytes that costs several times the record.
@@ -16,6 +16,40 @@ package enum FlatJSON {
     case string(String)
     /// An integer written `0` or `-?[1-9][0-9]*`, within `Int64`; never `-0`.
     case integer(Int64)
+  }
+
+  /// A value with its nested values: what ``node(of:)`` reads.
+  package indirect enum Node: Sendable, Hashable {
+    /// A string of printable ASCII without escapes.
+    case string(String)
+    /// An integer, as ``Value/integer(_:)``.
+    case integer(Int64)
+    /// An array.
+    case array([Node])
+    /// An object, each member's name once.
+    case object([String: Node])
+  }
+
+  /// The deepest nesting ``node(of:)`` reads: stored records nest three levels.
+  static let deepestNesting = 8
+
+  /// The value in `bytes` — strings, integers, and the arrays and objects made of them, nested
+  /// at most ``deepestNesting`` deep, no object naming a member twice — or `nil`.
+  ///
+  /// - Parameter bytes: The JSON text.
+  /// - Returns: The value, or `nil` for anything else.
+  /// - Complexity: O(*n*) in the length of `bytes`.
+  package static func node(of bytes: some Collection<UInt8>) -> Node? {
+    let result = bytes.withContiguousStorageIfAvailable { buffer in
+      var reader = Reader(bytes: UnsafeRawBufferPointer(buffer))
+      return reader.whole()
+    }
+    if let result { return result }
+    let copy = Array(bytes)
+    return copy.withUnsafeBytes { buffer in
+      var reader = Reader(bytes: buffer)
+      return reader.whole()
+    }
   }
 
   /// The values of the object in `bytes`, by the index of their member's name in `keys`; `nil`
@@ -67,6 +101,55 @@ package enum FlatJSON {
       } while take(UInt8(ascii: ","))
       guard take(UInt8(ascii: "}")) else { return nil }
       return end() ? members : nil
+    }
+
+    /// One value and nothing after it but whitespace.
+    mutating func whole() -> Node? {
+      skipWhitespace()
+      guard let node = node(depth: 0), end() else { return nil }
+      return node
+    }
+
+    mutating func node(depth: Int) -> Node? {
+      guard index < bytes.count, depth <= FlatJSON.deepestNesting else { return nil }
+      switch bytes[index] {
+      case UInt8(ascii: "{"):
+        index += 1
+        var members: [String: Node] = [:]
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) { return .object(members) }
+        repeat {
+          skipWhitespace()
+          guard let name = plainString() else { return nil }
+          skipWhitespace()
+          guard take(UInt8(ascii: ":")) else { return nil }
+          skipWhitespace()
+          guard let value = node(depth: depth + 1),
+            members.updateValue(value, forKey: String(decoding: bytes[name], as: UTF8.self))
+              == nil
+          else { return nil }
+          skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) ? .object(members) : nil
+      case UInt8(ascii: "["):
+        index += 1
+        var elements: [Node] = []
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
+          skipWhitespace()
+          guard let element = node(depth: depth + 1) else { return nil }
+          elements.append(element)
+          skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? .array(elements) : nil
+      default:
+        switch value() {
+        case .string(let text)?: return .string(text)
+        case .integer(let number)?: return .integer(number)
+        case nil: return nil
+        }
+      }
     }
 
     mutating func end() -> Bool {
