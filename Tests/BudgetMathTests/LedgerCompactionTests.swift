@@ -100,6 +100,22 @@ struct LedgerCompactionTests {
     }
   }
 
+  @Test("a stored opening whose reservations overflow fails to decode instead of trapping")
+  func overflowingOpeningFailsToDecode() throws {
+    let huge = Int64.max
+    let json =
+      #"{"rate":{"xp":10,"timeMs":60000},"opening":{"through":"2026-01-02T00:00:00Z","#
+      + #""balance":{"xp":0,"availableMs":0,"reservedMs":\#(huge)},"#
+      + #""openSessions":{"a":\#(huge),"b":\#(huge)}},"transactions":[]}"#
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(RewardLedger.self, from: Data(json.utf8))
+    }
+    // The control: one such session is a valid opening.
+    let one = json.replacingOccurrences(of: #","b":\#(huge)"#, with: "")
+    let ledger = try JSONDecoder().decode(RewardLedger.self, from: Data(one.utf8))
+    #expect(ledger.balance.reserved == .milliseconds(huge))
+  }
+
   // MARK: - Property
 
   @Test(

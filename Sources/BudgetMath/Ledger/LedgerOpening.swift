@@ -52,18 +52,23 @@ public struct LedgerOpening: Sendable, Hashable, Codable {
         field: "opening.balance", value: "\(balance)",
         requirement: "zero or more XP and time, in whole milliseconds")
     }
-    var reserved = Duration.zero
+    // Summed in milliseconds with overflow checked: a stored opening is untrusted input.
+    var reserved: Int64 = 0
     for (session, reserve) in openSessions {
-      guard !session.isEmpty, reserve > .zero, Milliseconds.isWhole(reserve) else {
+      guard !session.isEmpty, reserve > .zero, Milliseconds.isWhole(reserve),
+        let amount = Milliseconds.amount(reserve),
+        case (let sum, false) = reserved.addingReportingOverflow(amount)
+      else {
         throw .invalidValue(
           field: "opening.openSessions[\(session.debugDescription)]", value: "\(reserve)",
-          requirement: "a named session reserving more than zero, in whole milliseconds")
+          requirement: "a named session reserving more than zero, in whole milliseconds, "
+            + "all of them together within 64 bits of milliseconds")
       }
-      reserved += reserve
+      reserved = sum
     }
-    guard reserved == balance.reserved else {
+    guard Milliseconds.amount(balance.reserved) == reserved else {
       throw .invalidValue(
-        field: "opening.openSessions", value: "\(reserved) reserved in all",
+        field: "opening.openSessions", value: "\(reserved) ms reserved in all",
         requirement: "the balance's reserved time, \(balance.reserved)")
     }
     guard earnedPerDay.values.allSatisfy({ $0 >= 0 }) else {
