@@ -28,10 +28,7 @@ extension RewardLedger {
         guard positions[transaction.id] == nil else {
           throw BudgetMathError.conflictingTransaction(id: transaction.id)
         }
-        if let opening, transaction.at < opening.through {
-          throw BudgetMathError.transactionBeforeOpening(
-            id: transaction.id, at: transaction.at, opening: opening.through)
-        }
+        try checkAfterOpening(transaction)
         let (entry, earningDay) = try effect(
           of: transaction, storedEarningDay: storedDays[transaction.id])
         record(entry, earningDay: earningDay)

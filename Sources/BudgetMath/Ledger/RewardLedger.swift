@@ -133,12 +133,7 @@ public struct RewardLedger: Sendable, Hashable, Codable {
       }
       return .alreadyApplied(entries[position])
     }
-    // Every transaction a compaction let go is dated before the opening: one dated before it
-    // may be one of them, applied again.
-    if let opening, transaction.at < opening.through {
-      throw .transactionBeforeOpening(
-        id: transaction.id, at: transaction.at, opening: opening.through)
-    }
+    try checkAfterOpening(transaction)
     let (entry, earningDay) = try effect(of: transaction, storedEarningDay: nil)
     record(entry, earningDay: earningDay)
     return .applied(entry)
@@ -158,6 +153,15 @@ public struct RewardLedger: Sendable, Hashable, Codable {
     }
     return LedgerTransaction(
       id: transaction.id, at: Milliseconds.date(instant), kind: transaction.kind)
+  }
+
+  /// Refuses a new transaction dated before the ``opening``: every transaction a compaction let
+  /// go is dated before it, so such a transaction may be one of them, applied again.
+  func checkAfterOpening(_ transaction: LedgerTransaction) throws(BudgetMathError) {
+    if let opening, transaction.at < opening.through {
+      throw .transactionBeforeOpening(
+        id: transaction.id, at: transaction.at, opening: opening.through)
+    }
   }
 
   mutating func record(_ entry: LedgerEntry, earningDay: LocalDay?) {
