@@ -40,15 +40,21 @@ package enum FlatJSON {
   /// - Returns: The value, or `nil` for anything else.
   /// - Complexity: O(*n*) in the length of `bytes`.
   package static func node(of bytes: some Collection<UInt8>) -> Node? {
+    reading(bytes) { $0.whole() }
+  }
+
+  /// What `read` returns from a reader of `bytes`, copied first if they are not contiguous.
+  private static func reading<Result>(
+    _ bytes: some Collection<UInt8>, _ read: (inout Reader) -> Result?
+  ) -> Result? {
     let result = bytes.withContiguousStorageIfAvailable { buffer in
       var reader = Reader(bytes: UnsafeRawBufferPointer(buffer))
-      return reader.whole()
+      return read(&reader)
     }
     if let result { return result }
-    let copy = Array(bytes)
-    return copy.withUnsafeBytes { buffer in
+    return Array(bytes).withUnsafeBytes { buffer in
       var reader = Reader(bytes: buffer)
-      return reader.whole()
+      return read(&reader)
     }
   }
 
@@ -64,16 +70,7 @@ package enum FlatJSON {
   package static func members(
     of bytes: some Collection<UInt8>, keys: [[UInt8]]
   ) -> [Value?]? {
-    let result = bytes.withContiguousStorageIfAvailable { buffer in
-      var reader = Reader(bytes: UnsafeRawBufferPointer(buffer))
-      return reader.object(keys: keys)
-    }
-    if let result { return result }
-    let copy = Array(bytes)
-    return copy.withUnsafeBytes { buffer in
-      var reader = Reader(bytes: buffer)
-      return reader.object(keys: keys)
-    }
+    reading(bytes) { $0.object(keys: keys) }
   }
 
   private struct Reader {
