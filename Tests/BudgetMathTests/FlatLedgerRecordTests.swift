@@ -56,21 +56,10 @@ struct FlatLedgerRecordTests {
   @Test("damaged records are refused by the quick reader or read as the decoder reads them")
   func damagedRecordsNeverDisagreeWithTheDecoder() throws {
     var random = SplitMix64(seed: 0xDA3A6E)
-    let alphabet = Array(#"{}[]":,-0123456789.eE \abtxyz"#.utf8) + [0x00, 0x0A, 0xC3, 0xA9, 0xFF]
     var quicklyRead = 0
     for _ in 0..<20_000 {
-      var bytes = Array(try Self.encoded(Self.transaction(&random)))
-      for _ in 0..<Int.random(in: 1...3, using: &random) {
-        let position = Int.random(in: 0...bytes.count, using: &random)
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0 where position < bytes.count: bytes.remove(at: position)
-        case 1 where position < bytes.count:
-          bytes[position] = alphabet[Int.random(in: alphabet.indices, using: &random)]
-        case 2: bytes.removeSubrange(position...)
-        default:
-          bytes.insert(alphabet[Int.random(in: alphabet.indices, using: &random)], at: position)
-        }
-      }
+      let bytes = JSONByteDamage.damaged(
+        Array(try Self.encoded(Self.transaction(&random))), using: &random)
       let data = Data(bytes)
       guard let quick = LedgerTransaction(flatJSON: data) else { continue }
       quicklyRead += 1
