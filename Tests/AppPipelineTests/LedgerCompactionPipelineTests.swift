@@ -10,14 +10,29 @@ import UsageModel
 
 @Suite("The reward ledger compacts at the retention")
 struct LedgerCompactionPipelineTests {
+  /// A store whose removal of the ledger's records always fails, as if every compaction were
+  /// killed between appending its checkpoint and removing what it covers.
+  final class NoRemovalStore: ForwardingStore, @unchecked Sendable {
+    let base: any SharedStore = InMemoryStore()
+    func compactLog(
+      _ key: String, keeping isKept: (LogRecord) throws(SharedStoreError) -> Bool
+    ) throws(SharedStoreError) -> Int {
+      guard key == SharedFolderLayout.standard.appLedgerKey else {
+        return try base.compactLog(key, keeping: isKept)
+      }
+      throw .io(operation: "compact", path: key, errno: .resourceTemporarilyUnavailable)
+    }
+  }
+
   @Test(
-    "months of earnings and redemptions: the log stays small and the balance is the whole fold's")
-  func ledgerStaysSmallAndExact() throws {
+    "months of earnings and redemptions: the log stays small and the balance is the whole fold's, also when the records covered are never removed",
+    arguments: [false, true])
+  func ledgerStaysSmallAndExact(removalFails: Bool) throws {
     let zone = try TestSupport.zone("Europe/Berlin")
     let boundary = DayBoundary(timeZone: zone)
     var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
     configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let store = InMemoryStore()
+    let store: any SharedStore = removalFails ? NoRemovalStore() : InMemoryStore()
     var layout = SharedFolderLayout.standard(outboxCapacity: 64)
     layout.outboxKey = "facts"
     let folder = try SharedFolder(store: store, layout: layout)
@@ -29,7 +44,7 @@ struct LedgerCompactionPipelineTests {
     var seen: Set<String> = []
     let first = try LocalDay(parsing: "2026-03-01")
     var longest = 0
-    for offset in 0..<90 {
+    for offset in 0..<150 {
       let start = boundary.start(of: first.advanced(by: offset))
       _ = recorder.intervalDidStart(for: "daily", now: start)
       for minute in stride(from: 5, through: 20, by: 5) {
@@ -51,17 +66,17 @@ struct LedgerCompactionPipelineTests {
       longest = max(longest, log.count)
     }
     let ledger = try pipeline.ledger()
-    let opening = try #require(ledger.opening, "90 days of a 40-day retention compact the ledger")
+    let opening = try #require(ledger.opening, "150 days of a 40-day retention compact the ledger")
     #expect(whole.transactions.count > ledger.transactions.count)
     #expect(ledger.transactions.allSatisfy { $0.at >= opening.through })
-    // At most the retention, the week between compactions and a day of transactions, and their
-    // copies at a compaction: never the whole history.
-    #expect(longest < whole.transactions.count)
+    // At most the retention, the cut's 8 days and the 30 between compactions of transactions
+    // (and a checkpoint): never the whole history, unless nothing covered is ever removed.
+    #expect((longest < whole.transactions.count) != removalFails)
     // Another process folds the compacted log to the same ledger.
     var reopened = try UsagePipeline(folder: folder, configuration: configuration)
     #expect(try reopened.ledger() == ledger)
     // A wake with nothing new credits nothing again.
-    let last = boundary.start(of: first.advanced(by: 89)).addingTimeInterval(13 * 3_600)
+    let last = boundary.start(of: first.advanced(by: 149)).addingTimeInterval(13 * 3_600)
     try reopened.wake(.poll, now: last)
     #expect(try reopened.ledger().balance == whole.balance)
   }
@@ -78,8 +93,9 @@ struct LedgerCompactionPipelineTests {
     let first = try LocalDay(parsing: "2026-03-01")
     let early = boundary.start(of: first).addingTimeInterval(3_600)
     try pipeline.apply(LedgerTransaction(id: "task-1", at: early, kind: .earn(xp: 50)))
-    // Two months later a wake that drains lets the task go.
-    let later = boundary.start(of: first.advanced(by: 60))
+    // Three months later a wake that drains lets the task go: it is older than the retention
+    // (40 days), the cut's 8 days and the 30 days a ledger waits between compactions.
+    let later = boundary.start(of: first.advanced(by: 90))
     try pipeline.apply(LedgerTransaction(id: "task-2", at: later, kind: .earn(xp: 5)))
     _ = recorder.intervalDidStart(for: "daily", now: later)
     try pipeline.wake(.notification, now: later.addingTimeInterval(60))

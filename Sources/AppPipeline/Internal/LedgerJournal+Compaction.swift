@@ -3,13 +3,17 @@ import Foundation
 import SharedStore
 import UsageModel
 
-/// A record of the ledger's log that replaces the records before it: the ledger's opening and
-/// what was credited for the intervals that can still be derived.
+/// A record of the ledger's log that stands for the records it covers: the ledger's opening
+/// after them, what was credited for the intervals that can still be derived, and the last
+/// position it covers.
 ///
-/// JSON form, one line: `{"checkpoint":{"earned":{"<interval start in ms>|<app>":120,…},
-/// "opening":LedgerOpening}}`. A transaction's record never has a `checkpoint` key.
+/// JSON form, one line: `{"checkpoint":{"covers":1234,"earned":{"<interval start in ms>|<app>":
+/// 120,…},"opening":LedgerOpening}}`. A transaction's record never has a `checkpoint` key.
 struct LedgerCheckpoint: Codable, Equatable {
-  /// What the ledger carries over from the transactions before the checkpoint.
+  /// The last position of the log whose transaction the ``opening`` includes; the fold applies
+  /// the transactions after it.
+  var covers: UInt64
+  /// What the ledger carries over from the transactions it covers.
   var opening: LedgerOpening
   /// The XP credited per interval and app (``LedgerJournal/Fold/earned``), for the intervals
   /// that start at or after the checkpoint's cut.
@@ -22,12 +26,16 @@ struct LedgerCheckpoint: Codable, Equatable {
   /// The record's leading bytes, which no transaction's record has.
   private static let prefix = Data(#"{"checkpoint":"#.utf8)
 
-  /// The checkpoint stored as `record`, or `nil` when `record` is not a checkpoint.
+  /// Whether `record` is a checkpoint's.
+  static func isCheckpoint(_ record: Data) -> Bool {
+    record.starts(with: prefix)
+  }
+
+  /// The checkpoint stored as `record`.
   ///
   /// - Throws: ``PipelineError/store(_:)`` with `SharedStoreError.decoding` for a checkpoint
   ///   that does not decode: a damaged log, which the pipeline quarantines and rebuilds.
-  init?(record: Data, key: String) throws(PipelineError) {
-    guard record.starts(with: Self.prefix) else { return nil }
+  init(record: Data, key: String) throws(PipelineError) {
     do {
       self = try JSONDecoder().decodeStored(Record.self, from: record).checkpoint
     } catch {
@@ -35,7 +43,8 @@ struct LedgerCheckpoint: Codable, Equatable {
     }
   }
 
-  init(opening: LedgerOpening, earned: [String: Int]) {
+  init(covers: UInt64, opening: LedgerOpening, earned: [String: Int]) {
+    self.covers = covers
     self.opening = opening
     self.earned = earned
   }
@@ -47,26 +56,28 @@ struct LedgerCheckpoint: Codable, Equatable {
 }
 
 extension LedgerJournal {
-  /// How much older than the cut the ledger's oldest transaction gets before a compaction:
-  /// a week, so that a ledger is rewritten about once a week, not at every wake.
-  static let compactionSlack: Int64 = 7 * 86_400_000
+  /// How much older than the cut the ledger's oldest transaction gets before a compaction.
+  ///
+  /// 30 days, so that the log is rewritten about once a month, not at every wake: a compaction
+  /// rewrites what the log keeps, and the log keeps at most the retention, the cut's 8 days and
+  /// these 30 of transactions.
+  static let compactionSlack: Int64 = 30 * 86_400_000
 
-  /// Lets go of the transactions dated before `cut`, once the oldest is a week older than it:
-  /// appends a checkpoint and copies of the transactions kept, then removes every record before
-  /// the checkpoint.
+  /// Lets go of the transactions dated before `cut`, once the oldest is 30 days older than it:
+  /// appends a checkpoint that covers them, then removes the records it covers.
   ///
   /// The ledger keeps its balance, its open sessions and what it credited for the intervals that
   /// start at or after `cut`; a transaction dated before the checkpoint's opening is refused
   /// from then on (`BudgetMathError.transactionBeforeOpening`), so none let go is applied twice.
-  /// A kill between the append and the removal loses nothing: a fold starts again from the
-  /// checkpoint. Another writer appending first makes it fold again and try again, as
-  /// ``update(_:)`` does; a removal that fails is left to the next compaction.
+  /// A kill between the append and the removal loses nothing: a fold starts from the newest
+  /// checkpoint and skips what it covers. Another writer appending first makes it fold again and
+  /// try again, as ``update(_:)`` does; a removal that fails is left to the next compaction.
   ///
   /// - Parameter cut: Older than any interval whose use can still be credited, and than any
   ///   transaction the app can still repeat.
   /// - Returns: Whether it compacted.
   /// - Throws: ``PipelineError/store(_:)`` for a log that cannot be read or written.
-  /// - Complexity: O(*t*) in the transactions the log holds, once a week.
+  /// - Complexity: O(*t*) in the transactions the log holds, about once a month.
   @discardableResult
   func compact(before cut: Int64) throws(PipelineError) -> Bool {
     let encoder = JSONEncoder()
@@ -78,23 +89,24 @@ extension LedgerJournal {
         let before = fold.position
       else { return false }
       let compacted = fold.ledger.compacted(before: Milliseconds.date(cut))
-      guard compacted.entries.count < fold.ledger.entries.count, let opening = compacted.opening
-      else { return false }
+      let letGo = fold.ledger.entries.count - compacted.entries.count
+      guard letGo > 0, let opening = compacted.opening else { return false }
+      let covers = fold.recordPositions[letGo - 1]
       let earned = fold.earned.filter { key, _ in
         key.split(separator: "|", maxSplits: 1).first.flatMap { Int64($0) }.map { $0 >= cut }
           ?? true
       }
-      var records: [Data] = []
+      let record: Data
       do {
-        records.append(try LedgerCheckpoint(opening: opening, earned: earned).record(encoder))
-        for entry in compacted.entries { records.append(try encoder.encode(entry.transaction)) }
+        record = try LedgerCheckpoint(covers: covers, opening: opening, earned: earned)
+          .record(encoder)
       } catch {
         throw .store(.encoding(key: key, type: "LedgerCheckpoint", description: "\(error)"))
       }
       let appended: LogAppend?
       do throws(SharedStoreError) {
         appended = try store.appendToLog(key, capacity: Self.capacity, examiningNewest: 0) { log in
-          log.identity == before.identity && log.nextPosition == before.next ? records : []
+          log.identity == before.identity && log.nextPosition == before.next ? [record] : []
         }
       } catch {
         throw .store(error)
@@ -103,9 +115,14 @@ extension LedgerJournal {
       let checkpoint = appended.positions.lowerBound
       cache.ledger = Fold(
         ledger: compacted, earned: earned,
-        position: (appended.identity, appended.positions.upperBound + 1))
-      // The records before the checkpoint are superseded; removing them only saves space.
-      _ = try? store.compactLog(key) { record in record.position >= checkpoint }
+        position: (appended.identity, appended.positions.upperBound + 1),
+        recordPositions: Array(fold.recordPositions[letGo...]))
+      // What the checkpoint covers, and the checkpoints before it, are superseded: removing
+      // them only saves space, and the fold skips them while they remain.
+      _ = try? store.compactLog(key) { record in
+        record.position > covers
+          && (record.position >= checkpoint || !LedgerCheckpoint.isCheckpoint(record.bytes))
+      }
       return true
     }
     return false

@@ -17,9 +17,9 @@ import TrackerSignals
 ///
 /// Opening folds the log: O(*t*) in the transactions it holds. A process keeps the fold, and
 /// checks it against the log's newest record only. The log is compacted at the retention
-/// (``compact(before:)``): a checkpoint record, the ledger's opening and what it credited for
-/// the intervals still derivable, followed by copies of the transactions kept, replaces
-/// everything before it; a fold that meets a checkpoint starts again from it.
+/// (``compact(before:)``): a checkpoint record — the ledger's opening, what it credited for the
+/// intervals still derivable, and the last position it covers — replaces the records it covers;
+/// a fold starts from the newest checkpoint and applies the transactions after what it covers.
 struct LedgerJournal: Sendable {
   /// The most records the log keeps: a bound on the file (about 15 MB), far above what a
   /// retention's transactions and their copies at a compaction take, so that a record is never
@@ -41,6 +41,8 @@ struct LedgerJournal: Sendable {
     var earned: [String: Int]
     /// The log's identity and next position when folded; `nil` before the log exists.
     var position: (identity: UInt64, next: UInt64)?
+    /// The position in the log of each of the ledger's entries, in order.
+    var recordPositions: [UInt64] = []
   }
 
   /// The ledger as the log holds it now.
@@ -63,15 +65,20 @@ struct LedgerJournal: Sendable {
     } catch {
       throw .store(error)
     }
+    let records = snapshot?.records ?? []
+    // The newest checkpoint: the fold starts from it, and from the records after those it
+    // covers. An older checkpoint is covered by it, or is among those records and is skipped.
     var fold = Fold(ledger: RewardLedger(rate: rate), earned: [:])
+    var covered: UInt64 = 0
+    if let newest = records.last(where: { LedgerCheckpoint.isCheckpoint($0.bytes) }) {
+      let checkpoint = try LedgerCheckpoint(record: newest.bytes, key: key)
+      fold = Fold(
+        ledger: RewardLedger(rate: rate, opening: checkpoint.opening), earned: checkpoint.earned)
+      covered = checkpoint.covers
+    }
     let decoder = JSONDecoder()
-    for record in snapshot?.records ?? [] {
-      if let checkpoint = try LedgerCheckpoint(record: record.bytes, key: key) {
-        // What the records before it left: the fold starts again from it.
-        fold = Fold(
-          ledger: RewardLedger(rate: rate, opening: checkpoint.opening), earned: checkpoint.earned)
-        continue
-      }
+    for record in records where record.position > covered {
+      if LedgerCheckpoint.isCheckpoint(record.bytes) { continue }
       let transaction: LedgerTransaction
       do {
         // Most records take the quick reader; the decoder reads, or refuses, the others.
@@ -82,7 +89,9 @@ struct LedgerJournal: Sendable {
         throw .store(.decoding(key: key, type: "LedgerTransaction", description: "\(error)"))
       }
       do throws(BudgetMathError) {
-        try fold.ledger.apply(transaction)
+        if case .applied = try fold.ledger.apply(transaction) {
+          fold.recordPositions.append(record.position)
+        }
       } catch {
         // Every stored transaction applied when it was appended: one that does not apply now is
         // a damaged log, which the pipeline quarantines and rebuilds.
@@ -142,6 +151,7 @@ struct LedgerJournal: Sendable {
       }
       guard let appended else { continue }  // another writer appended first: fold again
       fold.position = (appended.identity, appended.positions.upperBound + 1)
+      fold.recordPositions += appended.positions
       cache.ledger = fold
       return result
     }
