@@ -107,4 +107,33 @@ struct LedgerCompactionPipelineTests {
     }
     #expect(try pipeline.ledger().balance.xp == 55)
   }
+
+  @Test("a transaction missing after the newest checkpoint is damage: rebuilt at zero and reported")
+  func evictedTransactionIsDamage() throws {
+    let zone = try TestSupport.zone("Europe/Berlin")
+    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
+    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
+    let store = InMemoryStore()
+    let folder = try SharedFolder(store: store)
+    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
+    let pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+    let noon = DayBoundary(timeZone: zone).start(of: try LocalDay(parsing: "2026-03-01"))
+      .addingTimeInterval(12 * 3_600)
+    for (index, xp) in [50, 20, 5].enumerated() {
+      try pipeline.apply(
+        LedgerTransaction(id: "task-\(index)", at: noon, kind: .earn(xp: xp)))
+    }
+    // The control: the whole log folds.
+    #expect(try pipeline.ledger().balance.xp == 75)
+    // The middle transaction goes, as an eviction at the log's capacity would take one; another
+    // process, which has not folded the log yet, reads it.
+    try store.compactLog(folder.layout.appLedgerKey) { $0.position != 2 }
+    var other = try UsagePipeline(folder: folder, configuration: configuration)
+    #expect(throws: PipelineError.self) { try other.ledger() }
+    // A wake rebuilds the ledger at zero, rather than at 55 XP, and says so.
+    _ = recorder.intervalDidStart(for: "daily", now: noon)
+    let drain = try other.wake(.notification, now: noon.addingTimeInterval(60))
+    #expect(drain.recoveries.contains { $0.file == .ledger })
+    #expect(try other.ledger().balance == .zero)
+  }
 }

@@ -112,17 +112,14 @@ extension LedgerJournal {
         throw .store(error)
       }
       guard let appended else { continue }  // another writer appended first: fold again
-      let checkpoint = appended.positions.lowerBound
       cache.ledger = Fold(
         ledger: compacted, earned: earned,
         position: (appended.identity, appended.positions.upperBound + 1),
         recordPositions: Array(fold.recordPositions[letGo...]))
-      // What the checkpoint covers, and the checkpoints before it, are superseded: removing
-      // them only saves space, and the fold skips them while they remain.
-      _ = try? store.compactLog(key) { record in
-        record.position > covers
-          && (record.position >= checkpoint || !LedgerCheckpoint.isCheckpoint(record.bytes))
-      }
+      // What the checkpoint covers is superseded: removing it only saves space, and the fold
+      // skips it while it remains. Every record after it stays, older checkpoints too, so that
+      // a record missing there can only have been evicted.
+      _ = try? store.compactLog(key) { record in record.position > covers }
       return true
     }
     return false

@@ -21,9 +21,12 @@ import TrackerSignals
 /// intervals still derivable, and the last position it covers — replaces the records it covers;
 /// a fold starts from the newest checkpoint and applies the transactions after what it covers.
 struct LedgerJournal: Sendable {
-  /// The most records the log keeps: a bound on the file (about 15 MB), far above what a
-  /// retention's transactions and their copies at a compaction take, so that a record is never
-  /// evicted, only compacted.
+  /// The most records the log keeps: a bound on the file (about 11 MB).
+  ///
+  /// A compaction keeps the log within the retention and 38 days of transactions, so a record
+  /// is evicted only past about 1,280 transactions a day; ``fold()`` then finds the log damaged,
+  /// and the pipeline rebuilds the ledger at a balance of zero and reports it, rather than fold
+  /// what is left into a balance that never was.
   static let capacity = 100_000
   /// How often a change is made again after another writer appended first.
   static let attempts = 16
@@ -75,6 +78,17 @@ struct LedgerJournal: Sendable {
       fold = Fold(
         ledger: RewardLedger(rate: rate, opening: checkpoint.opening), earned: checkpoint.earned)
       covered = checkpoint.covers
+    }
+    // Every record after what the newest checkpoint covers is kept (a compaction removes only
+    // what it covers): one missing was evicted at the log's capacity, and the ledger would fold
+    // to a balance that never was, so the log is damaged.
+    let next = snapshot?.nextPosition ?? 1
+    guard records.lazy.filter({ $0.position > covered }).count == next - 1 - covered else {
+      throw .store(
+        .corrupted(
+          key: key, path: key,
+          reason: "records after position \(covered) are missing: the log evicted transactions "
+            + "at its capacity of \(Self.capacity)"))
     }
     let decoder = JSONDecoder()
     for record in records where record.position > covered {
