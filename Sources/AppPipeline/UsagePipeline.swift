@@ -400,8 +400,8 @@ public struct UsagePipeline: Sendable {
     }
     // The ledger lets go of what no fact left can credit again: the intervals that began before
     // the oldest start kept, and a day more.
-    try ledgerJournal.compact(
-      before: cutoff - IntervalAttribution.longestIntervalMilliseconds - 86_400_000)
+    let cut = cutoff - IntervalAttribution.longestIntervalMilliseconds - 86_400_000
+    try ledgerJournal.compact(before: cut, keepingCreditsWithin: instant - cut)
     guard let credits else { return }
     if try ledgerJournal.fold().owesCredit(
       for: credits.usage, intervalsFrom: credits.from, configuration: configuration, asOf: asOf)

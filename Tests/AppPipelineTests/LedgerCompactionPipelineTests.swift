@@ -136,4 +136,69 @@ struct LedgerCompactionPipelineTests {
     #expect(drain.recoveries.contains { $0.file == .ledger })
     #expect(try other.ledger().balance == .zero)
   }
+
+  @Test("a clock set a year ahead for two months neither stops the wakes after it nor pays twice")
+  func clockAheadForTwoMonths() throws {
+    let zone = try TestSupport.zone("Europe/Berlin")
+    let boundary = DayBoundary(timeZone: zone)
+    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
+    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
+    let folder = try SharedFolder(store: InMemoryStore())
+    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
+    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+    /// An interval from `start`, `minutes` of use of com.a in 5-minute steps from 08:00, and a
+    /// wake at noon.
+    func day(from start: Date, minutes: Int) throws {
+      _ = recorder.intervalDidStart(for: "daily", now: start)
+      for step in stride(from: 5, through: minutes, by: 5) {
+        _ = recorder.eventDidReachThreshold(
+          "stk:\(step)m:com.a", activity: "daily",
+          now: start.addingTimeInterval(Double(8 * 3_600 + step * 60)))
+      }
+      try pipeline.wake(.notification, now: start.addingTimeInterval(12 * 3_600))
+    }
+    let today = boundary.start(of: try LocalDay(parsing: "2026-03-02"))
+    try day(from: today, minutes: 20)
+    #expect(try pipeline.ledger().balance.xp == 60)
+    // A year ahead, for two months: a day of use, then a wake that lets go of every earning so
+    // far, the newest dated a year ahead.
+    let ahead = today.addingTimeInterval(365 * 86_400)
+    try day(from: ahead, minutes: 10)
+    _ = recorder.intervalDidEnd(for: "daily", now: ahead.addingTimeInterval(80 * 86_400))
+    try pipeline.wake(.notification, now: ahead.addingTimeInterval(80 * 86_400))
+    let opening = try #require(try pipeline.ledger().opening)
+    #expect(opening.through > ahead)
+    #expect(try pipeline.ledger().balance.xp == 90)
+    // Back to the real time, in the afternoon: the next use is credited, dated at the opening
+    // since its report is before it, and the wakes go on.
+    try day(from: today.addingTimeInterval(13 * 3_600), minutes: 5)
+    #expect(try pipeline.ledger().balance.xp == 105)
+  }
+
+  @Test(
+    "a stored checkpoint that covers past the log's end or credits below zero is damage, not a trap",
+    arguments: [
+      #"{"checkpoint":{"covers":18446744073709551615,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
+      #"{"checkpoint":{"covers":1,"earned":{"0|com.a":-9223372036854775808},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
+      #"{"checkpoint":{"covers":1,"earned":{"0|com.a":12},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
+    ])
+  func hostileCheckpointIsDamage(_ checkpoint: String) throws {
+    let zone = try TestSupport.zone("Europe/Berlin")
+    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
+    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
+    let store = InMemoryStore()
+    let folder = try SharedFolder(store: store)
+    let transaction =
+      #"{"at":"2026-02-01T00:00:00Z","id":"task-1","type":"earn","xp":5}"#
+    try store.appendToLog(folder.layout.appLedgerKey, capacity: 100, examiningNewest: 0) { _ in
+      [Data(transaction.utf8), Data(checkpoint.utf8)]
+    }
+    let pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+    if checkpoint.contains(":12}") {
+      // The control: a checkpoint that covers the transaction before it, crediting 12 XP.
+      #expect(try pipeline.ledger().balance.xp == 5)
+    } else {
+      #expect(throws: PipelineError.self) { try pipeline.ledger() }
+    }
+  }
 }

@@ -16,6 +16,12 @@ struct LedgerCompactionTests {
 
   static func at(_ hours: Double) -> Date { noon.addingTimeInterval(hours * 3_600) }
 
+  /// A millisecond after `date`: the opening of a ledger whose newest transaction let go is
+  /// dated `date`.
+  static func justAfter(_ date: Date) -> Date {
+    Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1_000 + 1) / 1_000)
+  }
+
   @Test("a compacted ledger keeps its balance and refuses a repeat of a transaction it let go")
   func compactedLedgerRefusesForgottenRepeat() throws {
     let earn = LedgerTransaction(id: "task-1", at: Self.at(0), kind: .earn(xp: 95))
@@ -27,7 +33,7 @@ struct LedgerCompactionTests {
     var compacted = original.compacted(before: Self.at(24))
     #expect(compacted.balance == original.balance)
     #expect(compacted.transactions.map(\.id) == ["task-2"])
-    #expect(compacted.opening?.through == Self.at(24))
+    #expect(compacted.opening?.through == Self.justAfter(Self.at(1)))
     #expect(
       compacted.opening?.balance == RewardBalance(xp: 45, available: minutes(5), reserved: .zero))
     // The original recognises the repeat; the compacted ledger cannot, so it refuses it rather
@@ -39,15 +45,29 @@ struct LedgerCompactionTests {
     }
     #expect(
       throws: BudgetMathError.transactionBeforeOpening(
-        id: "task-1", at: Self.at(0), opening: Self.at(24))
+        id: "task-1", at: Self.at(0), opening: Self.justAfter(Self.at(1)))
     ) { try compacted.apply(earn) }
     #expect(compacted.balance == original.balance)
+  }
+
+  @Test("a compacted ledger refuses a redemption of everything dated before its opening")
+  func redeemAllBeforeOpeningIsRefused() throws {
+    let original = try Self.ledger([
+      LedgerTransaction(id: "task-1", at: Self.at(0), kind: .earn(xp: 95)),
+      LedgerTransaction(id: "task-2", at: Self.at(48), kind: .earn(xp: 20)),
+    ])
+    var compacted = original.compacted(before: Self.at(24))
+    #expect(throws: BudgetMathError.self) { try compacted.redeemAll(id: "swap", at: Self.at(0)) }
+    #expect(compacted.balance.xp == 115)
+    // The control: the same redemption dated after the opening buys 11 minutes.
+    #expect(try compacted.redeemAll(id: "swap", at: Self.at(49)).outcome == .redeemed)
+    #expect(compacted.balance == RewardBalance(xp: 5, available: minutes(11), reserved: .zero))
   }
 
   @Test("only a run of first transactions dated before every later one is let go")
   func laterOlderTransactionHoldsBackTheCut() throws {
     // t4 was applied after t2 and t3 but is dated before t2: letting t2 go would leave a kept
-    // transaction dated before the opening, so only t1 goes, and the opening is t4's instant.
+    // transaction dated before the opening, so only t1 goes.
     let original = try Self.ledger([
       LedgerTransaction(id: "t1", at: Self.at(0), kind: .earn(xp: 10)),
       LedgerTransaction(id: "t2", at: Self.at(5), kind: .earn(xp: 20)),
@@ -56,12 +76,13 @@ struct LedgerCompactionTests {
     ])
     let compacted = original.compacted(before: Self.at(24))
     #expect(compacted.transactions.map(\.id) == ["t2", "t3", "t4"])
-    #expect(compacted.opening?.through == Self.at(2))
+    #expect(compacted.opening?.through == Self.justAfter(Self.at(0)))
     #expect(compacted.balance.xp == 100)
-    // Without t4, everything dated before the cut goes, and the opening is the cut.
+    // Without t4, everything dated before the cut goes: t1 and t2.
     let ordered = try Self.ledger(Array(original.transactions.prefix(3)))
     #expect(ordered.compacted(before: Self.at(24)).transactions.map(\.id) == ["t3"])
-    #expect(ordered.compacted(before: Self.at(24)).opening?.through == Self.at(24))
+    #expect(
+      ordered.compacted(before: Self.at(24)).opening?.through == Self.justAfter(Self.at(5)))
   }
 
   @Test("a cut before every transaction leaves the ledger as it was")

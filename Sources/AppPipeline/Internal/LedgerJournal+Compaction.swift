@@ -16,7 +16,8 @@ struct LedgerCheckpoint: Codable, Equatable {
   /// What the ledger carries over from the transactions it covers.
   var opening: LedgerOpening
   /// The XP credited per interval and app (``LedgerJournal/Fold/earned``), for the intervals
-  /// that start at or after the checkpoint's cut.
+  /// that can still be credited: those that start within the retention and 8 days of the
+  /// newest one credited.
   var earned: [String: Int]
 
   private struct Record: Codable {
@@ -46,6 +47,13 @@ struct LedgerCheckpoint: Codable, Equatable {
     } catch {
       throw .store(.decoding(key: key, type: "LedgerCheckpoint", description: "\(error)"))
     }
+    // What a credit subtracts from: never negative, as the XP of a use never is.
+    if let (interval, xp) = earned.first(where: { $0.value < 0 }) {
+      throw .store(
+        .decoding(
+          key: key, type: "LedgerCheckpoint",
+          description: "earned[\(interval.debugDescription)] is \(xp) XP, below zero"))
+    }
   }
 
   init(covers: UInt64, opening: LedgerOpening, earned: [String: Int]) {
@@ -72,19 +80,27 @@ extension LedgerJournal {
   /// appends a checkpoint that covers them, then removes the records it covers.
   ///
   /// The ledger keeps its balance, its open sessions and what it credited for the intervals that
-  /// start at or after `cut`; a transaction dated before the checkpoint's opening is refused
+  /// can still be credited; a transaction dated before the checkpoint's opening is refused
   /// from then on (`BudgetMathError.transactionBeforeOpening`), so none let go is applied twice.
   /// A kill between the append and the removal loses nothing: a fold starts from the newest
   /// checkpoint and skips what it covers. Another writer appending first makes it fold again and
   /// try again, as ``update(_:)`` does; a removal that fails is left to the next compaction.
   ///
-  /// - Parameter cut: Older than any interval whose use can still be credited, and than any
-  ///   transaction the app can still repeat.
+  /// What was credited is kept for the intervals that start within `span` of the newest one
+  /// credited, a rule of the data and not of the clock: a clock set months ahead for one wake
+  /// lets go of every transaction, but not of what today's intervals were credited, which would
+  /// otherwise be credited again once the clock is back.
+  ///
+  /// - Parameters:
+  ///   - cut: Older than any interval whose use can still be credited, and than any transaction
+  ///     the app can still repeat.
+  ///   - span: How far before the newest interval credited an interval's use can still be
+  ///     credited: the retention and the longest interval, and a day.
   /// - Returns: Whether it compacted.
   /// - Throws: ``PipelineError/store(_:)`` for a log that cannot be read or written.
   /// - Complexity: O(*t*) in the transactions the log holds, about once a month.
   @discardableResult
-  func compact(before cut: Int64) throws(PipelineError) -> Bool {
+  func compact(before cut: Int64, keepingCreditsWithin span: Int64) throws(PipelineError) -> Bool {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     for _ in 0..<Self.attempts {
@@ -97,10 +113,7 @@ extension LedgerJournal {
       let letGo = fold.ledger.entries.count - compacted.entries.count
       guard letGo > 0, let opening = compacted.opening else { return false }
       let covers = fold.recordPositions[letGo - 1]
-      let earned = fold.earned.filter { key, _ in
-        key.split(separator: "|", maxSplits: 1).first.flatMap { Int64($0) }.map { $0 >= cut }
-          ?? true
-      }
+      let earned = Self.credits(fold.earned, within: span)
       let record: Data
       do {
         record = try LedgerCheckpoint(covers: covers, opening: opening, earned: earned)
@@ -117,8 +130,11 @@ extension LedgerJournal {
         throw .store(error)
       }
       guard let appended else { continue }  // another writer appended first: fold again
+      // As a fold of the log would find it: the checkpoint's, and the earnings kept.
+      var folded = earned
+      for entry in compacted.entries { Self.noteEarning(entry.transaction, in: &folded) }
       cache.ledger = Fold(
-        ledger: compacted, earned: earned,
+        ledger: compacted, earned: folded,
         position: (appended.identity, appended.positions.upperBound + 1),
         recordPositions: Array(fold.recordPositions[letGo...]))
       // What the checkpoint covers is superseded: removing it only saves space, and the fold
@@ -128,5 +144,17 @@ extension LedgerJournal {
       return true
     }
     return false
+  }
+
+  /// The credits of `earned` whose interval starts within `span` of the newest interval's
+  /// start; those whose key does not name a start are kept.
+  static func credits(_ earned: [String: Int], within span: Int64) -> [String: Int] {
+    func start(_ key: String) -> Int64? {
+      key.split(separator: "|", maxSplits: 1).first.flatMap { Int64($0) }
+    }
+    guard let newest = earned.keys.compactMap(start).max() else { return earned }
+    let (floor, overflow) = newest.subtractingReportingOverflow(span)
+    guard !overflow else { return earned }
+    return earned.filter { key, _ in start(key).map { $0 >= floor } ?? true }
   }
 }

@@ -83,7 +83,9 @@ struct LedgerJournal: Sendable {
     // what it covers): one missing was evicted at the log's capacity, and the ledger would fold
     // to a balance that never was, so the log is damaged.
     let next = snapshot?.nextPosition ?? 1
-    guard records.lazy.filter({ $0.position > covered }).count == next - 1 - covered else {
+    guard covered < next,
+      records.lazy.filter({ $0.position > covered }).count == next - 1 - covered
+    else {
       throw .store(
         .corrupted(
           key: key, path: key,

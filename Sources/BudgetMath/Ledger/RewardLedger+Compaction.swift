@@ -8,9 +8,11 @@ extension RewardLedger {
   /// A ledger keeps every transaction to recognise a repeat by its identifier, so it grows with
   /// its age. Compacting it lets go of the longest run of its first transactions that are all
   /// dated before `cut` and before every transaction after them; the opening's
-  /// ``LedgerOpening/through`` lies between the two, and a new transaction dated before it is
-  /// refused (``BudgetMathError/transactionBeforeOpening(id:at:opening:)``), so no transaction
-  /// let go can be applied a second time.
+  /// ``LedgerOpening/through`` is a millisecond after the newest of them, and a new transaction
+  /// dated before it is refused (``BudgetMathError/transactionBeforeOpening(id:at:opening:)``),
+  /// so no transaction let go can be applied a second time. A transaction dated at or after
+  /// `cut` stops the run, so one dated in the future keeps every later one until `cut` passes
+  /// it.
   ///
   /// The compacted ledger has the same balance and open sessions, and accepts and refuses every
   /// new transaction dated at or after the opening as this one does, with the same effects,
@@ -24,9 +26,14 @@ extension RewardLedger {
   /// - Complexity: O(*n*) in the transactions kept.
   public func compacted(before cut: Date) -> RewardLedger {
     let kept = Self.firstKept(in: entries.map(\.transaction.at), before: cut)
-    guard kept > 0 else { return self }
-    let laterAt = entries[kept...].lazy.map(\.transaction.at).min()
-    let through = min(cut, laterAt ?? cut)
+    guard kept > 0,
+      let newest = entries[..<kept].lazy.map({ Milliseconds.clampedInstant($0.transaction.at) })
+        .max()
+    else { return self }
+    // A millisecond after the newest transaction let go: the earliest opening that refuses a
+    // repeat of every one of them, and so the fewest new transactions. The ledger's instants are
+    // whole milliseconds, so it is no later than the earliest transaction kept.
+    let through = Milliseconds.date(newest + 1)
     var open: [String: Duration] = opening?.openSessions ?? [:]
     var earned: [LocalDay: Int] = opening?.earnedPerDay ?? [:]
     for entry in entries[..<kept] {

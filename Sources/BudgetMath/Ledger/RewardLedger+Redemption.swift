@@ -35,6 +35,8 @@ extension RewardLedger {
   /// - Returns: What was redeemed, the time it bought, the XP left, and the entry.
   /// - Throws: ``BudgetMathError/conflictingTransaction(id:)`` when `id` was used by a
   ///   transaction that is not a redemption, and
+  ///   ``BudgetMathError/transactionBeforeOpening(id:at:opening:)`` for a redemption dated
+  ///   before a compacted ledger's ``opening``, and
   ///   ``BudgetMathError/invalidValue(field:value:requirement:)`` for an empty identifier, an
   ///   instant out of range, or available time that would no longer fit in 64 bits of
   ///   milliseconds. Nothing changes when it throws.
@@ -57,6 +59,7 @@ extension RewardLedger {
     }
     let transaction = LedgerTransaction(
       id: checked.id, at: checked.at, kind: .redeem(xp: units * rate.experiencePoints))
+    try checkAfterOpening(transaction)
     let (entry, earningDay) = try effect(of: transaction, storedEarningDay: nil)
     record(entry, earningDay: earningDay)
     return LedgerRedemption(outcome: .redeemed, entry: entry, remainingXP: balance.xp)
