@@ -68,6 +68,10 @@ struct LedgerCompactionPipelineTests {
     let ledger = try pipeline.ledger()
     let opening = try #require(ledger.opening, "150 days of a 40-day retention compact the ledger")
     #expect(whole.transactions.count > ledger.transactions.count)
+    // Nothing created or lost: 20 minutes a day at 3 XP a minute, as XP or as time bought at
+    // 10 XP a minute.
+    let bought = Int(ledger.balance.available.components.seconds / 60)
+    #expect(ledger.balance.xp + 10 * bought == 150 * 20 * 3)
     #expect(ledger.transactions.allSatisfy { $0.at >= opening.through })
     // At most the retention, the cut's 8 days and the 30 between compactions of transactions
     // (and a checkpoint): never the whole history, unless nothing covered is ever removed.
@@ -137,7 +141,9 @@ struct LedgerCompactionPipelineTests {
     #expect(try other.ledger().balance == .zero)
   }
 
-  @Test("a clock set a year ahead for two months neither stops the wakes after it nor pays twice")
+  @Test(
+    "a clock set a year ahead for two months stops neither the wakes nor the app's transactions after it"
+  )
   func clockAheadForTwoMonths() throws {
     let zone = try TestSupport.zone("Europe/Berlin")
     let boundary = DayBoundary(timeZone: zone)
@@ -166,19 +172,25 @@ struct LedgerCompactionPipelineTests {
     try day(from: ahead, minutes: 10)
     _ = recorder.intervalDidEnd(for: "daily", now: ahead.addingTimeInterval(80 * 86_400))
     try pipeline.wake(.notification, now: ahead.addingTimeInterval(80 * 86_400))
+    // What the clock dated a year ahead stays: the opening is just after today's earning.
     let opening = try #require(try pipeline.ledger().opening)
-    #expect(opening.through > ahead)
+    #expect(opening.through < today.addingTimeInterval(86_400))
     #expect(try pipeline.ledger().balance.xp == 90)
-    // Back to the real time, in the afternoon: the next use is credited, dated at the opening
-    // since its report is before it, and the wakes go on.
+    // Back to the real time, in the afternoon: the next use is credited, the wakes go on, and
+    // the app's own transactions, dated by the real clock, are accepted.
     try day(from: today.addingTimeInterval(13 * 3_600), minutes: 5)
     #expect(try pipeline.ledger().balance.xp == 105)
+    let swap = try pipeline.redeemAll(id: "swap", at: today.addingTimeInterval(14 * 3_600))
+    #expect(swap.outcome == .redeemed)
+    #expect(try pipeline.ledger().balance.available == .seconds(10 * 60))
   }
 
   @Test(
     "a stored checkpoint that covers past the log's end or credits below zero is damage, not a trap",
     arguments: [
       #"{"checkpoint":{"covers":18446744073709551615,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
+      #"{"checkpoint":{"covers":5,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
+      #"{"checkpoint":{"covers":2,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
       #"{"checkpoint":{"covers":1,"earned":{"0|com.a":-9223372036854775808},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
       #"{"checkpoint":{"covers":1,"earned":{"0|com.a":12},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
     ])

@@ -150,12 +150,21 @@ struct LedgerCompactionTests {
       rate: .tenXPPerMinute,
       dailyEarningCap: capped
         ? try DailyEarningCap(xp: 200, dayBoundary: DayBoundary(timeZone: zone)) : nil)
-    for step in 0..<120 {
-      _ = try? whole.apply(RewardLedgerTests.randomTransaction(step, using: &random))
-    }
+    // Mostly in order, half an hour apart, one in ten dated up to two hours back; the first
+    // three in order, so that the first always goes when the cut is after it.
     let start = RewardLedgerTests.beforeFallBack
-    let cut = start.addingTimeInterval(Double(Int.random(in: 0..<(3 * 86_400), using: &random)))
+    for step in 0..<120 {
+      let drawn = RewardLedgerTests.randomTransaction(step, using: &random)
+      let back = step >= 3 && Int.random(in: 0..<10, using: &random) == 0
+      let offset = Double(step * 1_800 - (back ? Int.random(in: 0..<7_200, using: &random) : 0))
+      _ = try? whole.apply(
+        LedgerTransaction(id: drawn.id, at: start.addingTimeInterval(offset), kind: drawn.kind))
+    }
+    let cut = start.addingTimeInterval(
+      Double(Int.random(in: (10 * 1_800)..<(120 * 1_800), using: &random)))
     var compacted = whole.compacted(before: cut)
+    // The control that the property is not empty: something is let go.
+    #expect(compacted.entries.count < whole.entries.count)
 
     // The same balance and sessions; what was let go is dated before the opening, what was
     // kept at or after it, and kept in order.

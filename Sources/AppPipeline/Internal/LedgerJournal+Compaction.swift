@@ -86,10 +86,10 @@ extension LedgerJournal {
   /// checkpoint and skips what it covers. Another writer appending first makes it fold again and
   /// try again, as ``update(_:)`` does; a removal that fails is left to the next compaction.
   ///
-  /// What was credited is kept for the intervals that start within `span` of the newest one
-  /// credited, a rule of the data and not of the clock: a clock set months ahead for one wake
-  /// lets go of every transaction, but not of what today's intervals were credited, which would
-  /// otherwise be credited again once the clock is back.
+  /// Nothing within `span` of the newest transaction is let go, and what was credited is kept
+  /// for the intervals that start within `span` of the newest one credited: rules of the data,
+  /// not of the clock. A clock set months ahead for a while lets go of nothing it dated itself,
+  /// so the opening stays before the real time, and nothing today's intervals were credited.
   ///
   /// - Parameters:
   ///   - cut: Older than any interval whose use can still be credited, and than any transaction
@@ -105,8 +105,17 @@ extension LedgerJournal {
     encoder.outputFormatting = .sortedKeys
     for _ in 0..<Self.attempts {
       let fold = try fold()
+      // Never past the span before the newest transaction, a rule of the data: a clock set
+      // months ahead for a while must not let go of what it dated, or the opening would lie in
+      // the future once the clock is back, and refuse every transaction dated by it.
       guard let oldest = fold.ledger.entries.first?.transaction.at,
-        Milliseconds.clampedInstant(oldest) < cut - Self.compactionSlack,
+        let newest = fold.ledger.entries.lazy.map({ Milliseconds.clampedInstant($0.transaction.at) }
+        )
+        .max(),
+        case (let spanBeforeNewest, false) = newest.subtractingReportingOverflow(span)
+      else { return false }
+      let cut = min(cut, spanBeforeNewest)
+      guard Milliseconds.clampedInstant(oldest) < cut - Self.compactionSlack,
         let before = fold.position
       else { return false }
       let compacted = fold.ledger.compacted(before: Milliseconds.date(cut))

@@ -44,12 +44,8 @@ extension LedgerJournal.Fold {
       let key = earning.key
       let credited = earned[key] ?? 0
       guard xp > credited else { continue }
-      // Dated when its amount was reported, but never before the ledger's opening, which would
-      // refuse it: a late fact, or a compaction made while the clock was ahead, can put a new
-      // earning's report before it. The identifier, not the date, makes it one earning.
-      let at = max(earning.at, ledger.opening?.through ?? earning.at)
       let transaction = LedgerTransaction(
-        id: "usage:\(key)|\(xp)", at: at, kind: .earn(xp: xp - credited))
+        id: "usage:\(key)|\(xp)", at: earning.at, kind: .earn(xp: xp - credited))
       do throws(BudgetMathError) {
         try ledger.apply(transaction)
       } catch {

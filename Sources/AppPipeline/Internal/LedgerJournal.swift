@@ -77,6 +77,14 @@ struct LedgerJournal: Sendable {
       let checkpoint = try LedgerCheckpoint(record: newest.bytes, key: key)
       fold = Fold(
         ledger: RewardLedger(rate: rate, opening: checkpoint.opening), earned: checkpoint.earned)
+      // A checkpoint covers records before it, never itself or what follows it.
+      guard checkpoint.covers < newest.position else {
+        throw .store(
+          .corrupted(
+            key: key, path: key,
+            reason: "the checkpoint at position \(newest.position) covers up to "
+              + "\(checkpoint.covers), past itself"))
+      }
       covered = checkpoint.covers
     }
     // Every record after what the newest checkpoint covers is kept (a compaction removes only
