@@ -213,4 +213,36 @@ struct LedgerCompactionPipelineTests {
       #expect(throws: PipelineError.self) { try pipeline.ledger() }
     }
   }
+
+  @Test(
+    "use reported before the ledger's opening, with its interval's credit forgotten, is not paid and stops no wake"
+  )
+  func useBeforeOpeningIsNotPaid() throws {
+    let zone = try TestSupport.zone("Europe/Berlin")
+    let boundary = DayBoundary(timeZone: zone)
+    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
+    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
+    let folder = try SharedFolder(store: InMemoryStore())
+    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
+    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+    func day(_ offset: Int, minutes: Int) throws {
+      let start = boundary.start(of: try LocalDay(parsing: "2026-03-01").advanced(by: offset))
+      _ = recorder.intervalDidStart(for: "daily", now: start)
+      for step in stride(from: 5, through: minutes, by: 5) {
+        _ = recorder.eventDidReachThreshold(
+          "stk:\(step)m:com.a", activity: "daily",
+          now: start.addingTimeInterval(Double(8 * 3_600 + step * 60)))
+      }
+      try pipeline.wake(.notification, now: start.addingTimeInterval(12 * 3_600))
+    }
+    for offset in 0..<100 { try day(offset, minutes: 20) }
+    let opening = try #require(try pipeline.ledger().opening)
+    let balance = try pipeline.ledger().balance
+    #expect(balance.xp == 100 * 20 * 3)
+    // The clock set back 130 days, before the opening and before every credit it still knows:
+    // the use is not paid (it may have been, among what was let go), and the wake works.
+    try day(-30, minutes: 10)
+    #expect(try pipeline.ledger().opening == opening)
+    #expect(try pipeline.ledger().balance == balance)
+  }
 }

@@ -87,15 +87,16 @@ extension LedgerJournal {
   /// try again, as ``update(_:)`` does; a removal that fails is left to the next compaction.
   ///
   /// Nothing within `span` of the newest transaction is let go, and what was credited is kept
-  /// for the intervals that start within `span` of the newest one credited: rules of the data,
-  /// not of the clock. A clock set months ahead for a while lets go of nothing it dated itself,
-  /// so the opening stays before the real time, and nothing today's intervals were credited.
+  /// for the intervals that start within `span` before the opening: rules of the data, not of
+  /// the clock. A clock set months ahead for a while lets go of nothing it dated itself, so the
+  /// opening stays before the real time, and neither does it forget what today's intervals were
+  /// credited.
   ///
   /// - Parameters:
   ///   - cut: Older than any interval whose use can still be credited, and than any transaction
   ///     the app can still repeat.
-  ///   - span: How far before the newest interval credited an interval's use can still be
-  ///     credited: the retention and the longest interval, and a day.
+  ///   - span: How long before the newest transaction a transaction can still be repeated or
+  ///     an interval's use still credited: the retention and the longest interval, and a day.
   /// - Returns: Whether it compacted.
   /// - Throws: ``PipelineError/store(_:)`` for a log that cannot be read or written.
   /// - Complexity: O(*t*) in the transactions the log holds, about once a month.
@@ -122,7 +123,11 @@ extension LedgerJournal {
       let letGo = fold.ledger.entries.count - compacted.entries.count
       guard letGo > 0, let opening = compacted.opening else { return false }
       let covers = fold.recordPositions[letGo - 1]
-      let earned = Self.credits(fold.earned, within: span)
+      // What was credited is kept for the intervals that start within the span before the
+      // opening: it depends only on the transactions let go, not on the clock or on
+      // transactions a clock set ahead dated in the future.
+      let earned = Self.credits(
+        fold.earned, from: Milliseconds.clampedInstant(opening.through) - span)
       let record: Data
       do {
         record = try LedgerCheckpoint(covers: covers, opening: opening, earned: earned)
@@ -155,15 +160,12 @@ extension LedgerJournal {
     return false
   }
 
-  /// The credits of `earned` whose interval starts within `span` of the newest interval's
-  /// start; those whose key does not name a start are kept.
-  static func credits(_ earned: [String: Int], within span: Int64) -> [String: Int] {
-    func start(_ key: String) -> Int64? {
-      key.split(separator: "|", maxSplits: 1).first.flatMap { Int64($0) }
+  /// The credits of `earned` whose interval starts at or after `floor`; those whose key does not
+  /// name a start are kept.
+  static func credits(_ earned: [String: Int], from floor: Int64) -> [String: Int] {
+    earned.filter { key, _ in
+      key.split(separator: "|", maxSplits: 1).first.flatMap { Int64($0) }.map { $0 >= floor }
+        ?? true
     }
-    guard let newest = earned.keys.compactMap(start).max() else { return earned }
-    let (floor, overflow) = newest.subtractingReportingOverflow(span)
-    guard !overflow else { return earned }
-    return earned.filter { key, _ in start(key).map { $0 >= floor } ?? true }
   }
 }

@@ -44,8 +44,17 @@ extension LedgerJournal.Fold {
       let key = earning.key
       let credited = earned[key] ?? 0
       guard xp > credited else { continue }
+      var at = earning.at
+      if let through = ledger.opening?.through, at < through {
+        // Reported before the ledger's opening (a fact published late with its time, a clock
+        // set back): paid, dated at the opening, only when what its interval was credited is
+        // still known; otherwise it may have been paid among the transactions let go, and is
+        // not paid again.
+        guard earned[key] != nil else { continue }
+        at = through
+      }
       let transaction = LedgerTransaction(
-        id: "usage:\(key)|\(xp)", at: earning.at, kind: .earn(xp: xp - credited))
+        id: "usage:\(key)|\(xp)", at: at, kind: .earn(xp: xp - credited))
       do throws(BudgetMathError) {
         try ledger.apply(transaction)
       } catch {
