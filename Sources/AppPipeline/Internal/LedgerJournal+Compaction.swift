@@ -16,8 +16,8 @@ struct LedgerCheckpoint: Codable, Equatable {
   /// What the ledger carries over from the transactions it covers.
   var opening: LedgerOpening
   /// The XP credited per interval and app (``LedgerJournal/Fold/earned``), for the intervals
-  /// that can still be credited: those that start within the retention and 8 days of the
-  /// newest one credited.
+  /// that start within the retention and 8 days before the opening: every interval that can
+  /// still be credited, and more.
   var earned: [String: Int]
 
   private struct Record: Codable {

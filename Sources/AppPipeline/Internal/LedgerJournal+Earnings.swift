@@ -13,8 +13,17 @@ extension LedgerJournal.Fold {
       earning in
       let xp = rewards.experiencePoints(
         for: earning.amount, in: configuration.rules.category(for: earning.app))
-      return xp > (earned[earning.key] ?? 0)
+      return pays(earning, xp: xp)
     }
+  }
+
+  /// Whether `earning`, worth `xp` in all, is credited: when it is worth more than what its
+  /// interval and app were credited, and, for a use reported before the ledger's opening, only
+  /// when that is still known — otherwise it may have been paid among the transactions let go.
+  private func pays(_ earning: Earning, xp: Int) -> Bool {
+    guard xp > (earned[earning.key] ?? 0) else { return false }
+    guard let through = ledger.opening?.through, earning.at < through else { return true }
+    return earned[earning.key] != nil
   }
 
   /// Credits the reward ledger with the XP of `usage` not credited yet.
@@ -33,6 +42,8 @@ extension LedgerJournal.Fold {
   ///
   /// Only the intervals that start at or after `first` are credited: `usage` is derived from
   /// the facts from `first` on, and an interval that began before has facts it did not read.
+  /// A use reported before the ledger's opening is credited, dated at the opening, only when
+  /// what its interval was credited is still known.
   mutating func credit(
     _ usage: ThresholdAccountant, intervalsFrom first: Int64,
     configuration: PipelineConfiguration, asOf now: Date
@@ -42,17 +53,11 @@ extension LedgerJournal.Fold {
       let category = configuration.rules.category(for: earning.app)
       let xp = rewards.experiencePoints(for: earning.amount, in: category)
       let key = earning.key
+      guard pays(earning, xp: xp) else { continue }
       let credited = earned[key] ?? 0
-      guard xp > credited else { continue }
-      var at = earning.at
-      if let through = ledger.opening?.through, at < through {
-        // Reported before the ledger's opening (a fact published late with its time, a clock
-        // set back): paid, dated at the opening, only when what its interval was credited is
-        // still known; otherwise it may have been paid among the transactions let go, and is
-        // not paid again.
-        guard earned[key] != nil else { continue }
-        at = through
-      }
+      // A use reported before the opening (a fact published late with its time, a clock set
+      // back) is dated at it, which the ledger accepts.
+      let at = max(earning.at, ledger.opening?.through ?? earning.at)
       let transaction = LedgerTransaction(
         id: "usage:\(key)|\(xp)", at: at, kind: .earn(xp: xp - credited))
       do throws(BudgetMathError) {

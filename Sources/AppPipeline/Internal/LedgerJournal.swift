@@ -17,9 +17,10 @@ import TrackerSignals
 ///
 /// Opening folds the log: O(*t*) in the transactions it holds. A process keeps the fold, and
 /// checks it against the log's newest record only. The log is compacted at the retention
-/// (``compact(before:keepingCreditsWithin:)``): a checkpoint record — the ledger's opening, what it credited for the
-/// intervals still derivable, and the last position it covers — replaces the records it covers;
-/// a fold starts from the newest checkpoint and applies the transactions after what it covers.
+/// (``compact(before:keepingCreditsWithin:)``): a checkpoint record — the ledger's opening,
+/// what it credited for the intervals still derivable, and the last position it covers —
+/// replaces the records it covers; a fold starts from the newest checkpoint and applies the
+/// transactions after what it covers.
 struct LedgerJournal: Sendable {
   /// The most records the log keeps: a bound on the file (about 11 MB).
   ///
