@@ -64,6 +64,19 @@ struct LedgerCompactionTests {
     #expect(compacted.balance == RewardBalance(xp: 5, available: minutes(11), reserved: .zero))
   }
 
+  @Test("a cut inside a millisecond lets nothing go that the opening does not refuse")
+  func cutInsideAMillisecond() throws {
+    let earn = LedgerTransaction(id: "task-1", at: Self.at(0), kind: .earn(xp: 10))
+    let original = try Self.ledger([
+      earn, LedgerTransaction(id: "task-2", at: Self.at(1), kind: .earn(xp: 20)),
+    ])
+    // 0.4 ms after the first transaction: it goes, and so must its repeat.
+    var compacted = original.compacted(before: Self.at(0).addingTimeInterval(0.000_4))
+    #expect(compacted.transactions.map(\.id) == ["task-2"])
+    #expect(throws: BudgetMathError.self) { try compacted.apply(earn) }
+    #expect(compacted.balance.xp == 30)
+  }
+
   @Test("only a run of first transactions dated before every later one is let go")
   func laterOlderTransactionHoldsBackTheCut() throws {
     // t4 was applied after t2 and t3 but is dated before t2: letting t2 go would leave a kept
