@@ -24,48 +24,75 @@ struct LedgerCompactionPipelineTests {
     }
   }
 
+  /// An app with XP for every app's use, a monitor extension recording into the same
+  /// folder in Berlin, and days of use of com.a.
+  struct Household {
+    let boundary: DayBoundary
+    let configuration: PipelineConfiguration
+    let store: any SharedStore
+    let folder: SharedFolder
+    let recorder: MonitorRecorder
+    var pipeline: UsagePipeline
+
+    init(store: any SharedStore = InMemoryStore()) throws {
+      let zone = try TestSupport.zone("Europe/Berlin")
+      boundary = DayBoundary(timeZone: zone)
+      var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
+      configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
+      self.configuration = configuration
+      self.store = store
+      var layout = SharedFolderLayout.standard(outboxCapacity: 64)
+      layout.outboxKey = "facts"
+      folder = try SharedFolder(store: store, layout: layout)
+      recorder = MonitorRecorder(folder: folder, timeZone: { zone })
+      pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+    }
+
+    /// The start of the day `offset` days after 2026-03-01.
+    func start(_ offset: Int) throws -> Date {
+      boundary.start(of: try LocalDay(parsing: "2026-03-01").advanced(by: offset))
+    }
+
+    /// An interval from `start`, `minutes` of use of com.a in 5-minute steps from 08:00, and a
+    /// wake at noon.
+    mutating func use(from start: Date, minutes: Int) throws {
+      _ = recorder.intervalDidStart(for: "daily", now: start)
+      for step in stride(from: 5, through: minutes, by: 5) {
+        _ = recorder.eventDidReachThreshold(
+          "stk:\(step)m:com.a", activity: "daily",
+          now: start.addingTimeInterval(Double(8 * 3_600 + step * 60)))
+      }
+      try pipeline.wake(.notification, now: start.addingTimeInterval(12 * 3_600))
+    }
+  }
+
   @Test(
     "months of earnings and redemptions: the log stays small and the balance is the whole fold's, also when the records covered are never removed",
     arguments: [false, true])
   func ledgerStaysSmallAndExact(removalFails: Bool) throws {
-    let zone = try TestSupport.zone("Europe/Berlin")
-    let boundary = DayBoundary(timeZone: zone)
-    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
-    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let store: any SharedStore = removalFails ? NoRemovalStore() : InMemoryStore()
-    var layout = SharedFolderLayout.standard(outboxCapacity: 64)
-    layout.outboxKey = "facts"
-    let folder = try SharedFolder(store: store, layout: layout)
-    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
-    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
+    var household = try Household(store: removalFails ? NoRemovalStore() : InMemoryStore())
     // The reference: every transaction the pipeline ever showed, applied to a ledger that is
     // never compacted.
     var whole = RewardLedger(rate: .tenXPPerMinute)
     var seen: Set<String> = []
-    let first = try LocalDay(parsing: "2026-03-01")
     var longest = 0
     for offset in 0..<150 {
-      let start = boundary.start(of: first.advanced(by: offset))
-      _ = recorder.intervalDidStart(for: "daily", now: start)
-      for minute in stride(from: 5, through: 20, by: 5) {
-        _ = recorder.eventDidReachThreshold(
-          "stk:\(minute)m:com.a", activity: "daily",
-          now: start.addingTimeInterval(Double(8 * 3_600 + minute * 60)))
-      }
-      let noon = start.addingTimeInterval(12 * 3_600)
-      try pipeline.wake(.notification, now: noon)
+      let start = try household.start(offset)
+      try household.use(from: start, minutes: 20)
       if offset % 10 == 9 {
-        try pipeline.redeemAll(id: "swap-\(offset)", at: noon.addingTimeInterval(60))
+        try household.pipeline.redeemAll(
+          id: "swap-\(offset)", at: start.addingTimeInterval(12 * 3_600 + 60))
       }
-      let ledger = try pipeline.ledger()
+      let ledger = try household.pipeline.ledger()
       for transaction in ledger.transactions where seen.insert(transaction.id).inserted {
         try whole.apply(transaction)
       }
       #expect(ledger.balance == whole.balance, "day \(offset)")
-      let log = try #require(try store.readLog(layout.appLedgerKey, newest: nil))
+      let log = try #require(
+        try household.store.readLog(household.folder.layout.appLedgerKey, newest: nil))
       longest = max(longest, log.count)
     }
-    let ledger = try pipeline.ledger()
+    let ledger = try household.pipeline.ledger()
     let opening = try #require(ledger.opening, "150 days of a 40-day retention compact the ledger")
     #expect(whole.transactions.count > ledger.transactions.count)
     // Nothing created or lost: 20 minutes a day at 3 XP a minute, as XP or as time bought at
@@ -77,65 +104,57 @@ struct LedgerCompactionPipelineTests {
     // (and a checkpoint): never the whole history, unless nothing covered is ever removed.
     #expect((longest < whole.transactions.count) != removalFails)
     // Another process folds the compacted log to the same ledger.
-    var reopened = try UsagePipeline(folder: folder, configuration: configuration)
+    var reopened = try UsagePipeline(
+      folder: household.folder, configuration: household.configuration)
     #expect(try reopened.ledger() == ledger)
     // A wake with nothing new credits nothing again.
-    let last = boundary.start(of: first.advanced(by: 149)).addingTimeInterval(13 * 3_600)
+    let last = try household.start(149).addingTimeInterval(13 * 3_600)
     try reopened.wake(.poll, now: last)
     #expect(try reopened.ledger().balance == whole.balance)
   }
 
   @Test("a transaction the app dates before the ledger's opening is refused and changes nothing")
   func appTransactionBeforeOpeningIsRefused() throws {
-    let zone = try TestSupport.zone("Europe/Berlin")
-    let boundary = DayBoundary(timeZone: zone)
-    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
-    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let folder = try SharedFolder(store: InMemoryStore())
-    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
-    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
-    let first = try LocalDay(parsing: "2026-03-01")
-    let early = boundary.start(of: first).addingTimeInterval(3_600)
-    try pipeline.apply(LedgerTransaction(id: "task-1", at: early, kind: .earn(xp: 50)))
+    var household = try Household()
+    let early = try household.start(0).addingTimeInterval(3_600)
+    try household.pipeline.apply(LedgerTransaction(id: "task-1", at: early, kind: .earn(xp: 50)))
     // Three months later a wake that drains lets the task go: it is older than the retention
     // (40 days), the cut's 8 days and the 30 days a ledger waits between compactions.
-    let later = boundary.start(of: first.advanced(by: 90))
-    try pipeline.apply(LedgerTransaction(id: "task-2", at: later, kind: .earn(xp: 5)))
-    _ = recorder.intervalDidStart(for: "daily", now: later)
-    try pipeline.wake(.notification, now: later.addingTimeInterval(60))
-    let ledger = try pipeline.ledger()
+    let later = try household.start(90)
+    try household.pipeline.apply(
+      LedgerTransaction(id: "task-2", at: later, kind: .earn(xp: 5)))
+    _ = household.recorder.intervalDidStart(for: "daily", now: later)
+    try household.pipeline.wake(.notification, now: later.addingTimeInterval(60))
+    let ledger = try household.pipeline.ledger()
     #expect(ledger.opening != nil)
     #expect(ledger.balance.xp == 55)
     #expect(throws: PipelineError.self) {
-      try pipeline.apply(LedgerTransaction(id: "task-1", at: early, kind: .earn(xp: 50)))
+      try household.pipeline.apply(
+        LedgerTransaction(id: "task-1", at: early, kind: .earn(xp: 50)))
     }
-    #expect(try pipeline.ledger().balance.xp == 55)
+    #expect(try household.pipeline.ledger().balance.xp == 55)
   }
 
   @Test("a transaction missing after the newest checkpoint is damage: rebuilt at zero and reported")
   func evictedTransactionIsDamage() throws {
-    let zone = try TestSupport.zone("Europe/Berlin")
-    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
-    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let store = InMemoryStore()
-    let folder = try SharedFolder(store: store)
-    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
-    let pipeline = try UsagePipeline(folder: folder, configuration: configuration)
-    let noon = DayBoundary(timeZone: zone).start(of: try LocalDay(parsing: "2026-03-01"))
-      .addingTimeInterval(12 * 3_600)
+    let household = try Household()
+    let (store, folder, configuration) = (
+      household.store, household.folder, household.configuration
+    )
+    let noon = try household.start(0).addingTimeInterval(12 * 3_600)
     for (index, xp) in [50, 20, 5].enumerated() {
-      try pipeline.apply(
+      try household.pipeline.apply(
         LedgerTransaction(id: "task-\(index)", at: noon, kind: .earn(xp: xp)))
     }
     // The control: the whole log folds.
-    #expect(try pipeline.ledger().balance.xp == 75)
+    #expect(try household.pipeline.ledger().balance.xp == 75)
     // The middle transaction goes, as an eviction at the log's capacity would take one; another
     // process, which has not folded the log yet, reads it.
     try store.compactLog(folder.layout.appLedgerKey) { $0.position != 2 }
     var other = try UsagePipeline(folder: folder, configuration: configuration)
     #expect(throws: PipelineError.self) { try other.ledger() }
     // A wake rebuilds the ledger at zero, rather than at 55 XP, and says so.
-    _ = recorder.intervalDidStart(for: "daily", now: noon)
+    _ = household.recorder.intervalDidStart(for: "daily", now: noon)
     let drain = try other.wake(.notification, now: noon.addingTimeInterval(60))
     #expect(drain.recoveries.contains { $0.file == .ledger })
     #expect(try other.ledger().balance == .zero)
@@ -145,44 +164,28 @@ struct LedgerCompactionPipelineTests {
     "a clock set a year ahead for two months stops neither the wakes nor the app's transactions after it"
   )
   func clockAheadForTwoMonths() throws {
-    let zone = try TestSupport.zone("Europe/Berlin")
-    let boundary = DayBoundary(timeZone: zone)
-    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
-    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let folder = try SharedFolder(store: InMemoryStore())
-    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
-    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
-    /// An interval from `start`, `minutes` of use of com.a in 5-minute steps from 08:00, and a
-    /// wake at noon.
-    func day(from start: Date, minutes: Int) throws {
-      _ = recorder.intervalDidStart(for: "daily", now: start)
-      for step in stride(from: 5, through: minutes, by: 5) {
-        _ = recorder.eventDidReachThreshold(
-          "stk:\(step)m:com.a", activity: "daily",
-          now: start.addingTimeInterval(Double(8 * 3_600 + step * 60)))
-      }
-      try pipeline.wake(.notification, now: start.addingTimeInterval(12 * 3_600))
-    }
-    let today = boundary.start(of: try LocalDay(parsing: "2026-03-02"))
-    try day(from: today, minutes: 20)
-    #expect(try pipeline.ledger().balance.xp == 60)
+    var household = try Household()
+    let today = try household.start(1)
+    try household.use(from: today, minutes: 20)
+    #expect(try household.pipeline.ledger().balance.xp == 60)
     // A year ahead, for two months: a day of use, then a wake that lets go of every earning so
     // far, the newest dated a year ahead.
     let ahead = today.addingTimeInterval(365 * 86_400)
-    try day(from: ahead, minutes: 10)
-    _ = recorder.intervalDidEnd(for: "daily", now: ahead.addingTimeInterval(80 * 86_400))
-    try pipeline.wake(.notification, now: ahead.addingTimeInterval(80 * 86_400))
+    try household.use(from: ahead, minutes: 10)
+    _ = household.recorder.intervalDidEnd(for: "daily", now: ahead.addingTimeInterval(80 * 86_400))
+    try household.pipeline.wake(.notification, now: ahead.addingTimeInterval(80 * 86_400))
     // What the clock dated a year ahead stays: the opening is just after today's earning.
-    let opening = try #require(try pipeline.ledger().opening)
+    let opening = try #require(try household.pipeline.ledger().opening)
     #expect(opening.through < today.addingTimeInterval(86_400))
-    #expect(try pipeline.ledger().balance.xp == 90)
+    #expect(try household.pipeline.ledger().balance.xp == 90)
     // Back to the real time, in the afternoon: the next use is credited, the wakes go on, and
     // the app's own transactions, dated by the real clock, are accepted.
-    try day(from: today.addingTimeInterval(13 * 3_600), minutes: 5)
-    #expect(try pipeline.ledger().balance.xp == 105)
-    let swap = try pipeline.redeemAll(id: "swap", at: today.addingTimeInterval(14 * 3_600))
+    try household.use(from: today.addingTimeInterval(13 * 3_600), minutes: 5)
+    #expect(try household.pipeline.ledger().balance.xp == 105)
+    let swap = try household.pipeline.redeemAll(
+      id: "swap", at: today.addingTimeInterval(14 * 3_600))
     #expect(swap.outcome == .redeemed)
-    #expect(try pipeline.ledger().balance.available == .seconds(10 * 60))
+    #expect(try household.pipeline.ledger().balance.available == .seconds(10 * 60))
   }
 
   @Test(
@@ -195,11 +198,10 @@ struct LedgerCompactionPipelineTests {
       #"{"checkpoint":{"covers":1,"earned":{"0|com.a":12},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
     ])
   func hostileCheckpointIsDamage(_ checkpoint: String) throws {
-    let zone = try TestSupport.zone("Europe/Berlin")
-    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
-    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let store = InMemoryStore()
-    let folder = try SharedFolder(store: store)
+    let household = try Household()
+    let (store, folder, configuration) = (
+      household.store, household.folder, household.configuration
+    )
     let transaction =
       #"{"at":"2026-02-01T00:00:00Z","id":"task-1","type":"earn","xp":5}"#
     try store.appendToLog(folder.layout.appLedgerKey, capacity: 100, examiningNewest: 0) { _ in
@@ -218,31 +220,15 @@ struct LedgerCompactionPipelineTests {
     "use reported before the ledger's opening, with its interval's credit forgotten, is not paid and stops no wake"
   )
   func useBeforeOpeningIsNotPaid() throws {
-    let zone = try TestSupport.zone("Europe/Berlin")
-    let boundary = DayBoundary(timeZone: zone)
-    var configuration = PipelineConfiguration(userId: "user-1", timeZone: zone)
-    configuration.rewards = try UsageRewards(xpPerMinute: [.other: 3])
-    let folder = try SharedFolder(store: InMemoryStore())
-    let recorder = MonitorRecorder(folder: folder, timeZone: { zone })
-    var pipeline = try UsagePipeline(folder: folder, configuration: configuration)
-    func day(_ offset: Int, minutes: Int) throws {
-      let start = boundary.start(of: try LocalDay(parsing: "2026-03-01").advanced(by: offset))
-      _ = recorder.intervalDidStart(for: "daily", now: start)
-      for step in stride(from: 5, through: minutes, by: 5) {
-        _ = recorder.eventDidReachThreshold(
-          "stk:\(step)m:com.a", activity: "daily",
-          now: start.addingTimeInterval(Double(8 * 3_600 + step * 60)))
-      }
-      try pipeline.wake(.notification, now: start.addingTimeInterval(12 * 3_600))
-    }
-    for offset in 0..<100 { try day(offset, minutes: 20) }
-    let opening = try #require(try pipeline.ledger().opening)
-    let balance = try pipeline.ledger().balance
+    var household = try Household()
+    for offset in 0..<100 { try household.use(from: household.start(offset), minutes: 20) }
+    let opening = try #require(try household.pipeline.ledger().opening)
+    let balance = try household.pipeline.ledger().balance
     #expect(balance.xp == 100 * 20 * 3)
     // The clock set back 130 days, before the opening and before every credit it still knows:
     // the use is not paid (it may have been, among what was let go), and the wake works.
-    try day(-30, minutes: 10)
-    #expect(try pipeline.ledger().opening == opening)
-    #expect(try pipeline.ledger().balance == balance)
+    try household.use(from: household.start(-30), minutes: 10)
+    #expect(try household.pipeline.ledger().opening == opening)
+    #expect(try household.pipeline.ledger().balance == balance)
   }
 }
