@@ -46,12 +46,15 @@ extension RewardLedger {
       }
     }
     // No new transaction earns on a day before the one containing `through`; a day more is
-    // kept in case the zone's rules move that day's start.
+    // kept in case the zone's rules move that day's start, and every day when that day cannot
+    // be found, which keeps more than needed and refuses nothing.
     if let boundary = dailyEarningCap?.dayBoundary,
       let first = try? boundary.day(containing: through).advanced(by: -1)
     {
       earned = earned.filter { $0.key >= first }
     }
+    // An opening that cannot be made (a `through` past the last representable instant) lets
+    // nothing go: the ledger stays whole, as a ledger that was never compacted.
     guard
       let opening = try? LedgerOpening(
         through: through, balance: entries[kept - 1].balanceAfter, openSessions: open,
