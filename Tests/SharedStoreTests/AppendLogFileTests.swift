@@ -12,11 +12,17 @@ struct AppendLogFileTests {
     let directory: TemporaryDirectory
     let fileSystem = FaultyFileSystem()
     let store: FileStore
+    /// A store that only reads, on the same directory and file system: it has no log file kept
+    /// open from an append, so its reads go to the file (the writer's own reads of a log it
+    /// appended to last come from memory: AppendLogKeptFileTests).
+    let reader: FileStore
     var path: String { directory.url.appendingPathComponent("log").path }
 
     init(durability: FileStore.Durability = .durable) throws {
       directory = try TemporaryDirectory(prefix: "stk-log")
       store = try FileStore(
+        directory: directory.url, durability: durability, fileSystem: fileSystem)
+      reader = try FileStore(
         directory: directory.url, durability: durability, fileSystem: fileSystem)
     }
 
@@ -96,7 +102,7 @@ struct AppendLogFileTests {
     let large = String(repeating: "x", count: 2_000)
     for index in 0..<100 { try fixture.append("\(index)" + large, capacity: 1_000) }
     let before = fixture.fileSystem.count(.readAt)
-    let newest = try #require(try fixture.store.readLog("log", newest: 1))
+    let newest = try #require(try fixture.reader.readLog("log", newest: 1))
     #expect(newest.records.map(\.position) == [100])
     #expect(fixture.fileSystem.count(.readAt) - before == 2, "the header, then the last 4 KiB")
   }
@@ -110,7 +116,7 @@ struct AppendLogFileTests {
     for index in 0..<400 { try fixture.append("\(index)" + record, capacity: 1_000) }
     let size = try fixture.fileBytes().count
     let before = fixture.fileSystem.bytesRead
-    let newest = try #require(try fixture.store.readLog("log", newest: wanted))
+    let newest = try #require(try fixture.reader.readLog("log", newest: wanted))
     let read = fixture.fileSystem.bytesRead - before
     #expect(newest.records.map(\.position) == Array(UInt64(401 - wanted)...400))
     let whole = try #require(try fixture.store.readLog("log"))
@@ -131,11 +137,14 @@ struct AppendLogFileTests {
       try fixture.store.append(texts.map { Data($0.utf8) }, toLog: "log", capacity: 1_000)
     }
     for wanted in [0, 1, 2, 5, 11, all.count, all.count + 3] {
-      let newest = try #require(try fixture.store.readLog("log", newest: wanted))
-      #expect(
-        newest.records.map { String(decoding: $0.bytes, as: UTF8.self) }
-          == Array(all.suffix(wanted)), "newest \(wanted)")
-      #expect(newest.count == all.count && newest.nextPosition == UInt64(all.count) + 1)
+      // The writer reads from the file it keeps open, the reader from the file.
+      for store in [fixture.store, fixture.reader] {
+        let newest = try #require(try store.readLog("log", newest: wanted))
+        #expect(
+          newest.records.map { String(decoding: $0.bytes, as: UTF8.self) }
+            == Array(all.suffix(wanted)), "newest \(wanted)")
+        #expect(newest.count == all.count && newest.nextPosition == UInt64(all.count) + 1)
+      }
     }
   }
 

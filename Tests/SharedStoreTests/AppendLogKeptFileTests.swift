@@ -101,6 +101,69 @@ struct AppendLogKeptFileTests {
     #expect(try fixture.texts() == ["one", "three"])
   }
 
+  @Test("a read of the newest record of the log it appended to last opens and reads nothing")
+  func keptReadOpensNothing() throws {
+    let fixture = try Fixture()
+    for index in 0..<50 { try fixture.append("\(index) " + String(repeating: "x", count: 200)) }
+    try fixture.append("newest")
+    let (opens, reads) = (fixture.fileSystem.count(.open), fixture.fileSystem.count(.readAt))
+    let snapshot = try #require(try fixture.store.readLog("log", newest: 1))
+    #expect(snapshot.records.map { String(decoding: $0.bytes, as: UTF8.self) } == ["newest"])
+    #expect(snapshot.records.last?.position == 51)
+    #expect(fixture.fileSystem.count(.open) == opens)
+    #expect(fixture.fileSystem.count(.readAt) == reads)
+    // Control: a store that did not append opens the file.
+    let reader = try FileStore(
+      directory: fixture.directory.url, durability: .processCrashSafe,
+      fileSystem: fixture.fileSystem)
+    _ = try reader.readLog("log", newest: 1)
+    #expect(fixture.fileSystem.count(.open) > opens)
+  }
+
+  /// What another process may do to a log between a store's append and its next read.
+  enum Change: String, CaseIterable, CustomTestStringConvertible {
+    case appended, compacted, removed, replacedByAValue, truncated
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "a read of the newest record after another store changed the log sees the change",
+    arguments: Change.allCases)
+  func keptReadSeesChanges(change: Change) throws {
+    let fixture = try Fixture()
+    for text in ["one", "two", "three"] { try fixture.append(text) }
+    #expect(try fixture.store.readLog("log", newest: 1)?.records.last?.position == 3)
+    let newest = { () throws -> String? in
+      try fixture.store.readLog("log", newest: 1)?.records.last.map {
+        String(decoding: $0.bytes, as: UTF8.self)
+      }
+    }
+    switch change {
+    case .appended:
+      try fixture.append("four", to: fixture.other)
+      #expect(try newest() == "four")
+    case .compacted:
+      #expect(try fixture.other.compactLog("log") { $0.position != 3 } == 1)
+      #expect(try newest() == "two")
+    case .removed:
+      try fixture.other.remove("log")
+      #expect(try newest() == nil)
+    case .replacedByAValue:
+      try fixture.other.remove("log")
+      try fixture.other.write(Data("a value".utf8), for: "log")
+      #expect(throws: SharedStoreError.kindMismatch(key: "log", holds: .value)) {
+        try fixture.store.readLog("log", newest: 1)
+      }
+    case .truncated:
+      let path = fixture.directory.url.appendingPathComponent("log")
+      let bytes = try Data(contentsOf: path)
+      let handle = try FileHandle(forUpdating: path)
+      try handle.truncate(atOffset: UInt64(bytes.count - 3))
+      try handle.close()
+      #expect(try newest() == "two", "the torn record is not read")
+    }
+  }
+
   @Test("a compaction hands the new file to the disk in pieces, not whole")
   func compactionWritesInPieces() throws {
     let fixture = try Fixture()

@@ -70,13 +70,15 @@ extension FileStore {
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - newest: How many of the newest records to return, or `nil` for all. For a few, only
-  ///     the header and the end of the file are read.
+  ///     the header and the end of the file are read — and from memory, after one `lstat`,
+  ///     when this store appended to the log last and nothing has changed the file since.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
   ///   ``FileStore/maximumFileSize`` is not read) or `io`.
   public func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
     try StoreKeyRules.validate(key)
+    if let newest, let kept = try keptLogSnapshot(key, newest: newest) { return kept }
     let engine = try logEngine(key, mode: .readOnly)
     defer { engine.medium.closeQuietly() }
     return try engine.view(newest: newest)?.snapshot(newest: newest ?? .max)
@@ -104,6 +106,34 @@ extension FileStore {
     return try engine.compact(keeping: isKept)
   }
 
+  /// The newest records of the log of `key` read through the file this store keeps open for
+  /// its appends, or `nil` when it keeps none for `key` or the key's path no longer names it.
+  ///
+  /// A producer that reads a log it also appends to (an outbox's high-water mark, read before
+  /// each publish) then pays one `lstat` instead of an `open`, an `fstat`, two reads and a
+  /// `close`. The rule is the append's (``OpenLog``): the same regular file of the size the
+  /// store last knew holds the bytes the store holds; any other size is read again through the
+  /// kept descriptor. The in-process lock keeps this store's own appends out meanwhile; another
+  /// process's append changes the size, and a replaced file its identity.
+  private func keptLogSnapshot(_ key: String, newest: Int) throws(SharedStoreError)
+    -> LogSnapshot?
+  {
+    processLock.lock()
+    defer { processLock.unlock() }
+    guard let kept = handles.openLog(forKey: key) else { return nil }
+    guard let status = keptFileStatus(atPath: kept.path), status.kind == .regularFile,
+      status.identity == kept.identity, status.size <= Self.maximumFileSize
+    else { return nil }
+    kept.window.resize(to: status.size)
+    let engine = LogEngine(
+      medium: FileLogMedium(
+        store: self, key: key, path: kept.path, descriptor: kept.descriptor,
+        identity: kept.identity, window: kept.window),
+      key: key, path: kept.path, random: { UInt64.random(in: 1...UInt64.max) })
+    // The descriptor stays open: it is the kept one, which the next append uses.
+    return try engine.view(newest: newest)?.snapshot(newest: newest)
+  }
+
   /// An engine over the file of `key`, opened with `mode` when it exists.
   private func logEngine(_ key: String, mode: OpenMode) throws(SharedStoreError)
     -> LogEngine<FileLogMedium>
@@ -125,9 +155,9 @@ extension FileStore {
   private func appendingEngine(_ key: String) throws(SharedStoreError)
     -> LogEngine<FileLogMedium>
   {
-    let path = path(forKey: key)
     let random = { UInt64.random(in: 1...UInt64.max) }
     if let kept = handles.takeOpenLog(forKey: key) {
+      let path = kept.path
       if let status = keptFileStatus(atPath: path),
         status.kind == .regularFile, status.identity == kept.identity,
         status.size <= Self.maximumFileSize
@@ -141,6 +171,7 @@ extension FileStore {
       }
       Self.closeQuietly(kept.descriptor, fileSystem)
     }
+    let path = path(forKey: key)
     let file = try openKeyFile(key: key, path: path, mode: .readWrite)
     return LogEngine(
       medium: FileLogMedium(
@@ -303,7 +334,8 @@ struct FileLogMedium: LogMedium {
   func finishAppend() throws(SharedStoreError) {
     guard let descriptor, let identity, let window, !replaced else { return try close() }
     store.handles.keep(
-      FileStore.OpenLog(key: key, descriptor: descriptor, identity: identity, window: window),
+      FileStore.OpenLog(
+        key: key, path: path, descriptor: descriptor, identity: identity, window: window),
       store.fileSystem)
   }
 

@@ -51,6 +51,11 @@ extension FileStore {
       return openLogs.remove(at: index)
     }
 
+    /// The log file kept open for `key`, left among the kept ones, if there is one.
+    func openLog(forKey key: String) -> OpenLog? {
+      openLogs.last { $0.key == key }
+    }
+
     /// Keeps `log` open for its next append, closing the least recently used one past
     /// ``keptLogs``.
     func keep(_ log: OpenLog, _ fileSystem: any FileSystem) {

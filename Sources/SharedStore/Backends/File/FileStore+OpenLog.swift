@@ -5,9 +5,10 @@ extension FileStore {
   /// and end, so that the next append to the same log costs an `lstat` instead of an `open`,
   /// two `fstat`s, two reads and a `close`.
   ///
-  /// A monitor extension appends to the same few logs at every callback; everything else a store
-  /// does opens its file afresh. Only ``FileStore/appendToLog(_:capacity:examiningNewest:_:)``
-  /// uses it, under the store's lock, and only after the `lstat` of the key's path finds the
+  /// A monitor extension appends to the same few logs at every callback, and reads the newest
+  /// record of one of them first; everything else a store does opens its file afresh. ``FileStore/appendToLog(_:capacity:examiningNewest:_:)`` uses
+  /// it under the store's lock, and ``FileStore/readLog(_:newest:)`` for a few newest records
+  /// under the in-process lock, each only after the `lstat` of the key's path finds the
   /// same regular file (device and inode): the open descriptor keeps the file, so its inode
   /// number cannot be given to another file meanwhile. A compaction, a write of a value, a
   /// removal or a quarantine — by this store or another process — renames or unlinks the path,
@@ -22,6 +23,8 @@ extension FileStore {
   final class OpenLog {
     /// The key whose file this is.
     let key: String
+    /// The key's path, which names the file while it is the key's.
+    let path: String
     /// The open file (read and write).
     let descriptor: Int32
     /// The file's device and inode, from the `fstat` made when it was opened.
@@ -29,8 +32,9 @@ extension FileStore {
     /// What the store knows of the file's bytes.
     let window: LogWindow
 
-    init(key: String, descriptor: Int32, identity: FileIdentity, window: LogWindow) {
+    init(key: String, path: String, descriptor: Int32, identity: FileIdentity, window: LogWindow) {
       self.key = key
+      self.path = path
       self.descriptor = descriptor
       self.identity = identity
       self.window = window
