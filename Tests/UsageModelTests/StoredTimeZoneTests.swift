@@ -137,4 +137,40 @@ import UsageModel
         identifier: naive(try #require(TimeZone(identifier: "Europe/Paris"))))
     }
   }
+
+  /// The region rule spelled out on `Character`s: an area, then one or more parts of ASCII
+  /// letters, digits, `_`, `-` and `+`, none empty or starting with `-`.
+  static func referenceIsRegion(_ identifier: String) -> Bool {
+    let parts = identifier.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count >= 2, StoredTimeZone.areas.contains(String(parts[0])) else { return false }
+    return parts.dropFirst().allSatisfy { part in
+      guard let first = part.first, first != "-" else { return false }
+      return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-+".contains($0)) }
+    }
+  }
+
+  @Test("the region form read as bytes agrees with the rule read as characters")
+  func regionFormAgreesWithReference() {
+    let starts = ["America/", "Etc/", "Asia/", "Europe", "Americas/", "america/", "/", ""]
+    let pieces = [
+      "Port", "au", "GMT", "x", "5", "0", "/", "/", "-", "+", "_", ".", "é", "ß", "٣", "Ⅻ", " ",
+      "\u{301}", "",
+    ]
+    var random = SplitMix64(seed: 0x2E61_0B5E)
+    var regions = 0
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 0...6, using: &random)
+      let identifier =
+        starts.randomElement(using: &random)!
+        + (0..<count).map { _ in pieces.randomElement(using: &random)! }.joined()
+      let expected = Self.referenceIsRegion(identifier)
+      if expected { regions += 1 }
+      #expect(StoredTimeZone.isRegion(identifier) == expected, "\(identifier)")
+    }
+    for identifier in TimeZone.knownTimeZoneIdentifiers {
+      #expect(StoredTimeZone.isRegion(identifier) == Self.referenceIsRegion(identifier))
+    }
+    // Control: the strings drawn hold both forms, so the comparison can fail either way.
+    #expect(regions > 500 && regions < 19_500)
+  }
 }
