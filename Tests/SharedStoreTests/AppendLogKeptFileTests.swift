@@ -101,23 +101,53 @@ struct AppendLogKeptFileTests {
     #expect(try fixture.texts() == ["one", "three"])
   }
 
-  @Test("a read of the newest record of the log it appended to last opens and reads nothing")
+  /// The newest record of the log, read by `store` inside a hold of its lock.
+  static func newestHeld(_ store: FileStore) throws -> LogRecord? {
+    try store.exclusively { () throws(SharedStoreError) in
+      try store.readLog("log", newest: 1)?.records.last
+    }
+  }
+
+  @Test("inside a hold, a read of the newest record of the log it appended to reads nothing")
   func keptReadOpensNothing() throws {
     let fixture = try Fixture()
     for index in 0..<50 { try fixture.append("\(index) " + String(repeating: "x", count: 200)) }
     try fixture.append("newest")
     let (opens, reads) = (fixture.fileSystem.count(.open), fixture.fileSystem.count(.readAt))
-    let snapshot = try #require(try fixture.store.readLog("log", newest: 1))
-    #expect(snapshot.records.map { String(decoding: $0.bytes, as: UTF8.self) } == ["newest"])
-    #expect(snapshot.records.last?.position == 51)
+    let newest = try #require(try Self.newestHeld(fixture.store))
+    #expect(String(decoding: newest.bytes, as: UTF8.self) == "newest")
+    #expect(newest.position == 51)
     #expect(fixture.fileSystem.count(.open) == opens)
     #expect(fixture.fileSystem.count(.readAt) == reads)
-    // Control: a store that did not append opens the file.
+    // Controls: outside a hold the same store reads the file, and so does one that did not
+    // append.
+    _ = try fixture.store.readLog("log", newest: 1)
+    #expect(fixture.fileSystem.count(.open) == opens + 1)
+    #expect(fixture.fileSystem.count(.readAt) > reads)
+    let readsBefore = fixture.fileSystem.count(.readAt)
     let reader = try FileStore(
       directory: fixture.directory.url, durability: .processCrashSafe,
       fileSystem: fixture.fileSystem)
-    _ = try reader.readLog("log", newest: 1)
-    #expect(fixture.fileSystem.count(.open) > opens)
+    _ = try Self.newestHeld(reader)
+    #expect(fixture.fileSystem.count(.readAt) > readsBefore)
+  }
+
+  @Test("outside a hold, a read sees a byte changed in place that the kept end does not show")
+  func readOutsideAHoldSeesDamageInPlace() throws {
+    let fixture = try Fixture()
+    for text in ["one", "two", "three"] { try fixture.append(text) }
+    let path = fixture.directory.url.appendingPathComponent("log")
+    var bytes = try Data(contentsOf: path)
+    bytes[bytes.count - 3] ^= 0x01  // inside the last frame; the size stays
+    let handle = try FileHandle(forUpdating: path)
+    try handle.seek(toOffset: 0)
+    try handle.write(contentsOf: bytes)
+    try handle.close()
+    #expect(throws: SharedStoreError.self) { try fixture.store.readLog("log", newest: 1) }
+    // What the append that follows a held read trusts, and the read with it: the kept end.
+    #expect(
+      try Self.newestHeld(fixture.store).map { String(decoding: $0.bytes, as: UTF8.self) }
+        == "three")
   }
 
   /// What another process may do to a log between a store's append and its next read.
@@ -127,16 +157,14 @@ struct AppendLogKeptFileTests {
   }
 
   @Test(
-    "a read of the newest record after another store changed the log sees the change",
+    "inside a hold, a read of the newest record after another store changed the log sees it",
     arguments: Change.allCases)
   func keptReadSeesChanges(change: Change) throws {
     let fixture = try Fixture()
     for text in ["one", "two", "three"] { try fixture.append(text) }
-    #expect(try fixture.store.readLog("log", newest: 1)?.records.last?.position == 3)
+    #expect(try Self.newestHeld(fixture.store)?.position == 3)
     let newest = { () throws -> String? in
-      try fixture.store.readLog("log", newest: 1)?.records.last.map {
-        String(decoding: $0.bytes, as: UTF8.self)
-      }
+      try Self.newestHeld(fixture.store).map { String(decoding: $0.bytes, as: UTF8.self) }
     }
     switch change {
     case .appended:
@@ -152,7 +180,7 @@ struct AppendLogKeptFileTests {
       try fixture.other.remove("log")
       try fixture.other.write(Data("a value".utf8), for: "log")
       #expect(throws: SharedStoreError.kindMismatch(key: "log", holds: .value)) {
-        try fixture.store.readLog("log", newest: 1)
+        try Self.newestHeld(fixture.store)
       }
     case .truncated:
       let path = fixture.directory.url.appendingPathComponent("log")

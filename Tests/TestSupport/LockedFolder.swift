@@ -36,9 +36,10 @@ package struct LockedFolder: Sendable {
   private static func open(
     _ directory: TemporaryDirectory, device: LockedDevice, layout: SharedFolderLayout
   ) throws -> SharedFolder {
+    // As `SharedFolder(directory:)` opens them: a durable store and its sibling without
+    // flushes, sharing one lock.
     let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: device)
-    let heartbeatStore = try FileStore(
-      directory: directory.url, durability: .processCrashSafe, fileSystem: device)
-    return try SharedFolder(store: store, heartbeatStore: heartbeatStore, layout: layout)
+    return try SharedFolder(
+      store: store, heartbeatStore: store.withDurability(.processCrashSafe), layout: layout)
   }
 }

@@ -61,6 +61,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   let store: any SharedStore
   /// Where the high-water mark and its key live, or `nil` for an outbox without one.
   let mark: (store: any SharedStore, key: String)?
+  /// The stores a publish writes: the outbox's, and the mark's when there is one.
+  package var backingStores: [any SharedStore] { [store] + (mark.map { [$0.store] } ?? []) }
 
   /// Creates an outbox on `key` of `store`; nothing is written until the first publish.
   ///

@@ -24,6 +24,8 @@ public struct BoundedLog<Entry: Codable & Sendable>: Sendable {
   /// The most entries kept; appending beyond it evicts the oldest.
   public let capacity: Int
   private let store: any SharedStore
+  /// The store the log is kept in.
+  package var backingStore: any SharedStore { store }
   private let codec = StoreCodec<Entry>.json
 
   /// Creates a log on `key` of `store`; nothing is written until the first append.

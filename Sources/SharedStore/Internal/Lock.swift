@@ -11,16 +11,26 @@ import Darwin
 /// A mutual-exclusion lock over one `pthread_mutex_t`.
 ///
 /// The standard library's `Mutex` needs iOS 18 and ScreenTimeKit supports iOS 16, so the modules
-/// built on SharedStore share this small lock instead. It is not recursive: calling `withLock`
-/// again from inside its body on the same lock deadlocks.
+/// built on SharedStore share this small lock instead. It is not recursive unless made so:
+/// calling `withLock` again from inside its body on the same lock deadlocks.
 package final class Lock: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   /// Creates an unlocked lock.
-  package init() {
+  ///
+  /// - Parameter recursive: Whether the thread that holds the lock may take it again (and must
+  ///   then release it as many times): a `FileStore`'s lock, which a caller holds across several
+  ///   changes that each take it.
+  package init(recursive: Bool = false) {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
-    let status = pthread_mutex_init(mutex, nil)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    defer { pthread_mutexattr_destroy(&attributes) }
+    if recursive {
+      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+    }
+    let status = pthread_mutex_init(mutex, &attributes)
     precondition(status == 0, "pthread_mutex_init failed with \(status)")
   }
 

@@ -21,6 +21,8 @@ public struct DiagnosticLog: Sendable {
   /// The default capacity: 100 entries.
   public static let defaultCapacity = 100
   private let log: BoundedLog<DiagnosticEntry>
+  /// The store the log is kept in.
+  package var backingStore: any SharedStore { log.backingStore }
 
   /// Creates a log on `key` of `store`; nothing is written until the first append.
   ///

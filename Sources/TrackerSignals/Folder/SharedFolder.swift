@@ -37,9 +37,10 @@ public struct SharedFolder: Sendable {
 
   /// Opens the folder at `directory`.
   ///
-  /// It opens a durable ``/SharedStore/FileStore``, and two without flushes
-  /// (`.processCrashSafe`): one for heartbeats, one for the outbox's high-water mark. Stores on
-  /// one directory exclude each other correctly.
+  /// It opens a durable ``/SharedStore/FileStore``, and its sibling without flushes
+  /// (`.processCrashSafe`, `FileStore.withDurability(_:)`) for the heartbeats and the outbox's
+  /// high-water mark. The two share one lock, so that a ``MonitorRecorder`` callback writes the
+  /// fact, the mark and the heartbeat in one hold of it.
   ///
   /// Opening reads nothing and writes nothing but the store's lock file; on Apple platforms it
   /// gives the folder the data-protection class the store uses (see
@@ -54,19 +55,16 @@ public struct SharedFolder: Sendable {
   public init(directory: URL, layout: SharedFolderLayout = .standard) throws(TrackerSignalsError) {
     try layout.validate()
     let store: FileStore
-    let heartbeatStore: FileStore
-    let markStore: FileStore
     do {
       store = try FileStore(directory: directory)
-      heartbeatStore = try FileStore(directory: directory, durability: .processCrashSafe)
-      // A store of its own: a store keeps the log it appended to last open for the next
-      // append, and the mark and the heartbeats are appended at every callback.
-      markStore = try FileStore(directory: directory, durability: .processCrashSafe)
     } catch {
       throw .store(error)
     }
-    try self.init(
-      store: store, heartbeatStore: heartbeatStore, markStore: markStore, layout: layout)
+    // The heartbeats and the outbox's mark skip the flushes, on a sibling of the durable store:
+    // one lock for the three, so that a callback writes all of them in one hold of it
+    // (`MonitorRecorder`), and the files each appends to are kept open for its next callback.
+    let unflushed = store.withDurability(.processCrashSafe)
+    try self.init(store: store, heartbeatStore: unflushed, markStore: unflushed, layout: layout)
   }
 
   /// Opens the folder on stores of your choosing.

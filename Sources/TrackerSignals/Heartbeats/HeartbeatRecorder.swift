@@ -49,6 +49,8 @@ public struct HeartbeatRecorder: Sendable {
   /// The store key of the history: `stk.heartbeats.<source>`.
   public let key: String
   private let store: any SharedStore
+  /// The store the history is kept in.
+  package var backingStore: any SharedStore { store }
 
   /// Creates a recorder on `store` with the default capacity, a day at 30 s; nothing is
   /// written until the first heartbeat.

@@ -7,6 +7,29 @@ import UsageModel
 // The parts of a callback: the heartbeat, the restart advice and the diagnostic entry.
 extension MonitorRecorder {
 
+  /// Runs a callback's writes — the fact, the outbox's mark, the heartbeat — in one hold of the
+  /// folder's lock when its stores share one (``folderLock``), so that they cost one `flock`
+  /// and one check of the lock file instead of one each.
+  ///
+  /// Each write still succeeds or fails on its own and reports its own failure. When the lock
+  /// cannot be taken (before the first unlock, data protection keeps the lock file closed),
+  /// `writes` runs without it, and each write fails or succeeds as it would alone: what cannot
+  /// be written is held or reported as before.
+  func holdingTheFolder<Result>(
+    failures: inout [MonitorFailure],
+    _ writes: (inout [MonitorFailure]) -> Result
+  ) -> Result {
+    guard let folderLock else { return writes(&failures) }
+    var collected = failures
+    do {
+      let result = try folderLock.exclusively { writes(&collected) }
+      failures = collected
+      return result
+    } catch {
+      return writes(&failures)
+    }
+  }
+
   func recordHeartbeat(
     now: Date, sequence: UInt64?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
   ) -> Heartbeat? {

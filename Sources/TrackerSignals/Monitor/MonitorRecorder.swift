@@ -40,6 +40,12 @@ import UsageModel
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
 ///
+/// On a folder opened with ``SharedFolder/init(directory:layout:)``, 1 and 2 are made in one
+/// hold of the folder's lock (`FileStore.exclusively(_:)`): one `flock` for the fact, the mark
+/// and the heartbeat, and the mark read from the file kept open since the previous callback.
+/// Each write still fails on its own, and when the lock cannot be taken (before the first
+/// unlock) each is tried alone, as on stores that do not share a lock.
+///
 /// **Healing.** An outbox that cannot be read (damaged, or written in a newer layout) is moved
 /// aside with its bytes kept, and the fact is published in a new epoch
 /// (`SequencedOutbox.publishHealing(_:)`): the callback reports
@@ -81,6 +87,10 @@ public struct MonitorRecorder: Sendable {
   /// The facts held while data protection keeps the folder closed; shared by copies of this
   /// recorder (see ``MonitorBacklogStatus``).
   let backlog = MonitorBacklog(capacity: MonitorRecorder.backlogCapacity)
+  /// The store whose lock a callback holds across its writes, when every store it writes is
+  /// that store or a sibling of it (`FileStore.withDurability(_:)`); `nil` otherwise, and then
+  /// each write takes the lock itself.
+  let folderLock: FileStore?
 
   /// The most facts a recorder holds in memory while the folder is closed: 64.
   ///
@@ -111,6 +121,18 @@ public struct MonitorRecorder: Sendable {
     self.diagnostics = diagnostics
     self.restartPolicy = restartPolicy
     self.timeZone = timeZone
+    folderLock = Self.sharedLock(
+      of: outbox.backingStores + [heartbeats.backingStore, diagnostics.backingStore])
+  }
+
+  /// The store whose lock covers all of `stores`, or `nil` when one of them is not a
+  /// ``/SharedStore/FileStore`` sharing it.
+  static func sharedLock(of stores: [any SharedStore]) -> FileStore? {
+    let files = stores.compactMap { $0 as? FileStore }
+    guard files.count == stores.count, let first = files.first,
+      files.allSatisfy({ first.sharesLock(with: $0) })
+    else { return nil }
+    return first
   }
 
   /// Creates a recorder on the shared folder, with its layout's keys and capacities.
@@ -251,12 +273,17 @@ public struct MonitorRecorder: Sendable {
     } catch {
       failures.append(.invalidFact(error))
     }
-    // Any facts held while the folder was closed go first, in one write with this one.
-    let published = backlog.publish(
-      fact, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
+    let (published, previous) = holdingTheFolder(failures: &failures) {
+      (failures: inout [MonitorFailure]) in
+      // Any facts held while the folder was closed go first, in one write with this one.
+      let published = backlog.publish(
+        fact, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
+      let previous = recordHeartbeat(
+        now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
+        failures: &failures)
+      return (published, previous)
+    }
     let notification = published.notification
-    let previous = recordHeartbeat(
-      now: now, sequence: notification?.value, memoryBytes: memoryBytes, failures: &failures)
     let restart = advice(for: callback, now: now, previous: previous)
     logFailures(
       &failures, callback: callback, activity: activity, event: event, now: now,
@@ -278,11 +305,15 @@ public struct MonitorRecorder: Sendable {
   ///   a failure is logged.
   public func heartbeat(now: Date, memoryBytes: UInt64? = nil) -> MonitorResponse {
     var failures: [MonitorFailure] = []
-    let published = backlog.publish(
-      nil, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
-    let previous = recordHeartbeat(
-      now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
-      failures: &failures)
+    let (published, previous) = holdingTheFolder(failures: &failures) {
+      (failures: inout [MonitorFailure]) in
+      let published = backlog.publish(
+        nil, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
+      let previous = recordHeartbeat(
+        now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
+        failures: &failures)
+      return (published, previous)
+    }
     let restart = advice(for: nil, now: now, previous: previous)
     logFailures(
       &failures, callback: nil, activity: "heartbeat", event: nil, now: now,

@@ -70,8 +70,9 @@ extension FileStore {
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - newest: How many of the newest records to return, or `nil` for all. For a few, only
-  ///     the header and the end of the file are read — and from memory, after one `lstat`,
-  ///     when this store appended to the log last and nothing has changed the file since.
+  ///     the header and the end of the file are read — and, inside ``exclusively(_:)``, from
+  ///     memory after one `lstat` when this store appended to the log last and no store has
+  ///     changed the file since.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
@@ -107,20 +108,24 @@ extension FileStore {
   }
 
   /// The newest records of the log of `key` read through the file this store keeps open for
-  /// its appends, or `nil` when it keeps none for `key` or the key's path no longer names it.
+  /// its appends, when the calling thread holds the store's lock (``exclusively(_:)``); `nil`
+  /// when it does not, when the store keeps no file for `key`, or when the key's path no longer
+  /// names it.
   ///
-  /// A producer that reads a log it also appends to (an outbox's high-water mark, read before
-  /// each publish) then pays one `lstat` instead of an `open`, an `fstat`, two reads and a
-  /// `close`. The rule is the append's (``OpenLog``): the same regular file of the size the
-  /// store last knew holds the bytes the store holds; any other size is read again through the
-  /// kept descriptor. The in-process lock keeps this store's own appends out meanwhile; another
-  /// process's append changes the size, and a replaced file its identity.
+  /// A producer that reads a log it then appends to in the same hold of the lock (an outbox's
+  /// high-water mark, read before each publish) pays one `lstat` instead of an `open`, an
+  /// `fstat`, two reads and a `close`. The rule is the append's (``OpenLog``): the same regular
+  /// file of the size the store last knew holds the bytes the store holds, and any other size
+  /// is read again through the kept descriptor. Like the append that follows, such a read does
+  /// not see a byte changed in place by something other than a store; a read outside a hold
+  /// reads the file, and so reports that damage.
   private func keptLogSnapshot(_ key: String, newest: Int) throws(SharedStoreError)
     -> LogSnapshot?
   {
     processLock.lock()
     defer { processLock.unlock() }
-    guard let kept = handles.openLog(forKey: key) else { return nil }
+    // The in-process lock is recursive: a depth above zero is this thread's own hold.
+    guard handles.exclusiveDepth > 0, let kept = handles.openLog(forKey: key) else { return nil }
     guard let status = keptFileStatus(atPath: kept.path), status.kind == .regularFile,
       status.identity == kept.identity, status.size <= Self.maximumFileSize
     else { return nil }

@@ -8,6 +8,9 @@ extension FileStore {
     /// The lock file `.lock`, opened by the first change; `nil` until then, and after it was
     /// closed to release a lock that `flock(LOCK_UN)` could not.
     var lock: Int32?
+    /// How many times the thread holding the store's in-process lock has taken exclusive access
+    /// without releasing it: the `flock` is taken at the first and released at the last.
+    var exclusiveDepth = 0
     /// The identity of the file `lock` refers to, taken when it was opened: an open descriptor
     /// keeps its file, so it never changes, and checking that the lock is current needs only
     /// the `lstat` of the lock file's path.
@@ -21,10 +24,17 @@ extension FileStore {
     /// each open. Each holds one descriptor and at most ``LogWindow/capacity`` bytes.
     static let keptLogs = 4
     private(set) var directory: Int32
+    /// The calls that close the descriptors when the last store sharing them goes.
+    private let fileSystem: any FileSystem
 
     /// Creates the directory with its parents if needed, then opens it.
     init(directory path: String, fileSystem: any FileSystem) throws(SharedStoreError) {
       directory = try Self.openDirectory(path, fileSystem: fileSystem)
+      self.fileSystem = fileSystem
+    }
+
+    deinit {
+      close(fileSystem)
     }
 
     /// Opens the directory afresh and closes both old descriptors.

@@ -7,8 +7,8 @@ extension FileStore {
   ///
   /// A monitor extension appends to the same few logs at every callback, and reads the newest
   /// record of one of them first; everything else a store does opens its file afresh. ``FileStore/appendToLog(_:capacity:examiningNewest:_:)`` uses
-  /// it under the store's lock, and ``FileStore/readLog(_:newest:)`` for a few newest records
-  /// under the in-process lock, each only after the `lstat` of the key's path finds the
+  /// it under the store's lock, and so does ``FileStore/readLog(_:newest:)`` for a few newest
+  /// records inside ``FileStore/exclusively(_:)``, each only after the `lstat` of the key's path finds the
   /// same regular file (device and inode): the open descriptor keeps the file, so its inode
   /// number cannot be given to another file meanwhile. A compaction, a write of a value, a
   /// removal or a quarantine — by this store or another process — renames or unlinks the path,

@@ -60,9 +60,10 @@ import Darwin
 ///
 /// **Exclusion** between writers uses `flock` on the lock file `.lock`, which is never renamed,
 /// together with an in-process lock, because a `flock` does not exclude threads that share one
-/// descriptor. The lock is held only for the duration of one write, removal or update. On iOS a
-/// process that is suspended while holding a file lock in a shared container is terminated by
-/// the system, so keep ``update(_:_:)`` bodies short and never await inside them.
+/// descriptor. The lock is held only for the duration of one write, removal or update, or of the
+/// few changes made inside ``exclusively(_:)``. On iOS a process that is suspended while holding a
+/// file lock in a shared container is terminated by the system, so keep ``update(_:_:)`` and
+/// ``exclusively(_:)`` bodies short and never await inside them.
 ///
 /// **Append-only logs** live in files of their own kind: an append writes one checksummed frame
 /// at the end of the file and flushes that file, with no rename; see
@@ -83,10 +84,14 @@ public final class FileStore: SharedStore {
 
   let fileSystem: any FileSystem
   let directoryPath: String
-  /// The lock file's and the directory's descriptors; read and replaced only under
-  /// `processLock`.
+  /// The lock file's and the directory's descriptors, shared with the store's siblings.
+  ///
+  /// Read and replaced only under `processLock`; see ``withDurability(_:)``.
   let handles: Handles
-  let processLock = Lock()
+  /// The in-process half of the store's lock, shared with the store's siblings.
+  ///
+  /// Recursive, so that ``exclusively(_:)`` can hold it across changes that each take it.
+  let processLock: Lock
 
   /// Opens (and if needed creates) a store in `directory`.
   ///
@@ -128,10 +133,39 @@ public final class FileStore: SharedStore {
     self.fileSystem = fileSystem
     self.directoryPath = path
     handles = try Handles(directory: path, fileSystem: fileSystem)
+    processLock = Lock(recursive: true)
   }
 
-  deinit {
-    handles.close(fileSystem)
+  /// A store on `sibling`'s directory with `durability`, sharing its lock and its descriptors.
+  private init(sibling: FileStore, durability: Durability) {
+    directory = sibling.directory
+    self.durability = durability
+    fileSystem = sibling.fileSystem
+    directoryPath = sibling.directoryPath
+    handles = sibling.handles
+    processLock = sibling.processLock
+  }
+
+  /// A store on the same directory that flushes as `durability` says, and shares this store's
+  /// lock, so that ``exclusively(_:)`` on either holds it for both.
+  ///
+  /// Two stores opened separately on one directory exclude each other through the lock file,
+  /// so one cannot make changes while the other holds the lock (it would wait for itself). A
+  /// sibling can: a monitor extension appends its fact to a durable log and its heartbeat to a
+  /// log without flushes in one hold of the lock, through a store and its `.processCrashSafe`
+  /// sibling. The two share the descriptors they keep open, and the files they keep open for
+  /// appending.
+  ///
+  /// - Parameter durability: How much the sibling's writes flush.
+  /// - Returns: The sibling; this store itself when `durability` is its own.
+  public func withDurability(_ durability: Durability) -> FileStore {
+    durability == self.durability ? self : FileStore(sibling: self, durability: durability)
+  }
+
+  /// Whether `other` is this store or one of its siblings (``withDurability(_:)``), so that
+  /// both hold one lock.
+  package func sharesLock(with other: FileStore) -> Bool {
+    processLock === other.processLock
   }
 
   // MARK: - SharedStore

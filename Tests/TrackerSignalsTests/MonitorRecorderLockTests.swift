@@ -1,0 +1,78 @@
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import TestSupport
+import Testing
+import TrackerSignals
+
+/// A callback writes its fact, the outbox's mark and its heartbeat in one hold of the folder's
+/// lock when the folder's stores share it, as `SharedFolder(directory:)` opens them.
+@Suite("A monitor callback holds the folder's lock once")
+struct MonitorRecorderLockTests {
+  /// The real file system, counting the `flock`s taken.
+  final class LockCounter: ForwardingFileSystem, @unchecked Sendable {
+    let base: any FileSystem = POSIXFileSystem()
+    private let taken = LockedValue(0)
+    var locks: Int { taken.withLock { $0 } }
+
+    func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+      taken.withLock { $0 += 1 }
+      try base.lockExclusively(descriptor)
+    }
+  }
+
+  static let start = Date(timeIntervalSince1970: 1_776_211_200)
+
+  /// A folder whose heartbeats and mark are kept by a sibling of its durable store, or — the
+  /// control — by a store opened separately on the same directory.
+  static func folder(siblings: Bool, counter: LockCounter, directory: TemporaryDirectory) throws
+    -> SharedFolder
+  {
+    let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: counter)
+    let unflushed =
+      siblings
+      ? store.withDurability(.processCrashSafe)
+      : try FileStore(
+        directory: directory.url, durability: .processCrashSafe, fileSystem: counter)
+    return try SharedFolder(store: store, heartbeatStore: unflushed)
+  }
+
+  @Test(
+    "a callback takes the folder's lock once when its stores share it, once per write otherwise",
+    arguments: [true, false])
+  func oneHoldPerCallback(siblings: Bool) throws {
+    let directory = try TemporaryDirectory(prefix: "stk-hold", preferringMemory: true)
+    let counter = LockCounter()
+    let folder = try Self.folder(siblings: siblings, counter: counter, directory: directory)
+    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
+    _ = recorder.intervalDidStart(for: "daily", now: Self.start)
+    let before = counter.locks
+    for minutes in 1...10 {
+      let response = recorder.eventDidReachThreshold(
+        "stk:\(minutes)m:app", activity: "daily", now: Self.start + Double(minutes * 60))
+      #expect(response.succeeded)
+      #expect(response.notification?.value == UInt64(minutes + 1))
+    }
+    // The fact, the mark and the heartbeat: one hold, or three.
+    #expect(counter.locks - before == (siblings ? 10 : 30))
+    let facts = try folder.outbox.drain(after: .start).entries
+    #expect(facts.map(\.number.value) == Array(1...11))
+    let beats = try folder.heartbeats().history().heartbeats
+    #expect(beats.count == 11)
+    #expect(beats.last?.sequence == 11)
+    #expect(try folder.outbox.lastHandedOut()?.value == 11)
+  }
+
+  @Test("a heartbeat without a callback takes the folder's lock once too")
+  func heartbeatTakesOneHold() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-hold", preferringMemory: true)
+    let counter = LockCounter()
+    let folder = try Self.folder(siblings: true, counter: counter, directory: directory)
+    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
+    _ = recorder.intervalDidStart(for: "daily", now: Self.start)
+    let before = counter.locks
+    #expect(recorder.heartbeat(now: Self.start + 30).succeeded)
+    #expect(counter.locks - before == 1)
+  }
+}
