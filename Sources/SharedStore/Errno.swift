@@ -107,4 +107,11 @@ extension Errno {
   ///
   /// ``FileStore`` also reports it when its lock file was replaced three times in a row.
   public static let staleFileHandle = Errno(rawValue: ESTALE)
+
+  /// Waiting would never end (`EDEADLK`).
+  ///
+  /// ``FileStore`` reports it for a change made from inside the body of another change on the
+  /// same store or a sibling — an `update` body, an append's or a compaction's closure — which
+  /// would otherwise write under the outer change's feet.
+  public static let resourceDeadlockAvoided = Errno(rawValue: EDEADLK)
 }

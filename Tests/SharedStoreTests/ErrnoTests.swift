@@ -23,6 +23,7 @@ struct ErrnoTests {
     (.isADirectory, EISDIR), (.invalidArgument, EINVAL), (.staleFileHandle, ESTALE),
     (.tooManySymbolicLinks, ELOOP), (.fileTooLarge, EFBIG),
     (.resourceTemporarilyUnavailable, EAGAIN), (.notSupported, ENOTSUP),
+    (.resourceDeadlockAvoided, EDEADLK),
   ]
 
   @Test("each named error number is the platform's own value", arguments: named)

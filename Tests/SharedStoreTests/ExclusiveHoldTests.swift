@@ -153,4 +153,68 @@ struct ExclusiveHoldTests {
     }
     #expect(try store.readLog("log")?.records.count == 1)
   }
+
+  @Test("a change made from inside another change's body is refused, not nested")
+  func changeFromABodyIsRefused() throws {
+    let fixture = try Fixture()
+    let isRefusal = { (error: SharedStoreError) -> Bool in
+      guard case .io(_, _, .resourceDeadlockAvoided) = error else { return false }
+      return true
+    }
+    var refusals: [SharedStoreError] = []
+    for store in [fixture.store, fixture.sibling] {
+      try fixture.store.appendToLog("outer", capacity: 10, examiningNewest: 0) { _ in
+        do throws(SharedStoreError) {
+          try store.append([Data("inner".utf8)], toLog: "inner", capacity: 10)
+        } catch {
+          refusals.append(error)
+        }
+        return [Data("outer".utf8)]
+      }
+      try fixture.store.update("value") { (data: inout Data?) throws(SharedStoreError) in
+        do throws(SharedStoreError) {
+          try store.write(Data("inner".utf8), for: "inner-value")
+        } catch {
+          refusals.append(error)
+        }
+        data = Data("outer".utf8)
+      }
+    }
+    #expect(refusals.count == 4 && refusals.allSatisfy(isRefusal))
+    #expect(try fixture.texts("outer") == ["outer", "outer"])
+    #expect(try fixture.store.readLog("inner") == nil)
+    #expect(try fixture.store.read("inner-value") == nil)
+    // Control: the same changes inside a hold, not a change's body, are made.
+    try fixture.store.exclusively { () throws(SharedStoreError) in
+      try fixture.sibling.append([Data("inner".utf8)], toLog: "inner", capacity: 10)
+      try fixture.store.write(Data("inner".utf8), for: "inner-value")
+    }
+    #expect(try fixture.texts("inner") == ["inner"])
+  }
+
+  @Test("a read in one thread is not held up by another thread's hold")
+  func readDuringAnotherThreadsHold() throws {
+    let fixture = try Fixture()
+    try fixture.sibling.append([Data("newest".utf8)], toLog: "beats", capacity: 10)
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    Thread {
+      try? fixture.store.exclusively {
+        holding.signal()
+        release.wait()
+      }
+    }.start()
+    holding.wait()
+    let read = DispatchSemaphore(value: 0)
+    let newest = LockedValue<String?>(nil)
+    Thread {
+      let record = try? fixture.sibling.readLog("beats", newest: 1)?.records.last
+      newest.withLock { $0 = record.map { String(decoding: $0.bytes, as: UTF8.self) } }
+      read.signal()
+    }.start()
+    let answered = read.wait(timeout: .now() + 10)
+    release.signal()
+    #expect(answered == .success, "the read waited for the hold")
+    #expect(newest.withLock { $0 } == "newest")
+  }
 }

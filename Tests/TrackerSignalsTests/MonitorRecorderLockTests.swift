@@ -75,4 +75,33 @@ struct MonitorRecorderLockTests {
     #expect(recorder.heartbeat(now: Self.start + 30).succeeded)
     #expect(counter.locks - before == 1)
   }
+
+  @Test("two callbacks at once, one before the first unlock and one after, both return")
+  func callbacksAcrossTheFirstUnlockBothReturn() throws {
+    // A callback that cannot take the folder's lock (the device still locked) publishes without
+    // it; one that can holds it. Copies of one recorder share the backlog: without one order
+    // for the backlog's lock and the folder's, the two could wait for each other forever.
+    let locked = try LockedFolder()
+    var stuck = 0
+    for round in 0..<200 {
+      locked.device.lock()
+      let recorder = MonitorRecorder(folder: try locked.openedByANewProcess(), timeZone: { .gmt })
+      let done = DispatchSemaphore(value: 0)
+      for thread in 0..<2 {
+        Thread {
+          for step in 0..<5 {
+            let minutes = round * 10 + thread * 5 + step
+            _ = recorder.eventDidReachThreshold(
+              "stk:\(minutes)m:app", activity: "daily", now: Self.start + Double(minutes * 60))
+          }
+          done.signal()
+        }.start()
+      }
+      Thread.sleep(forTimeInterval: Double(round % 5) / 10_000)
+      locked.device.unlock()
+      for _ in 0..<2 where done.wait(timeout: .now() + 10) == .timedOut { stuck += 1 }
+      if stuck > 0 { break }
+    }
+    #expect(stuck == 0, "callbacks waited for each other")
+  }
 }

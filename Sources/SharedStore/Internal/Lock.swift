@@ -25,10 +25,12 @@ package final class Lock: @unchecked Sendable {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
+    let initialized = pthread_mutexattr_init(&attributes)
+    precondition(initialized == 0, "pthread_mutexattr_init failed with \(initialized)")
     defer { pthread_mutexattr_destroy(&attributes) }
     if recursive {
-      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+      let typed = pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+      precondition(typed == 0, "pthread_mutexattr_settype failed with \(typed)")
     }
     let status = pthread_mutex_init(mutex, &attributes)
     precondition(status == 0, "pthread_mutex_init failed with \(status)")
@@ -45,6 +47,14 @@ package final class Lock: @unchecked Sendable {
   package func lock() {
     let status = pthread_mutex_lock(mutex)
     precondition(status == 0, "pthread_mutex_lock failed with \(status)")
+  }
+
+  /// Acquires the lock if no other thread holds it, without waiting.
+  ///
+  /// - Returns: Whether the calling thread now holds the lock (and must release it); a recursive
+  ///   lock the thread holds already is taken again.
+  package func tryLock() -> Bool {
+    pthread_mutex_trylock(mutex) == 0
   }
 
   /// Releases the lock, which the calling thread must hold.

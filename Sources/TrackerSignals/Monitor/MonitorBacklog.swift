@@ -119,6 +119,14 @@ final class MonitorBacklog: Sendable {
 
   let capacity: Int
   private let state = LockedValue(State())
+  /// Taken by a callback around all of its writes, before the folder's lock.
+  ///
+  /// A callback that holds the folder's lock takes the backlog's to publish; one that could not
+  /// take the folder's lock takes the backlog's and then, in each write, the folder's. Two
+  /// callbacks at once, one of each kind, would wait for each other forever; this lock lets only
+  /// one of them run its writes at a time. It is held for a callback's writes only: microseconds,
+  /// and a flush.
+  let writes = Lock()
 
   init(capacity: Int) {
     self.capacity = max(1, capacity)

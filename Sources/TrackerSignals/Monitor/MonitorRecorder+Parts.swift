@@ -15,18 +15,23 @@ extension MonitorRecorder {
   /// cannot be taken (before the first unlock, data protection keeps the lock file closed),
   /// `writes` runs without it, and each write fails or succeeds as it would alone: what cannot
   /// be written is held or reported as before.
+  ///
+  /// The backlog's lock for writes is taken first, whichever way they run (see
+  /// `MonitorBacklog.writes`).
   func holdingTheFolder<Result>(
     failures: inout [MonitorFailure],
     _ writes: (inout [MonitorFailure]) -> Result
   ) -> Result {
-    guard let folderLock else { return writes(&failures) }
-    var collected = failures
-    do {
-      let result = try folderLock.exclusively { writes(&collected) }
-      failures = collected
-      return result
-    } catch {
-      return writes(&failures)
+    backlog.writes.withLock {
+      guard let folderLock else { return writes(&failures) }
+      var collected = failures
+      do {
+        let result = try folderLock.exclusively { writes(&collected) }
+        failures = collected
+        return result
+      } catch {
+        return writes(&failures)
+      }
     }
   }
 

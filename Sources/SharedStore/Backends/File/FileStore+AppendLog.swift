@@ -56,7 +56,9 @@ extension FileStore {
     var engine = try appendingEngine(key)
     let appended: LogAppend?
     do {
-      appended = try engine.append(capacity: capacity, examining: examiningNewest, makeRecords)
+      appended = try handles.runningChangeBody { () throws(SharedStoreError) in
+        try engine.append(capacity: capacity, examining: examiningNewest, makeRecords)
+      }
     } catch {
       engine.medium.closeQuietly()
       throw error
@@ -71,8 +73,8 @@ extension FileStore {
   ///   - key: A valid store key.
   ///   - newest: How many of the newest records to return, or `nil` for all. For a few, only
   ///     the header and the end of the file are read — and, inside ``exclusively(_:)``, from
-  ///     memory after one `lstat` when this store appended to the log last and no store has
-  ///     changed the file since.
+  ///     memory after one `lstat` when this store or a sibling appended to the log last and no
+  ///     store has changed the file since.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
@@ -104,7 +106,9 @@ extension FileStore {
     defer { releaseExclusiveAccess() }
     var engine = try logEngine(key, mode: .readOnly)
     defer { engine.medium.closeQuietly() }
-    return try engine.compact(keeping: isKept)
+    return try handles.runningChangeBody { () throws(SharedStoreError) in
+      try engine.compact(keeping: isKept)
+    }
   }
 
   /// The newest records of the log of `key` read through the file this store keeps open for
@@ -122,9 +126,11 @@ extension FileStore {
   private func keptLogSnapshot(_ key: String, newest: Int) throws(SharedStoreError)
     -> LogSnapshot?
   {
-    processLock.lock()
+    // A reader takes no lock: when another thread holds this one, the read goes to the file.
+    // The in-process lock is recursive, so the thread that holds it takes it again, and a depth
+    // above zero is then its own hold.
+    guard processLock.tryLock() else { return nil }
     defer { processLock.unlock() }
-    // The in-process lock is recursive: a depth above zero is this thread's own hold.
     guard handles.exclusiveDepth > 0, let kept = handles.openLog(forKey: key) else { return nil }
     guard let status = keptFileStatus(atPath: kept.path), status.kind == .regularFile,
       status.identity == kept.identity, status.size <= Self.maximumFileSize

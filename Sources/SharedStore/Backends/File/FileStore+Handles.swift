@@ -11,6 +11,20 @@ extension FileStore {
     /// How many times the thread holding the store's in-process lock has taken exclusive access
     /// without releasing it: the `flock` is taken at the first and released at the last.
     var exclusiveDepth = 0
+    /// Whether a change's body is running — an `update` body, an append's or a compaction's
+    /// closure — so that a change it makes on this store or a sibling is refused, not nested.
+    var inChangeBody = false
+
+    /// Runs `body`, a change's closure, with ``inChangeBody`` set; the caller holds exclusive
+    /// access.
+    func runningChangeBody<Result>(_ body: () throws(SharedStoreError) -> Result)
+      throws(SharedStoreError) -> Result
+    {
+      let outer = inChangeBody
+      inChangeBody = true
+      defer { inChangeBody = outer }
+      return try body()
+    }
     /// The identity of the file `lock` refers to, taken when it was opened: an open descriptor
     /// keeps its file, so it never changes, and checking that the lock is current needs only
     /// the `lstat` of the lock file's path.

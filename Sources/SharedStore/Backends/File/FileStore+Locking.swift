@@ -23,10 +23,18 @@ extension FileStore {
   /// locks again.
   ///
   /// A thread that holds exclusive access already — inside ``exclusively(_:)``, on this store or
-  /// a sibling — takes it again at no cost: the `flock` stays as it was.
+  /// a sibling — takes it again at no cost: the `flock` stays as it was. From inside a change's
+  /// body it is refused with ``Errno/resourceDeadlockAvoided``: the outer change would write over
+  /// what the inner one wrote (before the lock was recursive, that call waited forever).
   func acquireExclusiveAccess() throws(SharedStoreError) {
     processLock.lock()
     guard handles.exclusiveDepth == 0 else {
+      guard !handles.inChangeBody else {
+        processLock.unlock()
+        throw .io(
+          operation: "flock (a change made from inside another change's body)", path: lockPath,
+          errno: .resourceDeadlockAvoided)
+      }
       handles.exclusiveDepth += 1
       return
     }
@@ -77,7 +85,11 @@ extension FileStore {
   /// Each change inside still succeeds or fails on its own, with its own durability; a change
   /// that throws does not undo the ones before it. Another process's change waits for the whole
   /// of `body`, so keep it short; on iOS a process suspended while it holds a lock in a shared
-  /// container is terminated. Readers take no lock and are not held up.
+  /// container is terminated. Readers take no lock and are not held up. That the lock file is
+  /// still the directory's is checked when the hold begins, not at each change inside it: a
+  /// directory replaced during `body` is seen by the next hold. A change made from inside
+  /// another change's body (an `update` body, an append's closure) is refused with
+  /// ``Errno/resourceDeadlockAvoided``, inside a hold or not.
   ///
   /// - Parameter body: The changes to make. It must not use a store on this directory that is
   ///   not this one or a sibling: that store's lock would wait for this one forever.

@@ -276,7 +276,7 @@ public final class FileStore: SharedStore {
     defer { releaseExclusiveAccess() }
     let current = try readFile(key: key)
     var data = current?.payload
-    let result = try body(&data)
+    let result = try handles.runningChangeBody { () throws(SharedStoreError) in try body(&data) }
     if data != current?.payload {
       if let data {
         let generation = current.map { $0.generation &+ 1 } ?? Self.freshGeneration()
