@@ -24,56 +24,58 @@ struct MonitorRecorderLockTests {
 
   static let start = Date(timeIntervalSince1970: 1_776_211_200)
 
-  /// A folder whose heartbeats and mark are kept by a sibling of its durable store, or — the
-  /// control — by a store opened separately on the same directory.
-  static func folder(siblings: Bool, counter: LockCounter, directory: TemporaryDirectory) throws
-    -> SharedFolder
-  {
-    let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: counter)
-    let unflushed =
-      siblings
-      ? store.withDurability(.processCrashSafe)
-      : try FileStore(
-        directory: directory.url, durability: .processCrashSafe, fileSystem: counter)
-    return try SharedFolder(store: store, heartbeatStore: unflushed)
+  /// A recorder that has made its first callback, on a folder whose heartbeats and mark are
+  /// kept by a sibling of its durable store or — the control — by a store opened separately on
+  /// the same directory; its file system counts the `flock`s taken.
+  struct Fixture {
+    let directory: TemporaryDirectory
+    let counter = LockCounter()
+    let folder: SharedFolder
+    let recorder: MonitorRecorder
+
+    init(siblings: Bool) throws {
+      directory = try TemporaryDirectory(prefix: "stk-hold", preferringMemory: true)
+      let store = try FileStore(
+        directory: directory.url, durability: .durable, fileSystem: counter)
+      let unflushed =
+        siblings
+        ? store.withDurability(.processCrashSafe)
+        : try FileStore(
+          directory: directory.url, durability: .processCrashSafe, fileSystem: counter)
+      folder = try SharedFolder(store: store, heartbeatStore: unflushed)
+      recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
+      _ = recorder.intervalDidStart(for: "daily", now: MonitorRecorderLockTests.start)
+    }
   }
 
   @Test(
     "a callback takes the folder's lock once when its stores share it, once per write otherwise",
     arguments: [true, false])
   func oneHoldPerCallback(siblings: Bool) throws {
-    let directory = try TemporaryDirectory(prefix: "stk-hold", preferringMemory: true)
-    let counter = LockCounter()
-    let folder = try Self.folder(siblings: siblings, counter: counter, directory: directory)
-    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
-    _ = recorder.intervalDidStart(for: "daily", now: Self.start)
-    let before = counter.locks
+    let fixture = try Fixture(siblings: siblings)
+    let before = fixture.counter.locks
     for minutes in 1...10 {
-      let response = recorder.eventDidReachThreshold(
+      let response = fixture.recorder.eventDidReachThreshold(
         "stk:\(minutes)m:app", activity: "daily", now: Self.start + Double(minutes * 60))
       #expect(response.succeeded)
       #expect(response.notification?.value == UInt64(minutes + 1))
     }
     // The fact, the mark and the heartbeat: one hold, or three.
-    #expect(counter.locks - before == (siblings ? 10 : 30))
-    let facts = try folder.outbox.drain(after: .start).entries
+    #expect(fixture.counter.locks - before == (siblings ? 10 : 30))
+    let facts = try fixture.folder.outbox.drain(after: .start).entries
     #expect(facts.map(\.number.value) == Array(1...11))
-    let beats = try folder.heartbeats().history().heartbeats
+    let beats = try fixture.folder.heartbeats().history().heartbeats
     #expect(beats.count == 11)
     #expect(beats.last?.sequence == 11)
-    #expect(try folder.outbox.lastHandedOut()?.value == 11)
+    #expect(try fixture.folder.outbox.lastHandedOut()?.value == 11)
   }
 
   @Test("a heartbeat without a callback takes the folder's lock once too")
   func heartbeatTakesOneHold() throws {
-    let directory = try TemporaryDirectory(prefix: "stk-hold", preferringMemory: true)
-    let counter = LockCounter()
-    let folder = try Self.folder(siblings: true, counter: counter, directory: directory)
-    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
-    _ = recorder.intervalDidStart(for: "daily", now: Self.start)
-    let before = counter.locks
-    #expect(recorder.heartbeat(now: Self.start + 30).succeeded)
-    #expect(counter.locks - before == 1)
+    let fixture = try Fixture(siblings: true)
+    let before = fixture.counter.locks
+    #expect(fixture.recorder.heartbeat(now: Self.start + 30).succeeded)
+    #expect(fixture.counter.locks - before == 1)
   }
 
   @Test("two callbacks at once, one before the first unlock and one after, both return")

@@ -7,6 +7,24 @@ import UsageModel
 // The parts of a callback: the heartbeat, the restart advice and the diagnostic entry.
 extension MonitorRecorder {
 
+  /// Publishes the facts held while the folder was closed and then `fact`, in one write, and
+  /// records the heartbeat with the number published — in one hold of the folder's lock when
+  /// there is one (``holdingTheFolder(failures:_:)``).
+  ///
+  /// - Returns: What was published, and the heartbeat before this one.
+  func publishAndRecordHeartbeat(
+    _ fact: MonitorFact?, now: Date, memoryBytes: UInt64?, failures: inout [MonitorFailure]
+  ) -> (published: MonitorBacklog.Outcome, previous: Heartbeat?) {
+    holdingTheFolder(failures: &failures) { (failures: inout [MonitorFailure]) in
+      let published = backlog.publish(
+        fact, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
+      let previous = recordHeartbeat(
+        now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
+        failures: &failures)
+      return (published, previous)
+    }
+  }
+
   /// Runs a callback's writes — the fact, the outbox's mark, the heartbeat — in one hold of the
   /// folder's lock when its stores share one (``folderLock``), so that they cost one `flock`
   /// and one check of the lock file instead of one each.

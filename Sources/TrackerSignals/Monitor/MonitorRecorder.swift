@@ -273,16 +273,8 @@ public struct MonitorRecorder: Sendable {
     } catch {
       failures.append(.invalidFact(error))
     }
-    let (published, previous) = holdingTheFolder(failures: &failures) {
-      (failures: inout [MonitorFailure]) in
-      // Any facts held while the folder was closed go first, in one write with this one.
-      let published = backlog.publish(
-        fact, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
-      let previous = recordHeartbeat(
-        now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
-        failures: &failures)
-      return (published, previous)
-    }
+    let (published, previous) = publishAndRecordHeartbeat(
+      fact, now: now, memoryBytes: memoryBytes, failures: &failures)
     let notification = published.notification
     let restart = advice(for: callback, now: now, previous: previous)
     logFailures(
@@ -305,15 +297,8 @@ public struct MonitorRecorder: Sendable {
   ///   a failure is logged.
   public func heartbeat(now: Date, memoryBytes: UInt64? = nil) -> MonitorResponse {
     var failures: [MonitorFailure] = []
-    let (published, previous) = holdingTheFolder(failures: &failures) {
-      (failures: inout [MonitorFailure]) in
-      let published = backlog.publish(
-        nil, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
-      let previous = recordHeartbeat(
-        now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
-        failures: &failures)
-      return (published, previous)
-    }
+    let (published, previous) = publishAndRecordHeartbeat(
+      nil, now: now, memoryBytes: memoryBytes, failures: &failures)
     let restart = advice(for: nil, now: now, previous: previous)
     logFailures(
       &failures, callback: nil, activity: "heartbeat", event: nil, now: now,
