@@ -181,7 +181,7 @@ public protocol SharedStore: Sendable {
   /// Reads the append-only log under `key`: its counts, and its newest `newest` records or all of
   /// them.
   ///
-  /// Reading takes no lock and never changes the log. A frame cut short by a writer that was
+  /// Reading never waits for a lock and never changes the log. A frame cut short by a writer that was
   /// killed (or that is still writing) is not a record: it is left out, and the records before
   /// it are returned. A damaged frame among the ones read — one whose checksum does not match —
   /// is reported, never skipped.

@@ -69,6 +69,10 @@ public struct SharedFolder: Sendable {
 
   /// Opens the folder on stores of your choosing.
   ///
+  /// A `FileStore` and its sibling without flushes (`store.withDurability(.processCrashSafe)`)
+  /// as `heartbeatStore` share one lock, as ``init(directory:layout:)`` opens them, so that a
+  /// ``MonitorRecorder`` callback makes its writes in one hold of it.
+  ///
   /// - Parameters:
   ///   - store: The durable store.
   ///   - heartbeatStore: The heartbeats' store; `store` unless you choose otherwise.

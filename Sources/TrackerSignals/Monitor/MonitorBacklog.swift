@@ -124,8 +124,9 @@ final class MonitorBacklog: Sendable {
   /// A callback that holds the folder's lock takes the backlog's to publish; one that could not
   /// take the folder's lock takes the backlog's and then, in each write, the folder's. Two
   /// callbacks at once, one of each kind, would wait for each other forever; this lock lets only
-  /// one of them run its writes at a time. It is held for a callback's writes only: microseconds,
-  /// and a flush.
+  /// one of them run its writes at a time. It is held for a callback's writes, including any wait
+  /// for the folder's lock, a compaction, and the backlog's diagnostic entry: a second callback
+  /// would wait for the folder's lock as long.
   let writes = Lock()
 
   init(capacity: Int) {

@@ -40,11 +40,13 @@ import UsageModel
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
 ///
-/// On a folder opened with ``SharedFolder/init(directory:layout:)``, 1 and 2 are made in one
-/// hold of the folder's lock (`FileStore.exclusively(_:)`): one `flock` for the fact, the mark
-/// and the heartbeat, and the mark read from the file kept open since the previous callback.
-/// Each write still fails on its own, and when the lock cannot be taken (before the first
-/// unlock) each is tried alone, as on stores that do not share a lock.
+/// On a folder opened with ``SharedFolder/init(directory:layout:)`` — or on stores that share one
+/// lock, such as a durable `FileStore` and its `withDurability(.processCrashSafe)` sibling — 1
+/// and 2 are made in one hold of the folder's lock (`FileStore.exclusively(_:)`): one `flock`
+/// for the fact, the mark and the heartbeat, and the mark read from the file kept open since the
+/// previous callback. Each write still fails on its own, and when the lock cannot be taken
+/// (before the first unlock) each is tried alone, as on stores that do not share a lock. Do not
+/// make a callback inside your own `exclusively` hold or `update` body on the folder's store.
 ///
 /// **Healing.** An outbox that cannot be read (damaged, or written in a newer layout) is moved
 /// aside with its bytes kept, and the fact is published in a new epoch

@@ -30,7 +30,9 @@ extension FileStore {
   ///   - capacity: The most records the log keeps, at least 1.
   ///   - examiningNewest: How many of the newest records `makeRecords` sees.
   ///   - makeRecords: Returns the records to append. It runs while the directory is locked and
-  ///     must not call back into this store or any other ``FileStore`` on the same directory.
+  ///     must make no change through this store or a sibling (refused with
+  ///     ``Errno/resourceDeadlockAvoided``), nor through another ``FileStore`` on the same
+  ///     directory (that would wait forever).
   /// - Returns: What was appended, or `nil` when `makeRecords` returned no record.
   /// The log file must be a regular file of at most ``FileStore/maximumFileSize`` bytes; an
   /// append that would make it larger compacts it to its newest `capacity` records instead, and
@@ -72,9 +74,10 @@ extension FileStore {
   /// - Parameters:
   ///   - key: A valid store key.
   ///   - newest: How many of the newest records to return, or `nil` for all. For a few, only
-  ///     the header and the end of the file are read — and, inside ``exclusively(_:)``, from
-  ///     memory after one `lstat` when this store or a sibling appended to the log last and no
-  ///     store has changed the file since.
+  ///     the header and the end of the file are read — and, when the calling thread holds the
+  ///     store's lock (inside ``exclusively(_:)``, or a change's body), from memory after one
+  ///     `lstat` when this store or a sibling appended to the log last and no store has changed
+  ///     the file since. A read never waits for the lock.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over

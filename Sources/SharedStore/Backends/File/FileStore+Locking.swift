@@ -87,9 +87,11 @@ extension FileStore {
   /// of `body`, so keep it short; on iOS a process suspended while it holds a lock in a shared
   /// container is terminated. Readers take no lock and are not held up. That the lock file is
   /// still the directory's is checked when the hold begins, not at each change inside it: a
-  /// directory replaced during `body` is seen by the next hold. A change made from inside
-  /// another change's body (an `update` body, an append's closure) is refused with
-  /// ``Errno/resourceDeadlockAvoided``, inside a hold or not.
+  /// directory replaced during `body` is seen by the next hold. A change — or a hold — begun
+  /// from inside another change's body (an `update` body, an append's closure) is refused with
+  /// ``Errno/resourceDeadlockAvoided``, inside a hold or not. Do not make a
+  /// `MonitorRecorder` callback inside a hold: it takes a lock of its own before this one, and a
+  /// callback on another thread would then wait for this hold while this one waits for it.
   ///
   /// - Parameter body: The changes to make. It must not use a store on this directory that is
   ///   not this one or a sibling: that store's lock would wait for this one forever.

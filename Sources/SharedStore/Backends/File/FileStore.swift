@@ -24,7 +24,7 @@ import Darwin
 /// file, and followed by a flush of the directory (see ``Durability``). A reader therefore sees the
 /// complete old value or the complete new one, never a torn mix, even if the writer is killed.
 ///
-/// **Reads** take no lock. Each file carries a header with a checksum (see
+/// **Reads** never wait for a lock. Each file carries a header with a checksum (see
 /// <doc:/ScreenTimeKit/FileFormat>), so a damaged or foreign file is reported as
 /// ``SharedStoreError/corrupted(key:path:reason:)`` and left untouched.
 ///
@@ -67,9 +67,9 @@ import Darwin
 ///
 /// **Append-only logs** live in files of their own kind: an append writes one checksummed frame
 /// at the end of the file and flushes that file, with no rename; see
-/// ``appendToLog(_:capacity:examiningNewest:_:)``. The store keeps the log it appended to last
-/// open, so that the next append to it — a monitor extension's next callback — checks the file
-/// with one `lstat` instead of opening and reading it again.
+/// ``appendToLog(_:capacity:examiningNewest:_:)``. The store keeps the four logs it appended to
+/// last open (shared with its siblings), so that the next append to one — a monitor extension's
+/// next callback — checks the file with one `lstat` instead of opening and reading it again.
 ///
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
@@ -258,8 +258,10 @@ public final class FileStore: SharedStore {
   ///
   /// - Parameters:
   ///   - key: A valid store key.
-  ///   - body: The change to make. It runs while the directory is locked and must not call back
-  ///     into this store or any other ``FileStore`` on the same directory.
+  ///   - body: The change to make. It runs while the directory is locked and must make no change
+  ///     through this store or a sibling (refused with ``Errno/resourceDeadlockAvoided``), nor
+  ///     through another ``FileStore`` on the same directory (that would wait forever); reading
+  ///     is fine.
   /// - Returns: What `body` returned.
   /// - Throws: ``SharedStoreError`` — including `corrupted`, `notARegularFile` or `tooLarge`
   ///   for a current file that cannot be read, in which case `body` is not called — from the
