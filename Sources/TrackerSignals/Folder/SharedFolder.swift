@@ -38,9 +38,9 @@ public struct SharedFolder: Sendable {
   /// Opens the folder at `directory`.
   ///
   /// It opens a durable ``/SharedStore/FileStore``, and its sibling without flushes
-  /// (`.processCrashSafe`, `FileStore.withDurability(_:)`) for the heartbeats and the outbox's
-  /// high-water mark. The two share one lock, so that a ``MonitorRecorder`` callback writes the
-  /// fact, the mark and the heartbeat in one hold of it.
+  /// (`.processCrashSafe`, ``/SharedStore/FileStore/withDurability(_:)``) for the heartbeats
+  /// and the outbox's high-water mark. The two share one lock, so that a ``MonitorRecorder``
+  /// callback writes the fact, the mark and the heartbeat in one hold of it.
   ///
   /// Opening reads nothing and writes nothing but the store's lock file; on Apple platforms it
   /// gives the folder the data-protection class the store uses (see
@@ -69,8 +69,8 @@ public struct SharedFolder: Sendable {
 
   /// Opens the folder on stores of your choosing.
   ///
-  /// A `FileStore` and its sibling without flushes (`store.withDurability(.processCrashSafe)`)
-  /// as `heartbeatStore` share one lock, as ``init(directory:layout:)`` opens them, so that a
+  /// A ``/SharedStore/FileStore`` and its sibling without flushes
+  /// (``/SharedStore/FileStore/withDurability(_:)``) as `heartbeatStore` share one lock, as ``init(directory:layout:)`` opens them, so that a
   /// ``MonitorRecorder`` callback makes its writes in one hold of it.
   ///
   /// - Parameters:

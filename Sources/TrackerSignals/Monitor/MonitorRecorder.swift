@@ -41,8 +41,9 @@ import UsageModel
 /// what failed.
 ///
 /// On a folder opened with ``SharedFolder/init(directory:layout:)`` — or on stores that share one
-/// lock, such as a durable `FileStore` and its `withDurability(.processCrashSafe)` sibling — 1
-/// and 2 are made in one hold of the folder's lock (`FileStore.exclusively(_:)`): one `flock`
+/// lock, such as a durable ``/SharedStore/FileStore`` and its
+/// ``/SharedStore/FileStore/withDurability(_:)`` sibling without flushes — 1 and 2 are made in
+/// one hold of the folder's lock (``/SharedStore/FileStore/exclusively(_:)``): one `flock`
 /// for the fact, the mark and the heartbeat, and the mark read from the file kept open since the
 /// previous callback. Each write still fails on its own, and when the lock cannot be taken
 /// (before the first unlock) each is tried alone, as on stores that do not share a lock. Do not

@@ -89,8 +89,8 @@ extension FileStore {
   /// still the directory's is checked when the hold begins, not at each change inside it: a
   /// directory replaced during `body` is seen by the next hold. A change — or a hold — begun
   /// from inside another change's body (an `update` body, an append's closure) is refused with
-  /// ``Errno/resourceDeadlockAvoided``, inside a hold or not. Do not make a
-  /// `MonitorRecorder` callback inside a hold: it takes a lock of its own before this one, and a
+  /// ``Errno/resourceDeadlockAvoided``, inside a hold or not. Do not make a monitor recorder's
+  /// callback (TrackerSignals) inside a hold: it takes a lock of its own before this one, and a
   /// callback on another thread would then wait for this hold while this one waits for it.
   ///
   /// - Parameter body: The changes to make. It must not use a store on this directory that is
