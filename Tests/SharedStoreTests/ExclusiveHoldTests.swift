@@ -30,10 +30,8 @@ struct ExclusiveHoldTests {
       try sibling.append([Data(text.utf8)], toLog: "beats", capacity: 100)
     }
 
-    func texts(_ key: String, in store: FileStore? = nil) throws -> [String] {
-      (try (store ?? self.store).readLog(key)?.records ?? []).map {
-        String(decoding: $0.bytes, as: UTF8.self)
-      }
+    func texts(_ key: String) throws -> [String] {
+      (try store.readLog(key)?.records ?? []).map { String(decoding: $0.bytes, as: UTF8.self) }
     }
   }
 
