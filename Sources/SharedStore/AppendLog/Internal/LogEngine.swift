@@ -17,6 +17,12 @@ protocol LogMedium {
   /// header or the end of the log. A medium may answer from what it already holds of an
   /// unchanged log; a compaction's scan and a full read always use ``read(from:count:)``.
   func readEnd(from offset: Int, count: Int) throws(SharedStoreError) -> Data
+  /// What the last read or append of the log's end found — the header, the size and the newest
+  /// record — when the medium keeps it and the log still has that size; `nil` otherwise.
+  func rememberedEnd() -> LogView?
+  /// Keeps `end`, a view of the log at its current size holding only its newest record, for
+  /// the next ``rememberedEnd()``; a medium that keeps nothing ignores it.
+  func rememberEnd(_ end: LogView)
   /// Writes `bytes` at `offset`, the end of the log, completely or reports why not.
   mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError)
   /// Replaces the whole log, or creates it, atomically: readers see the old bytes or the new.
@@ -35,6 +41,12 @@ extension LogMedium {
   func readEnd(from offset: Int, count: Int) throws(SharedStoreError) -> Data {
     try read(from: offset, count: count)
   }
+
+  /// Nothing: a medium that holds nothing in memory decodes the end at every read.
+  func rememberedEnd() -> LogView? { nil }
+
+  /// Keeps nothing: a medium that holds nothing in memory.
+  func rememberEnd(_ end: LogView) {}
 
   /// Collects the bytes and replaces the log with them: a medium in memory.
   mutating func replace(
@@ -75,6 +87,13 @@ struct LogEngine<Medium: LogMedium> {
     guard medium.exists else { return nil }
     guard let newest else { return try fullView() }
     let size = try medium.size()
+    // An append that examines the newest record, at every callback of a monitor extension,
+    // finds it decoded already when the log is as this store left it.
+    if let remembered = medium.rememberedEnd(), remembered.size == size,
+      remembered.newest(newest) != nil
+    {
+      return remembered
+    }
     // A small file is read in one piece; a larger one, its header and then its end.
     let whole = size <= LogFileFormat.headerSize + Self.tailReadSize
     let first = try medium.readEnd(from: 0, count: whole ? size : LogFileFormat.headerSize)
@@ -94,7 +113,9 @@ struct LogEngine<Medium: LogMedium> {
         let view = LogView(
           header: header, size: size, frames: frames, holdsEveryFrame: holdsEveryFrame,
           tail: tail)
-        return view.newest(newest) == nil ? try fullView() : view
+        guard view.newest(newest) != nil else { return try fullView() }
+        medium.rememberEnd(view.keepingNewestRecord())
+        return view
       }
     }
   }
@@ -147,6 +168,15 @@ struct LogEngine<Medium: LogMedium> {
       return try rewrite(view, capacity: capacity, appending: records, at: positions)
     }
     try medium.append(bytes, at: view.size)
+    guard let newestRecord = records.last else { preconditionFailure("records is not empty") }
+    medium.rememberEnd(
+      LogView(
+        header: view.header, size: view.size + bytes.count,
+        frames: [
+          LogFileFormat.Frame(
+            ordinal: physical - 1, firstPosition: positions.upperBound, records: [newestRecord])
+        ],
+        holdsEveryFrame: physical == 1, tail: .clean))
     return LogAppend(
       identity: view.header.identity, positions: positions,
       evictedCount: view.count + records.count - min(physical, capacity))

@@ -49,6 +49,20 @@ struct LogView {
     return collected.reversed()
   }
 
+  /// This view with only its newest record, for a store to keep between appends: the header,
+  /// the size, the tail and the counts stay; a read of more than one record reads the file.
+  func keepingNewestRecord() -> LogView {
+    guard let last = frames.last, let record = last.records.last, last.records.count > 1 else {
+      return LogView(
+        header: header, size: size, frames: frames.suffix(1),
+        holdsEveryFrame: holdsEveryFrame && frames.count <= 1, tail: tail)
+    }
+    let newest = Frame(
+      ordinal: last.endOrdinal - 1, firstPosition: last.endPosition - 1, records: [record])
+    return LogView(
+      header: header, size: size, frames: [newest], holdsEveryFrame: false, tail: tail)
+  }
+
   /// A snapshot with the newest `wanted` records, or `nil` when this view does not hold them.
   func snapshot(newest wanted: Int) -> LogSnapshot? {
     guard let records = newest(wanted) else { return nil }

@@ -21,7 +21,8 @@ extension FileStore {
   ///
   /// After an append that wrote a frame, the store keeps the file open, with its header and
   /// end, for its next append to the same log, which then checks the file with one `lstat`
-  /// (same device and inode, same size) instead of opening and reading it; a store keeps the
+  /// (same device and inode, same size; once per hold of the lock, ``exclusively(_:)``) instead
+  /// of opening and reading it; a store keeps the
   /// four log files it appended to last open, and anything that changed a file since makes it
   /// open or read the file again (<doc:/ScreenTimeKit/FileFormat>, "How an append happens").
   ///
@@ -134,11 +135,9 @@ extension FileStore {
     // above zero is then its own hold.
     guard processLock.tryLock() else { return nil }
     defer { processLock.unlock() }
-    guard handles.exclusiveDepth > 0, let kept = handles.openLog(forKey: key) else { return nil }
-    guard let status = keptFileStatus(atPath: kept.path), status.kind == .regularFile,
-      status.identity == kept.identity, status.size <= Self.maximumFileSize
+    guard handles.exclusiveDepth > 0, let kept = handles.openLog(forKey: key),
+      isCurrent(kept)
     else { return nil }
-    kept.window.resize(to: status.size)
     let engine = LogEngine(
       medium: FileLogMedium(
         store: self, key: key, path: kept.path, descriptor: kept.descriptor,
@@ -172,11 +171,7 @@ extension FileStore {
     let random = { UInt64.random(in: 1...UInt64.max) }
     if let kept = handles.takeOpenLog(forKey: key) {
       let path = kept.path
-      if let status = keptFileStatus(atPath: path),
-        status.kind == .regularFile, status.identity == kept.identity,
-        status.size <= Self.maximumFileSize
-      {
-        kept.window.resize(to: status.size)
+      if isCurrent(kept) {
         return LogEngine(
           medium: FileLogMedium(
             store: self, key: key, path: path, descriptor: kept.descriptor,
@@ -194,17 +189,27 @@ extension FileStore {
       key: key, path: path, random: random)
   }
 
-  /// The status of the file at `path`, to decide whether the kept log is still it; `nil` when
-  /// there is none or it cannot be read.
+  /// Whether the key's path still names `kept`, a regular file within the size limit, and
+  /// the window then knows the file's size; the caller holds exclusive access.
   ///
-  /// A failure here is not reported and loses nothing: the kept descriptor is let go and the log
-  /// is opened afresh, whose errors are reported.
-  private func keptFileStatus(atPath path: String) -> FileStatus? {
+  /// One `lstat`, except when the file was checked or written in this hold of the lock already
+  /// (an outbox's mark, read and then appended to) and the store renamed or unlinked no file
+  /// since (``Handles/checkSerial``): no other writer can have replaced it meanwhile. A failure of the `lstat` is not reported and loses nothing: the kept
+  /// descriptor is let go and the log is opened afresh, whose errors are reported.
+  private func isCurrent(_ kept: OpenLog) -> Bool {
+    if kept.checkedAt == handles.checkSerial { return true }
+    let found: FileStatus?
     do {
-      return try fileSystem.status(atPath: path)
+      found = try fileSystem.status(atPath: kept.path)
     } catch {
-      return nil
+      return false
     }
+    guard let status = found, status.kind == .regularFile, status.identity == kept.identity,
+      status.size <= Self.maximumFileSize
+    else { return false }
+    kept.window.resize(to: status.size)
+    kept.checkedAt = handles.checkSerial
+    return true
   }
 
   /// The change token of a log file: its header's token base plus the bytes after the header.
@@ -301,6 +306,14 @@ struct FileLogMedium: LogMedium {
     return bytes
   }
 
+  func rememberedEnd() -> LogView? {
+    window?.decodedEnd
+  }
+
+  func rememberEnd(_ end: LogView) {
+    window?.keepDecodedEnd(end)
+  }
+
   mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError) {
     guard bytes.count <= maximumSize - offset else {
       throw .tooLarge(key: key, path: path, size: offset + bytes.count, limit: maximumSize)
@@ -349,7 +362,8 @@ struct FileLogMedium: LogMedium {
     guard let descriptor, let identity, let window, !replaced else { return try close() }
     store.handles.keep(
       FileStore.OpenLog(
-        key: key, path: path, descriptor: descriptor, identity: identity, window: window),
+        key: key, path: path, descriptor: descriptor, identity: identity, window: window,
+        checkedAt: store.handles.checkSerial),
       store.fileSystem)
   }
 

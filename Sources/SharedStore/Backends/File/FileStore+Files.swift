@@ -167,6 +167,7 @@ extension FileStore {
       removeQuietly(temporaryPath)
       throw error
     }
+    handles.forgetChecks()
     do throws(SystemCallError) {
       try fileSystem.close(descriptor)
       try fileSystem.rename(temporaryPath, to: finalPath)
@@ -181,6 +182,7 @@ extension FileStore {
   /// removed, not what it points to); a missing file is not an error.
   func removeFile(key: String) throws(SharedStoreError) {
     let path = path(forKey: key)
+    handles.forgetChecks()
     do {
       try fileSystem.unlink(path)
     } catch  where error.code == ENOENT {

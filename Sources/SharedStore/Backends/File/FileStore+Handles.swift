@@ -11,6 +11,16 @@ extension FileStore {
     /// How many times the thread holding the store's in-process lock has taken exclusive access
     /// without releasing it: the `flock` is taken at the first and released at the last.
     var exclusiveDepth = 0
+    /// Changes at each outermost hold of exclusive access and whenever the store renames or
+    /// unlinks a file, so that a kept log file checked under the current serial
+    /// (``OpenLog/checkedAt``) is not checked again: in one hold, no other writer can replace
+    /// it, and this store's own replacements change the serial.
+    private(set) var checkSerial: UInt64 = 0
+
+    /// Starts a new ``checkSerial``: the kept log files are checked again at their next use.
+    func forgetChecks() {
+      checkSerial &+= 1
+    }
     /// Whether a change's body is running — an `update` body, an append's or a compaction's
     /// closure — so that a change it makes on this store or a sibling is refused, not nested.
     var inChangeBody = false

@@ -48,6 +48,7 @@ extension FileStore {
         try lockFile(lock)
         if try lockFileIsCurrent(lock) {
           handles.exclusiveDepth = 1
+          handles.forgetChecks()
           return
         }
         releaseFileLock(lock)

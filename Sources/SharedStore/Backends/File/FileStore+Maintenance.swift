@@ -42,6 +42,7 @@ extension FileStore {
         path: directoryPath + "/" + prefix + String(Int.max), errno: .fileExists)
     }
     let destination = directoryPath + "/" + prefix + String(next)
+    handles.forgetChecks()
     do {
       try fileSystem.rename(path(forKey: key), to: destination)
     } catch  where error.code == ENOENT {

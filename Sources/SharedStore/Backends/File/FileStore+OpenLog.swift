@@ -3,7 +3,8 @@ import Foundation
 extension FileStore {
   /// A log file a store appended to lately, kept open with what it knows of the file's header
   /// and end, so that the next append to the same log costs an `lstat` instead of an `open`,
-  /// two `fstat`s, two reads and a `close`.
+  /// two `fstat`s, two reads and a `close` — and nothing more in the same hold of the lock
+  /// (``checkedAt``) — and does not decode the newest record the store wrote or read last.
   ///
   /// A monitor extension appends to the same few logs at every callback, and reads the newest
   /// record of one of them first; everything else a store does opens its file afresh. ``FileStore/appendToLog(_:capacity:examiningNewest:_:)`` uses
@@ -14,7 +15,8 @@ extension FileStore {
   /// removal or a quarantine — by this store or another process — renames or unlinks the path,
   /// and the next append opens the new file.
   ///
-  /// What it holds of the file's bytes is used only while the file has the size it had after
+  /// What it holds of the file's bytes, and what it decoded of them, is used only while the
+  /// file has the size it had after
   /// the store's own last append: the store's writers never write inside a log file, only at its
   /// end or by replacing it, so a file of the same size holds the same bytes, and a file that
   /// grew (another writer appended, or one was killed part way) or shrank (something else
@@ -31,23 +33,36 @@ extension FileStore {
     let identity: FileIdentity
     /// What the store knows of the file's bytes.
     let window: LogWindow
+    /// The ``Handles/checkSerial`` under which the path was last found to name this file, or
+    /// the file was written: while the serial is unchanged — in the same hold of the lock, and
+    /// with no file renamed or unlinked by the store since — the file is not checked again.
+    var checkedAt: UInt64
 
-    init(key: String, path: String, descriptor: Int32, identity: FileIdentity, window: LogWindow) {
+    init(
+      key: String, path: String, descriptor: Int32, identity: FileIdentity, window: LogWindow,
+      checkedAt: UInt64
+    ) {
       self.key = key
       self.path = path
       self.descriptor = descriptor
       self.identity = identity
       self.window = window
+      self.checkedAt = checkedAt
     }
   }
 
   /// The first bytes (the header) and the last bytes of a log file of a known size.
   ///
   /// At most ``capacity`` bytes of the end are kept, so a window costs a few kilobytes however
-  /// long the log.
+  /// long the log. The bytes it hands out share its storage rather than copying it: a reader
+  /// decodes them and lets them go before the next append changes the window.
   final class LogWindow {
     /// The most bytes of the end of the file kept: twice what an append reads of it.
     static var capacity: Int { 2 * LogEngine<FileLogMedium>.tailReadSize }
+    /// The bytes of the end kept after an append takes the window beyond ``capacity``: what an
+    /// append reads of it, so that the end is copied once every few kilobytes appended rather
+    /// than at every append.
+    static var trimmedSize: Int { LogEngine<FileLogMedium>.tailReadSize }
 
     /// The size of the file the bytes are from.
     private(set) var size: Int
@@ -55,6 +70,10 @@ extension FileStore {
     private var head = Data()
     /// The file's bytes up to `size`.
     private var tail = Data()
+    /// The header, counts and newest record of the file at `size`, decoded by the last read of
+    /// its end or made by the store's own append, so that the next append does not decode them
+    /// again.
+    private var end: LogView?
 
     /// A window on a file of `size` bytes that holds none of them yet.
     init(size: Int) {
@@ -68,17 +87,29 @@ extension FileStore {
       self.size = size
       head = Data()
       tail = Data()
+      end = nil
     }
 
-    /// `count` bytes from `offset`, when the window holds all of them.
+    /// The decoded end of the file at its current size, if the window holds it.
+    var decodedEnd: LogView? { end?.size == size ? end : nil }
+
+    /// Keeps `view`, the decoded end of the file, when it is of the file at its current size.
+    func keepDecodedEnd(_ view: LogView) {
+      guard view.size == size else { return }
+      end = view
+    }
+
+    /// `count` bytes from `offset`, when the window holds all of them: a slice of the window's
+    /// storage, whose indices do not start at zero.
     func bytes(from offset: Int, count: Int) -> Data? {
       guard offset >= 0, count >= 0, offset + count <= size else { return nil }
       if offset + count <= head.count {
-        return head.subdata(in: offset..<offset + count)
+        return head[head.startIndex + offset..<head.startIndex + offset + count]
       }
       let tailStart = size - tail.count
       guard offset >= tailStart else { return nil }
-      return tail.subdata(in: offset - tailStart..<offset - tailStart + count)
+      let first = tail.startIndex + offset - tailStart
+      return tail[first..<first + count]
     }
 
     /// Keeps what a read of `bytes` at `offset` says about the header and the end.
@@ -93,6 +124,7 @@ extension FileStore {
 
     /// Takes in `bytes` written at the end of the file.
     func appended(_ bytes: Data, at offset: Int) {
+      end = nil
       guard offset == size else {
         size = offset + bytes.count
         tail = Data(bytes.suffix(Self.capacity))
@@ -100,7 +132,7 @@ extension FileStore {
       }
       size += bytes.count
       tail.append(bytes)
-      if tail.count > Self.capacity { tail = Data(tail.suffix(Self.capacity)) }
+      if tail.count > Self.capacity { tail = Data(tail.suffix(Self.trimmedSize)) }
     }
   }
 }
