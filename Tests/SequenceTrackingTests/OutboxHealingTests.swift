@@ -31,6 +31,19 @@ struct OutboxHealingTests {
     #expect(bytes.count > (store.logBytes(for: "outbox")?.count ?? 0) || count == log.count)
   }
 
+  @Test("the mark is one 16-byte record: the epoch, then the value, each little-endian")
+  func markRecordLayout() throws {
+    let (store, outbox) = try Self.filled(count: 3)
+    let number = try #require(try outbox.lastHandedOut())
+    #expect(number.value == 3)
+    let record = try #require(try store.readLog("outbox.mark", newest: 1)?.records.last)
+    var expected: [UInt8] = []
+    for field in [number.epoch.rawValue, number.value] {
+      expected += (0..<8).map { UInt8(truncatingIfNeeded: field >> (8 * $0)) }
+    }
+    #expect(Array(record.bytes) == expected)
+  }
+
   @Test("an outbox cut to half numbers on after the last number handed out", arguments: [0, 20])
   func truncatedOutboxNumbersOn(kept: Int) throws {
     let (store, outbox) = try Self.filled()

@@ -25,20 +25,21 @@ struct OutboxMark: Equatable {
 
   /// The record of this mark.
   var record: Data {
-    var bytes = Data(capacity: Self.recordSize)
-    withUnsafeBytes(of: number.epoch.rawValue.littleEndian) { bytes.append(contentsOf: $0) }
-    withUnsafeBytes(of: number.value.littleEndian) { bytes.append(contentsOf: $0) }
-    return bytes
+    withUnsafeBytes(of: (number.epoch.rawValue.littleEndian, number.value.littleEndian)) {
+      Data($0)
+    }
   }
 
   /// The mark stored as `record`, or `nil` when it is not a mark's record.
   init?(record: Data) {
     guard record.count == Self.recordSize else { return nil }
-    let bytes = Array(record)
-    func load(at offset: Int) -> UInt64 {
-      bytes[offset..<offset + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    let (epoch, value) = record.withUnsafeBytes { raw in
+      (
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      )
     }
-    number = SequenceNumber(epoch: SequenceEpoch(rawValue: load(at: 0)), value: load(at: 8))
+    number = SequenceNumber(epoch: SequenceEpoch(rawValue: epoch), value: value)
   }
 
   /// A mark at `number`.

@@ -26,6 +26,10 @@ public enum StoreKeyRules {
   /// - Returns: The reason the key is invalid, or `nil`.
   /// - Complexity: O(*n*) in the length of the key.
   public static func violation(in key: String) -> InvalidKeyReason? {
+    // Every store operation checks its key: a valid key is checked on its UTF-8 bytes, where
+    // each allowed character is one byte, and only a key that breaks a rule is walked again by
+    // scalars to name the rule.
+    if isValid(key.utf8) { return nil }
     let scalars = key.unicodeScalars
     guard let first = scalars.first else { return .empty }
     if first == "." { return .leadingDot }
@@ -37,6 +41,22 @@ public enum StoreKeyRules {
       return .tooLong(length: scalars.count, limit: maximumLength)
     }
     return nil
+  }
+
+  /// Whether `bytes` are a valid key's: 1 to ``maximumLength`` allowed ASCII bytes, not
+  /// starting with `.`.
+  private static func isValid(_ bytes: String.UTF8View) -> Bool {
+    guard let first = bytes.first, first != UInt8(ascii: "."), bytes.count <= maximumLength
+    else { return false }
+    return bytes.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "-"):
+        return true
+      default: return false
+      }
+    }
   }
 
   static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
