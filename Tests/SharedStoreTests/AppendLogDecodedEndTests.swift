@@ -127,6 +127,40 @@ struct AppendLogDecodedEndTests {
     #expect(engine.medium.memory.reads > readsBefore)
   }
 
+  @Test("a record appended as a slice of a buffer is kept as bytes of its own")
+  func appendedSliceIsCopied() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-end")
+    let store = try FileStore(directory: directory.url, durability: .processCrashSafe)
+    try store.append([Data("first".utf8)], toLog: "log", capacity: 10)
+    let buffer = Data((0..<64).map { UInt8($0) })
+    let slice = buffer[16..<32]
+    let newest = try store.exclusively { () throws(SharedStoreError) -> LogRecord? in
+      try store.append([slice], toLog: "log", capacity: 10)
+      return try store.readLog("log", newest: 1)?.records.last
+    }
+    let record = try #require(newest)
+    #expect(record.bytes.startIndex == 0, "indexed from 0, as a record read from the file is")
+    #expect(record.bytes == Data(slice))
+    #expect(record.bytes[0] == 16)
+  }
+
+  @Test("a newest record larger than the window is not kept decoded, and is read from the file")
+  func largeRecordIsNotKept() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-end")
+    let store = try FileStore(directory: directory.url, durability: .processCrashSafe)
+    let small = Data("small".utf8)
+    let large = Data(repeating: 0x61, count: 3 * FileStore.LogWindow.capacity)
+    for record in [small, small] { try store.append([record], toLog: "log", capacity: 10) }
+    #expect(store.handles.openLog(forKey: "log")?.window.decodedEnd != nil)
+    try store.append([large], toLog: "log", capacity: 10)
+    #expect(store.handles.openLog(forKey: "log")?.window.decodedEnd == nil)
+    let newest = try store.exclusively { () throws(SharedStoreError) -> LogRecord? in
+      try store.readLog("log", newest: 1)?.records.last
+    }
+    #expect(newest?.bytes == large)
+    #expect(newest?.position == 3)
+  }
+
   @Test("a view kept to its newest record keeps the log's counts and only that record")
   func keepingNewestRecord() throws {
     var engine = LogEngine(bytes: nil, key: "log", path: "log")

@@ -129,10 +129,27 @@ package protocol FileSystem: Sendable {
   /// The kind, size and identity of what is at `path` itself, a symbolic link not followed
   /// (`lstat`), or `nil` when nothing is there.
   func status(atPath path: String) throws(SystemCallError) -> FileStatus?
+  /// The kind, size and identity of the entry `name` of the directory open as `directory`, a
+  /// symbolic link not followed (`fstatat` with `AT_SYMLINK_NOFOLLOW`), or `nil` when nothing is
+  /// there; `path` names the same entry, for a seam that works with paths.
+  ///
+  /// Only the last component is looked up, where ``status(atPath:)`` walks every directory of
+  /// the path: a store checks a file it keeps open this way at every append.
+  func status(named name: String, inDirectory directory: Int32, path: String)
+    throws(SystemCallError) -> FileStatus?
   /// Gives the file or directory at `path` the data-protection class *complete until first user
   /// authentication*, where the platform has data protection; does nothing elsewhere.
   ///
   /// Best effort, so it reports nothing: a volume without data protection (a Mac's, Linux)
   /// keeps the file as it is, and the store goes on. See ``FileStore`` for the choice of class.
   func protectUntilFirstUserAuthentication(_ path: String)
+}
+
+extension FileSystem {
+  /// Looks `path` up whole, as ``status(atPath:)`` does: a seam that works with paths.
+  package func status(named name: String, inDirectory directory: Int32, path: String)
+    throws(SystemCallError) -> FileStatus?
+  {
+    try status(atPath: path)
+  }
 }

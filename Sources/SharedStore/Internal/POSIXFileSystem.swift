@@ -211,6 +211,17 @@ package struct POSIXFileSystem: FileSystem {
     return Self.status(info)
   }
 
+  package func status(named name: String, inDirectory directory: Int32, path: String)
+    throws(SystemCallError) -> FileStatus?
+  {
+    var info = stat()
+    if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw SystemCallError("fstatat", errno)
+    }
+    return Self.status(info)
+  }
+
   package func protectUntilFirstUserAuthentication(_ path: String) {
     #if canImport(Darwin)
     // NSFileProtectionKey through Foundation, the documented way on every Apple platform. A new

@@ -20,7 +20,7 @@ extension FileStore {
   /// temporary file renamed into place, as a value is.
   ///
   /// After an append that wrote a frame, the store keeps the file open, with its header and
-  /// end, for its next append to the same log, which then checks the file with one `lstat`
+  /// end, for its next append to the same log, which then checks the file with one `fstatat`
   /// (same device and inode, same size; once per hold of the lock, ``exclusively(_:)``) instead
   /// of opening and reading it; a store keeps the
   /// four log files it appended to last open, and anything that changed a file since makes it
@@ -76,9 +76,10 @@ extension FileStore {
   ///   - key: A valid store key.
   ///   - newest: How many of the newest records to return, or `nil` for all. For a few, only
   ///     the header and the end of the file are read — and, when the calling thread holds the
-  ///     store's lock (inside ``exclusively(_:)``, or a change's body), from memory after one
-  ///     `lstat` when this store or a sibling appended to the log last and no store has changed
-  ///     the file since. A read never waits for the lock.
+  ///     store's lock (inside ``exclusively(_:)``, or a change's body), from memory after at
+  ///     most one `fstatat` (none when the hold checked the file already) when this store or a
+  ///     sibling appended to the log last and no store has changed the file since. A read never
+  ///     waits for the lock.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
@@ -121,7 +122,7 @@ extension FileStore {
   /// names it.
   ///
   /// A producer that reads a log it then appends to in the same hold of the lock (an outbox's
-  /// high-water mark, read before each publish) pays one `lstat` instead of an `open`, an
+  /// high-water mark, read before each publish) pays one `fstatat` instead of an `open`, an
   /// `fstat`, two reads and a `close`. The rule is the append's (``OpenLog``): the same regular
   /// file of the size the store last knew holds the bytes the store holds, and any other size
   /// is read again through the kept descriptor. Like the append that follows, such a read does
@@ -140,7 +141,7 @@ extension FileStore {
     else { return nil }
     let engine = LogEngine(
       medium: FileLogMedium(
-        store: self, key: key, path: kept.path, descriptor: kept.descriptor,
+        store: self, key: key, path: kept.path, name: kept.name, descriptor: kept.descriptor,
         identity: kept.identity, window: kept.window),
       key: key, path: kept.path, random: { UInt64.random(in: 1...UInt64.max) })
     // The descriptor stays open: it is the kept one, which the next append uses.
@@ -163,7 +164,7 @@ extension FileStore {
   /// key's.
   ///
   /// The file an earlier append kept open is used when the key's path still names it (one
-  /// `lstat`; see ``OpenLog``); otherwise the file is opened afresh. The caller holds exclusive
+  /// `fstatat`; see ``OpenLog``); otherwise the file is opened afresh. The caller holds exclusive
   /// access.
   private func appendingEngine(_ key: String) throws(SharedStoreError)
     -> LogEngine<FileLogMedium>
@@ -174,17 +175,18 @@ extension FileStore {
       if isCurrent(kept) {
         return LogEngine(
           medium: FileLogMedium(
-            store: self, key: key, path: path, descriptor: kept.descriptor,
+            store: self, key: key, path: path, name: kept.name, descriptor: kept.descriptor,
             identity: kept.identity, window: kept.window),
           key: key, path: path, random: random)
       }
       Self.closeQuietly(kept.descriptor, fileSystem)
     }
-    let path = path(forKey: key)
+    let name = FileName.forKey(key)
+    let path = directoryPath + "/" + name
     let file = try openKeyFile(key: key, path: path, mode: .readWrite)
     return LogEngine(
       medium: FileLogMedium(
-        store: self, key: key, path: path, descriptor: file?.descriptor,
+        store: self, key: key, path: path, name: name, descriptor: file?.descriptor,
         identity: file?.identity, window: file.map { LogWindow(size: $0.size) }),
       key: key, path: path, random: random)
   }
@@ -192,15 +194,19 @@ extension FileStore {
   /// Whether the key's path still names `kept`, a regular file within the size limit, and
   /// the window then knows the file's size; the caller holds exclusive access.
   ///
-  /// One `lstat`, except when the file was checked or written in this hold of the lock already
-  /// (an outbox's mark, read and then appended to) and the store renamed or unlinked no file
-  /// since (``Handles/checkSerial``): no other writer can have replaced it meanwhile. A failure of the `lstat` is not reported and loses nothing: the kept
+  /// One `fstatat` of the file's name in the directory the store keeps open — an `lstat` that
+  /// looks up the last component only, since the lock's check at the start of the hold found
+  /// that directory at the store's path — except when the file was checked or written in this
+  /// hold already (an outbox's mark, read and then appended to) and the store renamed or
+  /// unlinked no file since (``Handles/checkSerial``): no other writer can have replaced it
+  /// meanwhile. A failure of the `fstatat` is not reported and loses nothing: the kept
   /// descriptor is let go and the log is opened afresh, whose errors are reported.
   private func isCurrent(_ kept: OpenLog) -> Bool {
     if kept.checkedAt == handles.checkSerial { return true }
     let found: FileStatus?
     do {
-      found = try fileSystem.status(atPath: kept.path)
+      found = try fileSystem.status(
+        named: kept.name, inDirectory: handles.directory, path: kept.path)
     } catch {
       return false
     }
@@ -236,6 +242,8 @@ struct FileLogMedium: LogMedium {
   let store: FileStore
   let key: String
   let path: String
+  /// For an append: the file's name in the store's directory, the last component of `path`.
+  private let name: String?
   /// The open file, or `nil` when the log does not exist.
   let descriptor: Int32?
   /// The file's size when it was opened, which the `fstat` of the open checked against
@@ -257,18 +265,20 @@ struct FileLogMedium: LogMedium {
     self.path = path
     self.descriptor = descriptor
     self.openedSize = size
+    self.name = nil
     self.identity = nil
     self.window = nil
   }
 
   /// A medium for appending to the log, whose file ``finishAppend()`` keeps open.
   init(
-    store: FileStore, key: String, path: String, descriptor: Int32?, identity: FileIdentity?,
-    window: FileStore.LogWindow?
+    store: FileStore, key: String, path: String, name: String, descriptor: Int32?,
+    identity: FileIdentity?, window: FileStore.LogWindow?
   ) {
     self.store = store
     self.key = key
     self.path = path
+    self.name = name
     self.descriptor = descriptor
     self.openedSize = window?.size ?? 0
     self.identity = identity
@@ -280,7 +290,7 @@ struct FileLogMedium: LogMedium {
   var maximumSize: Int { FileStore.maximumFileSize }
 
   /// The file's size: when it was opened (or, for an append to a kept file, found by the
-  /// `lstat` that checked it), plus what this medium appended; never beyond
+  /// `fstatat` that checked it), plus what this medium appended; never beyond
   /// ``FileStore/maximumFileSize``, since a larger file is refused before anything is read.
   ///
   /// An appender holds the store's lock, so no other writer of the store grows the file
@@ -359,11 +369,13 @@ struct FileLogMedium: LogMedium {
   /// holds exclusive access), unless the log was replaced by a new file or created; then closes
   /// it as ``close()`` does.
   func finishAppend() throws(SharedStoreError) {
-    guard let descriptor, let identity, let window, !replaced else { return try close() }
+    guard let descriptor, let name, let identity, let window, !replaced else {
+      return try close()
+    }
     store.handles.keep(
       FileStore.OpenLog(
-        key: key, path: path, descriptor: descriptor, identity: identity, window: window,
-        checkedAt: store.handles.checkSerial),
+        key: key, path: path, name: name, descriptor: descriptor, identity: identity,
+        window: window, checkedAt: store.handles.checkSerial),
       store.fileSystem)
   }
 

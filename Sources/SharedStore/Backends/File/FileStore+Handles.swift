@@ -45,7 +45,8 @@ extension FileStore {
     /// The most log files kept open: 4.
     ///
     /// A writer that appends to a few logs in turn — a wake's day log, record and ledger — finds
-    /// each open. Each holds one descriptor and at most ``LogWindow/capacity`` bytes.
+    /// each open. Each holds one descriptor and at most twice ``LogWindow/capacity`` bytes
+    /// (the file's end, and its newest record decoded).
     static let keptLogs = 4
     private(set) var directory: Int32
     /// The calls that close the descriptors when the last store sharing them goes.

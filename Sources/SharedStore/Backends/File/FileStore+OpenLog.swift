@@ -2,31 +2,33 @@ import Foundation
 
 extension FileStore {
   /// A log file a store appended to lately, kept open with what it knows of the file's header
-  /// and end, so that the next append to the same log costs an `lstat` instead of an `open`,
+  /// and end, so that the next append to the same log costs an `fstatat` instead of an `open`,
   /// two `fstat`s, two reads and a `close` — and nothing more in the same hold of the lock
   /// (``checkedAt``) — and does not decode the newest record the store wrote or read last.
   ///
   /// A monitor extension appends to the same few logs at every callback, and reads the newest
-  /// record of one of them first; everything else a store does opens its file afresh. ``FileStore/appendToLog(_:capacity:examiningNewest:_:)`` uses
-  /// it under the store's lock, and so does ``FileStore/readLog(_:newest:)`` for a few newest
-  /// records inside ``FileStore/exclusively(_:)``, each only after the `lstat` of the key's path finds the
-  /// same regular file (device and inode): the open descriptor keeps the file, so its inode
-  /// number cannot be given to another file meanwhile. A compaction, a write of a value, a
-  /// removal or a quarantine — by this store or another process — renames or unlinks the path,
-  /// and the next append opens the new file.
+  /// record of one of them first; everything else a store does opens its file afresh.
+  /// ``FileStore/appendToLog(_:capacity:examiningNewest:_:)`` uses it under the store's lock,
+  /// and so does ``FileStore/readLog(_:newest:)`` for a few newest records inside
+  /// ``FileStore/exclusively(_:)``, each only after an `fstatat` of the file's name, in the
+  /// directory the store keeps open, finds the same regular file (device and inode): the open
+  /// descriptor keeps the file, so its inode number cannot be given to another file meanwhile. A
+  /// compaction, a write of a value, a removal or a quarantine — by this store or another
+  /// process — renames or unlinks the path, and the next append opens the new file.
   ///
   /// What it holds of the file's bytes, and what it decoded of them, is used only while the
-  /// file has the size it had after
-  /// the store's own last append: the store's writers never write inside a log file, only at its
-  /// end or by replacing it, so a file of the same size holds the same bytes, and a file that
-  /// grew (another writer appended, or one was killed part way) or shrank (something else
-  /// wrote it) is read again, header and end. A compaction always reads the whole file from the
-  /// disk.
+  /// file has the size it had after the store's own last append: the store's writers never
+  /// write inside a log file, only at its end or by replacing it, so a file of the same size
+  /// holds the same bytes, and a file that grew (another writer appended, or one was killed part
+  /// way) or shrank (something else wrote it) is read again, header and end. A compaction
+  /// always reads the whole file from the disk.
   final class OpenLog {
     /// The key whose file this is.
     let key: String
     /// The key's path, which names the file while it is the key's.
     let path: String
+    /// The file's name in the store's directory: the last component of ``path``.
+    let name: String
     /// The open file (read and write).
     let descriptor: Int32
     /// The file's device and inode, from the `fstat` made when it was opened.
@@ -39,11 +41,12 @@ extension FileStore {
     var checkedAt: UInt64
 
     init(
-      key: String, path: String, descriptor: Int32, identity: FileIdentity, window: LogWindow,
-      checkedAt: UInt64
+      key: String, path: String, name: String, descriptor: Int32, identity: FileIdentity,
+      window: LogWindow, checkedAt: UInt64
     ) {
       self.key = key
       self.path = path
+      self.name = name
       self.descriptor = descriptor
       self.identity = identity
       self.window = window
@@ -53,9 +56,10 @@ extension FileStore {
 
   /// The first bytes (the header) and the last bytes of a log file of a known size.
   ///
-  /// At most ``capacity`` bytes of the end are kept, so a window costs a few kilobytes however
-  /// long the log. The bytes it hands out share its storage rather than copying it: a reader
-  /// decodes them and lets them go before the next append changes the window.
+  /// At most ``capacity`` bytes of the end are kept, and a decoded newest record of at most as
+  /// many, so a window costs a few kilobytes however long the log. The bytes it hands out share
+  /// its storage rather than copying it: a reader decodes them and lets them go before the next
+  /// append changes the window.
   final class LogWindow {
     /// The most bytes of the end of the file kept: twice what an append reads of it.
     static var capacity: Int { 2 * LogEngine<FileLogMedium>.tailReadSize }
@@ -93,10 +97,29 @@ extension FileStore {
     /// The decoded end of the file at its current size, if the window holds it.
     var decodedEnd: LogView? { end?.size == size ? end : nil }
 
-    /// Keeps `view`, the decoded end of the file, when it is of the file at its current size.
+    /// Keeps `view`, the decoded end of the file, when it is of the file at its current size
+    /// and its records are at most ``capacity`` bytes in all; forgets the one kept otherwise.
+    ///
+    /// The records are copied: a record an append was given may be a slice of a larger buffer,
+    /// or bytes its caller reuses, and the window must neither keep those alive nor hand them
+    /// out again as the store's own. The bound keeps a window at a few kilobytes whatever a log
+    /// holds (a value kept as versions is one record).
     func keepDecodedEnd(_ view: LogView) {
-      guard view.size == size else { return }
-      end = view
+      let frames = view.frames
+      guard view.size == size,
+        frames.reduce(0, { $0 + $1.records.reduce(0) { $0 + $1.count } })
+          <= Self.capacity
+      else {
+        end = nil
+        return
+      }
+      var kept = view
+      kept.frames = frames.map { frame in
+        var copy = frame
+        copy.records = frame.records.map { record in record.withUnsafeBytes { Data($0) } }
+        return copy
+      }
+      end = kept
     }
 
     /// `count` bytes from `offset`, when the window holds all of them: a slice of the window's

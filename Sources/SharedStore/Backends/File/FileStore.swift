@@ -69,7 +69,7 @@ import Darwin
 /// at the end of the file and flushes that file, with no rename; see
 /// ``appendToLog(_:capacity:examiningNewest:_:)``. The store keeps the four logs it appended to
 /// last open (shared with its siblings), so that the next append to one — a monitor extension's
-/// next callback — checks the file with one `lstat` instead of opening and reading it again.
+/// next callback — checks the file with one `fstatat` instead of opening and reading it again.
 ///
 /// Names that start with `.` in the directory belong to the store: `.lock`, temporary files
 /// `.tmp.*` and quarantined files `.quarantined.*`. Other files in the directory whose names are
