@@ -22,9 +22,9 @@ extension FileStore {
   /// After an append that wrote a frame, the store keeps the file open, with its header and
   /// end, for its next append to the same log, which then checks the file with one `fstatat`
   /// (same device and inode, same size; once per hold of the lock, ``exclusively(_:)``) instead
-  /// of opening and reading it; a store keeps the
-  /// four log files it appended to last open, and anything that changed a file since makes it
-  /// open or read the file again (<doc:/ScreenTimeKit/FileFormat>, "How an append happens").
+  /// of opening and reading it; a store keeps the four log files it appended to last open, and
+  /// anything that changed a file since makes it open or read the file again
+  /// (<doc:/ScreenTimeKit/FileFormat>, "How an append happens").
   ///
   /// - Parameters:
   ///   - key: A valid store key.
@@ -182,7 +182,7 @@ extension FileStore {
       Self.closeQuietly(kept.descriptor, fileSystem)
     }
     let name = FileName.forKey(key)
-    let path = directoryPath + "/" + name
+    let path = path(forName: name)
     let file = try openKeyFile(key: key, path: path, mode: .readWrite)
     return LogEngine(
       medium: FileLogMedium(

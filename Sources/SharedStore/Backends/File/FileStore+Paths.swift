@@ -1,8 +1,14 @@
 // MARK: - Paths, directory entries and errors
 
 extension FileStore {
+  /// The path of the file of `key`.
   func path(forKey key: String) -> String {
-    directoryPath + "/" + FileName.forKey(key)
+    path(forName: FileName.forKey(key))
+  }
+
+  /// The path of the file `name` in the store's directory.
+  func path(forName name: String) -> String {
+    directoryPath + "/" + name
   }
 
   func directoryEntries() throws(SharedStoreError) -> [String] {
