@@ -174,6 +174,10 @@ struct AppendLogDecodedEndTests {
     #expect(kept.snapshot(newest: 2) == nil, "one record is kept, not two")
     #expect(kept.snapshot(newest: 0) == view.snapshot(newest: 0))
     #expect(kept.token == view.token)
+    for wanted in -1...4 {
+      #expect(kept.holdsNewest(wanted) == (kept.newest(wanted) != nil), "kept, \(wanted)")
+      #expect(view.holdsNewest(wanted) == (view.newest(wanted) != nil), "view, \(wanted)")
+    }
     #expect(kept.physicalCount == view.physicalCount)
   }
 }

@@ -90,7 +90,7 @@ struct LogEngine<Medium: LogMedium> {
     // An append that examines the newest record, at every callback of a monitor extension,
     // finds it decoded already when the log is as this store left it.
     if let remembered = medium.rememberedEnd(), remembered.size == size,
-      remembered.newest(newest) != nil
+      remembered.holdsNewest(newest)
     {
       return remembered
     }
@@ -113,7 +113,7 @@ struct LogEngine<Medium: LogMedium> {
         let view = LogView(
           header: header, size: size, frames: frames, holdsEveryFrame: holdsEveryFrame,
           tail: tail)
-        guard view.newest(newest) != nil else { return try fullView() }
+        guard view.holdsNewest(newest) else { return try fullView() }
         medium.rememberEnd(view.keepingNewestRecord())
         return view
       }

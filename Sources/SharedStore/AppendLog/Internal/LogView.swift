@@ -49,6 +49,12 @@ struct LogView {
     return collected.reversed()
   }
 
+  /// Whether this view holds the newest `wanted` records (fewer when the log holds fewer):
+  /// what ``newest(_:)`` answers with `nil` or not, without collecting them.
+  func holdsNewest(_ wanted: Int) -> Bool {
+    holdsEveryFrame || frames.reduce(0) { $0 + $1.records.count } >= min(max(wanted, 0), count)
+  }
+
   /// This view with only its newest record, for a store to keep between appends: the header,
   /// the size, the tail and the counts stay; a read of more than one record reads the file.
   func keepingNewestRecord() -> LogView {
