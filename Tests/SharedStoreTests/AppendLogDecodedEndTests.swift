@@ -38,7 +38,9 @@ struct AppendLogDecodedEndTests {
       memory.end = end
     }
 
-    mutating func append(_ bytes: Data, at offset: Int) {
+    var keptRecordLimit: Int { .max }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
       inner.append(bytes, at: offset)
     }
 

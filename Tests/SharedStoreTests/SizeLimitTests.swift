@@ -41,11 +41,11 @@ struct SizeLimitTests {
     func read(from offset: Int, count: Int) -> Data {
       Data((bytes ?? Data()).dropFirst(offset).prefix(count))
     }
-    mutating func append(_ new: Data, at offset: Int) throws(SharedStoreError) {
+    mutating func append(_ new: UnsafeRawBufferPointer, at offset: Int) throws(SharedStoreError) {
       guard offset + new.count <= maximumSize else {
         throw .tooLarge(key: "log", path: "log", size: offset + new.count, limit: maximumSize)
       }
-      bytes?.append(new)
+      bytes?.append(contentsOf: new)
     }
     mutating func replace(with new: Data) throws(SharedStoreError) {
       guard new.count <= maximumSize else {

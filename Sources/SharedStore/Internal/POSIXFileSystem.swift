@@ -204,7 +204,9 @@ package struct POSIXFileSystem: FileSystem {
 
   package func status(atPath path: String) throws(SystemCallError) -> FileStatus? {
     var info = stat()
-    if lstat(path, &info) != 0 {
+    // `withCString`, not the implicit conversion of a `String` argument, which allocates a copy
+    // at every call: this one runs at every hold of the lock.
+    if path.withCString({ lstat($0, &info) }) != 0 {
       if errno == ENOENT || errno == ENOTDIR { return nil }
       throw SystemCallError("lstat", errno)
     }
@@ -215,7 +217,8 @@ package struct POSIXFileSystem: FileSystem {
     throws(SystemCallError) -> FileStatus?
   {
     var info = stat()
-    if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+    // `withCString`, as in `status(atPath:)`: at every append to a kept log file.
+    if name.withCString({ fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) }) != 0 {
       if errno == ENOENT || errno == ENOTDIR { return nil }
       throw SystemCallError("fstatat", errno)
     }

@@ -13,15 +13,30 @@ import Darwin
 /// of a file without trusting any length field, and a frame cut short by a killed writer never
 /// ends in `0x00`: whatever bytes a record holds, a torn frame cannot pass for a complete one.
 enum COBS {
-  /// Appends the encoding of `input` to `output`; the result contains no `0x00`.
+  /// The most bytes the encoding of `count` bytes takes: one more per 254, plus one.
+  static func encodedBound(_ count: Int) -> Int {
+    count + count / 254 + 1
+  }
+
+  /// Writes the encoding of `input` at the start of `output`, which holds at least
+  /// ``encodedBound(_:)`` bytes, and returns its length; the result contains no `0x00`.
   ///
   /// Each run of bytes between zeros is written as blocks: 254 bytes after the code `0xFF`
   /// while that many remain, then the rest (possibly nothing) after the code `count + 1`, which
   /// stands for the zero that ends the run too (except after the last run).
   ///
   /// - Complexity: O(*n*), copying runs whole.
-  static func encode(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
-    output.reserveCapacity(output.count + input.count + input.count / 254 + 2)
+  static func encode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+    -> Int
+  {
+    precondition(output.count >= encodedBound(input.count), "the output is too small")
+    var length = 0
+    func put(_ code: Int, _ run: Range<Int>) {
+      output[length] = UInt8(code)
+      UnsafeMutableRawBufferPointer(rebasing: output[length + 1..<length + 1 + run.count])
+        .copyMemory(from: UnsafeRawBufferPointer(rebasing: input[run]))
+      length += 1 + run.count
+    }
     var start = 0
     while true {
       var zero = input.count
@@ -32,13 +47,11 @@ enum COBS {
       }
       var block = start
       while zero - block >= 254 {
-        output.append(0xFF)
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[block..<block + 254]))
+        put(0xFF, block..<block + 254)
         block += 254
       }
-      output.append(UInt8(zero - block + 1))
-      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[block..<zero]))
-      if zero == input.count { return }
+      put(zero - block + 1, block..<zero)
+      if zero == input.count { return length }
       start = zero + 1
     }
   }
@@ -78,14 +91,21 @@ enum COBS {
 /// Unsigned LEB128: seven bits a byte, least significant first, the high bit set on every byte
 /// but the last.
 enum Varint {
-  /// Appends `value` to `output`.
-  static func append(_ value: UInt64, to output: inout [UInt8]) {
+  /// The most bytes a value takes: 10, for 64 bits at seven a byte.
+  static var maximumSize: Int { 10 }
+
+  /// Writes `value` into `output` at `index`, advancing it; `output` has room for
+  /// ``maximumSize`` bytes there.
+  static func write(_ value: UInt64, to output: UnsafeMutableRawBufferPointer, at index: inout Int)
+  {
     var value = value
     while value >= 0x80 {
-      output.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      output[index] = UInt8(truncatingIfNeeded: value) | 0x80
+      index += 1
       value >>= 7
     }
-    output.append(UInt8(value))
+    output[index] = UInt8(value)
+    index += 1
   }
 
   /// Reads a value at `index`, advancing it; `nil` when the bytes end first or the value does

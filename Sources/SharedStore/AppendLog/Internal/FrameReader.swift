@@ -143,9 +143,8 @@ extension LogFileFormat {
 
     private mutating func flush() {
       guard !frame.isEmpty else { return }
-      bytes.append(
-        contentsOf: LogFileFormat.frame(
-          ordinal: ordinal, firstPosition: firstPosition, records: frame))
+      LogFileFormat.appendFrame(
+        ordinal: ordinal, firstPosition: firstPosition, records: frame, to: &bytes)
       ordinal += frame.count
       frame.removeAll(keepingCapacity: true)
       frameSize = 0

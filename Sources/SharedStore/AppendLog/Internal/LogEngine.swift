@@ -22,9 +22,16 @@ protocol LogMedium {
   func rememberedEnd() -> LogView?
   /// Keeps `end`, a view of the log at its current size holding only its newest record, for
   /// the next ``rememberedEnd()``; a medium that keeps nothing ignores it.
+  ///
+  /// The record must be the medium's own bytes — decoded from the log, or copied from what an
+  /// append was given — never a caller's buffer, which may be a slice of a larger one or be
+  /// reused; and at most ``keptRecordLimit`` bytes, or nothing is kept.
   func rememberEnd(_ end: LogView)
+  /// The most bytes of records ``rememberEnd(_:)`` keeps: 0 for a medium that keeps nothing,
+  /// so that an append copies its newest record only for a medium that keeps it.
+  var keptRecordLimit: Int { get }
   /// Writes `bytes` at `offset`, the end of the log, completely or reports why not.
-  mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError)
+  mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(SharedStoreError)
   /// Replaces the whole log, or creates it, atomically: readers see the old bytes or the new.
   mutating func replace(with bytes: Data) throws(SharedStoreError)
   /// Replaces the whole log atomically, as ``replace(with:)`` does, with the bytes `produce`
@@ -44,6 +51,9 @@ extension LogMedium {
 
   /// Nothing: a medium that holds nothing in memory decodes the end at every read.
   func rememberedEnd() -> LogView? { nil }
+
+  /// None: a medium that holds nothing in memory keeps no record.
+  var keptRecordLimit: Int { 0 }
 
   /// Keeps nothing: a medium that holds nothing in memory.
   func rememberEnd(_ end: LogView) {}
@@ -159,24 +169,33 @@ struct LogEngine<Medium: LogMedium> {
     guard !isTorn, capacity == view.header.capacity, physical <= Self.limit(capacity) else {
       return try rewrite(view, capacity: capacity, appending: records, at: positions)
     }
-    var bytes = Data(view.tail == .unterminated ? [0] : [])
-    bytes.append(
-      contentsOf: LogFileFormat.frame(
-        ordinal: view.physicalCount, firstPosition: start, records: records))
-    guard bytes.count <= medium.maximumSize - view.size else {
+    let written = LogFileFormat.withFrame(
+      ordinal: view.physicalCount, firstPosition: start, records: records,
+      afterZero: view.tail == .unterminated
+    ) { frame -> Result<Int?, SharedStoreError> in
       // A file at its size limit is compacted to its newest `capacity` records instead.
+      guard frame.count <= medium.maximumSize - view.size else { return .success(nil) }
+      return Result { () throws(SharedStoreError) in
+        try medium.append(frame, at: view.size)
+        return frame.count
+      }
+    }
+    guard let written = try written.get() else {
       return try rewrite(view, capacity: capacity, appending: records, at: positions)
     }
-    try medium.append(bytes, at: view.size)
     guard let newestRecord = records.last else { preconditionFailure("records is not empty") }
-    medium.rememberEnd(
-      LogView(
-        header: view.header, size: view.size + bytes.count,
-        frames: [
-          LogFileFormat.Frame(
-            ordinal: physical - 1, firstPosition: positions.upperBound, records: [newestRecord])
-        ],
-        holdsEveryFrame: physical == 1, tail: .clean))
+    if newestRecord.count <= medium.keptRecordLimit {
+      // A copy: the caller's record may be a slice of its own buffer (see `rememberEnd`).
+      let ownRecord = newestRecord.withUnsafeBytes { Data($0) }
+      medium.rememberEnd(
+        LogView(
+          header: view.header, size: view.size + written,
+          frames: [
+            LogFileFormat.Frame(
+              ordinal: physical - 1, firstPosition: positions.upperBound, records: [ownRecord])
+          ],
+          holdsEveryFrame: physical == 1, tail: .clean))
+    }
     return LogAppend(
       identity: view.header.identity, positions: positions,
       evictedCount: view.count + records.count - min(physical, capacity))

@@ -148,22 +148,69 @@ package enum LogFileFormat {
   /// - Complexity: O(*n*) in the records' bytes.
   package static func frame(
     ordinal: Int, firstPosition: UInt64, records: some Collection<Data>
-  ) -> [UInt8] {
-    var raw: [UInt8] = []
-    raw.reserveCapacity(records.reduce(16) { $0 + $1.count + 2 })
-    Varint.append(UInt64(ordinal), to: &raw)
-    Varint.append(firstPosition, to: &raw)
-    Varint.append(UInt64(records.count), to: &raw)
-    for record in records {
-      Varint.append(UInt64(record.count), to: &raw)
-      raw.append(contentsOf: record)
+  ) -> Data {
+    var bytes = Data()
+    appendFrame(ordinal: ordinal, firstPosition: firstPosition, records: records, to: &bytes)
+    return bytes
+  }
+
+  /// Appends the encoding of one frame, its final `0x00` included, to `output`.
+  ///
+  /// - Complexity: O(*n*) in the records' bytes.
+  package static func appendFrame(
+    ordinal: Int, firstPosition: UInt64, records: some Collection<Data>, to output: inout Data
+  ) {
+    withFrame(ordinal: ordinal, firstPosition: firstPosition, records: records) { frame in
+      output.append(contentsOf: frame)
     }
-    let checksum = raw.withUnsafeBytes { CRC32C.checksum($0) }
-    withUnsafeBytes(of: checksum.littleEndian) { raw.append(contentsOf: $0) }
-    var encoded: [UInt8] = []
-    raw.withUnsafeBytes { COBS.encode($0, into: &encoded) }
-    encoded.append(0)
-    return encoded
+  }
+
+  /// Calls `body` with the encoding of one frame, its final `0x00` included, after a `0x00`
+  /// when `afterZero` (to terminate a file's unterminated tail first).
+  ///
+  /// The frame's content and its COBS encoding are built in temporary buffers — on the stack
+  /// for a small frame, such as the one record a monitor extension appends at every callback —
+  /// so that an append allocates nothing for its frame.
+  ///
+  /// - Complexity: O(*n*) in the records' bytes.
+  static func withFrame<Result>(
+    ordinal: Int, firstPosition: UInt64, records: some Collection<Data>, afterZero: Bool = false,
+    _ body: (UnsafeRawBufferPointer) -> Result
+  ) -> Result {
+    // Each varint takes at most `Varint.maximumSize` bytes; the checksum 4.
+    let contentBound = records.reduce(3 * Varint.maximumSize + 4) {
+      $0 + Varint.maximumSize + $1.count
+    }
+    return withUnsafeTemporaryAllocation(byteCount: contentBound, alignment: 1) { content in
+      var count = 0
+      Varint.write(UInt64(ordinal), to: content, at: &count)
+      Varint.write(firstPosition, to: content, at: &count)
+      Varint.write(UInt64(records.count), to: content, at: &count)
+      for record in records {
+        Varint.write(UInt64(record.count), to: content, at: &count)
+        record.withUnsafeBytes { bytes in
+          UnsafeMutableRawBufferPointer(rebasing: content[count..<count + bytes.count])
+            .copyMemory(from: bytes)
+        }
+        count += record.count
+      }
+      let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: content[..<count]))
+      withUnsafeBytes(of: checksum.littleEndian) { bytes in
+        UnsafeMutableRawBufferPointer(rebasing: content[count..<count + 4]).copyMemory(from: bytes)
+      }
+      count += 4
+      let plain = UnsafeRawBufferPointer(rebasing: content[..<count])
+      let prefix = afterZero ? 1 : 0
+      return withUnsafeTemporaryAllocation(
+        byteCount: prefix + COBS.encodedBound(count) + 1, alignment: 1
+      ) { encoded in
+        encoded[0] = 0
+        let length = COBS.encode(
+          plain, into: UnsafeMutableRawBufferPointer(rebasing: encoded[prefix...]))
+        encoded[prefix + length] = 0
+        return body(UnsafeRawBufferPointer(rebasing: encoded[..<(prefix + length + 1)]))
+      }
+    }
   }
 
   /// Decodes the bytes of one frame, without its `0x00`; the failure is the reason.

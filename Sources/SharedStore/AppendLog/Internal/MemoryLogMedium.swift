@@ -24,9 +24,9 @@ struct MemoryLogMedium: LogMedium {
     return Data(bytes[start..<start + count])
   }
 
-  mutating func append(_ new: Data, at offset: Int) {
+  mutating func append(_ new: UnsafeRawBufferPointer, at offset: Int) {
     precondition(offset == size(), "a log grows at its end")
-    bytes?.append(new)
+    bytes?.append(contentsOf: new)
     changed = true
   }
 

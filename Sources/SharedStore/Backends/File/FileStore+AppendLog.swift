@@ -140,10 +140,8 @@ extension FileStore {
       isCurrent(kept)
     else { return nil }
     let engine = LogEngine(
-      medium: FileLogMedium(
-        store: self, key: key, path: kept.path, name: kept.name, descriptor: kept.descriptor,
-        identity: kept.identity, window: kept.window),
-      key: key, path: kept.path, random: { UInt64.random(in: 1...UInt64.max) })
+      medium: FileLogMedium(store: self, kept: kept), key: key, path: kept.path,
+      random: { UInt64.random(in: 1...UInt64.max) })
     // The descriptor stays open: it is the kept one, which the next append uses.
     return try engine.view(newest: newest)?.snapshot(newest: newest)
   }
@@ -174,10 +172,7 @@ extension FileStore {
       let path = kept.path
       if isCurrent(kept) {
         return LogEngine(
-          medium: FileLogMedium(
-            store: self, key: key, path: path, name: kept.name, descriptor: kept.descriptor,
-            identity: kept.identity, window: kept.window),
-          key: key, path: path, random: random)
+          medium: FileLogMedium(store: self, kept: kept), key: key, path: path, random: random)
       }
       Self.closeQuietly(kept.descriptor, fileSystem)
     }
@@ -253,6 +248,9 @@ struct FileLogMedium: LogMedium {
   /// the file can be kept open for the next append (``FileStore/OpenLog``); `nil` for a reader.
   private let identity: FileIdentity?
   private let window: FileStore.LogWindow?
+  /// For an append to the file an earlier append kept open: its record, which
+  /// ``finishAppend()`` keeps again rather than making a new one at every append.
+  private let kept: FileStore.OpenLog?
   /// Whether bytes were written through `descriptor`, so that closing it must succeed.
   private var wrote = false
   /// Whether the log was replaced by a new file, so that `descriptor` is the old one.
@@ -268,6 +266,7 @@ struct FileLogMedium: LogMedium {
     self.name = nil
     self.identity = nil
     self.window = nil
+    self.kept = nil
   }
 
   /// A medium for appending to the log, whose file ``finishAppend()`` keeps open.
@@ -283,6 +282,21 @@ struct FileLogMedium: LogMedium {
     self.openedSize = window?.size ?? 0
     self.identity = identity
     self.window = window
+    self.kept = nil
+  }
+
+  /// A medium for appending to (or, inside a hold, reading) the file `kept`, which an earlier
+  /// append kept open.
+  init(store: FileStore, kept: FileStore.OpenLog) {
+    self.store = store
+    self.key = kept.key
+    self.path = kept.path
+    self.name = kept.name
+    self.descriptor = kept.descriptor
+    self.openedSize = kept.window.size
+    self.identity = kept.identity
+    self.window = kept.window
+    self.kept = kept
   }
 
   var exists: Bool { descriptor != nil }
@@ -324,17 +338,16 @@ struct FileLogMedium: LogMedium {
     window?.keepDecodedEnd(end)
   }
 
-  mutating func append(_ bytes: Data, at offset: Int) throws(SharedStoreError) {
+  var keptRecordLimit: Int {
+    window == nil ? 0 : FileStore.LogWindow.capacity
+  }
+
+  mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(SharedStoreError) {
     guard bytes.count <= maximumSize - offset else {
       throw .tooLarge(key: key, path: path, size: offset + bytes.count, limit: maximumSize)
     }
     do {
-      let descriptor = try open()
-      try bytes.withUnsafeBytes { raw in
-        Result { () throws(SystemCallError) in
-          try store.fileSystem.writeAll(descriptor, raw, at: offset)
-        }
-      }.get()
+      try store.fileSystem.writeAll(open(), bytes, at: offset)
     } catch {
       // Whatever part of the frame was written lacks its final 0x00: a torn tail, which readers
       // ignore and the next append replaces.
@@ -371,6 +384,11 @@ struct FileLogMedium: LogMedium {
   func finishAppend() throws(SharedStoreError) {
     guard let descriptor, let name, let identity, let window, !replaced else {
       return try close()
+    }
+    if let kept {
+      kept.checkedAt = store.handles.checkSerial
+      store.handles.keep(kept, store.fileSystem)
+      return
     }
     store.handles.keep(
       FileStore.OpenLog(

@@ -100,26 +100,20 @@ extension FileStore {
     /// Keeps `view`, the decoded end of the file, when it is of the file at its current size
     /// and its records are at most ``capacity`` bytes in all; forgets the one kept otherwise.
     ///
-    /// The records are copied: a record an append was given may be a slice of a larger buffer,
-    /// or bytes its caller reuses, and the window must neither keep those alive nor hand them
-    /// out again as the store's own. The bound keeps a window at a few kilobytes whatever a log
-    /// holds (a value kept as versions is one record).
+    /// The records are kept as they are: they must be the store's own bytes, decoded from the
+    /// file or copied from what an append was given (``LogMedium/rememberEnd(_:)``), so that
+    /// the window neither keeps a caller's larger buffer alive nor hands out bytes its caller
+    /// reuses. The bound keeps a window at a few kilobytes whatever a log holds (a value kept as
+    /// versions is one record).
     func keepDecodedEnd(_ view: LogView) {
-      let frames = view.frames
       guard view.size == size,
-        frames.reduce(0, { $0 + $1.records.reduce(0) { $0 + $1.count } })
+        view.frames.reduce(0, { $0 + $1.records.reduce(0) { $0 + $1.count } })
           <= Self.capacity
       else {
         end = nil
         return
       }
-      var kept = view
-      kept.frames = frames.map { frame in
-        var copy = frame
-        copy.records = frame.records.map { record in record.withUnsafeBytes { Data($0) } }
-        return copy
-      }
-      end = kept
+      end = view
     }
 
     /// `count` bytes from `offset`, when the window holds all of them: a slice of the window's
@@ -146,7 +140,7 @@ extension FileStore {
     }
 
     /// Takes in `bytes` written at the end of the file.
-    func appended(_ bytes: Data, at offset: Int) {
+    func appended(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
       end = nil
       guard offset == size else {
         size = offset + bytes.count
@@ -154,7 +148,7 @@ extension FileStore {
         return
       }
       size += bytes.count
-      tail.append(bytes)
+      tail.append(contentsOf: bytes)
       if tail.count > Self.capacity { tail = Data(tail.suffix(Self.trimmedSize)) }
     }
   }
