@@ -174,7 +174,10 @@ extension MonitorFact: CanonicalJSONEncodable {
     CanonicalJSON.appendString(activity, to: &output)
     output.append(UInt8(ascii: ","))
     CanonicalJSON.appendKey("at", to: &output)
-    CanonicalJSON.appendString(ISO8601Instant.format(instant), to: &output)
+    // The instant's text is digits, `-`, `:`, `.`, `T` and `Z`: nothing to escape.
+    output.append(UInt8(ascii: "\""))
+    ISO8601Instant.append(instant, to: &output)
+    output.append(UInt8(ascii: "\""))
     output.append(UInt8(ascii: ","))
     CanonicalJSON.appendKey("callback", to: &output)
     CanonicalJSON.appendString(callback.rawValue, to: &output)

@@ -6,15 +6,34 @@
 package enum ISO8601Instant {
   /// The text of an instant given in milliseconds since 1970.
   package static func format(_ milliseconds: Int64) -> String {
+    var text: [UInt8] = []
+    append(milliseconds, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends the text of an instant given in milliseconds since 1970, as ``format(_:)`` gives
+  /// it, to UTF-8 `output`: what a fact's JSON writes at every callback, without a string.
+  package static func append(_ milliseconds: Int64, to output: inout [UInt8]) {
     let dayNumber = Int(CivilCalendar.floorDivide(milliseconds, CivilCalendar.millisecondsPerDay))
     let withinDay = Int(CivilCalendar.floorModulo(milliseconds, CivilCalendar.millisecondsPerDay))
     let (year, month, day) = CivilCalendar.civil(dayNumber: dayNumber)
     let seconds = withinDay / 1000
-    var text =
-      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(seconds / 3600, 2) + ":"
-      + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
-    if withinDay % 1000 != 0 { text += "." + pad(withinDay % 1000, 3) }
-    return text + "Z"
+    appendPadded(year, 4, to: &output)
+    output.append(UInt8(ascii: "-"))
+    appendPadded(month, 2, to: &output)
+    output.append(UInt8(ascii: "-"))
+    appendPadded(day, 2, to: &output)
+    output.append(UInt8(ascii: "T"))
+    appendPadded(seconds / 3600, 2, to: &output)
+    output.append(UInt8(ascii: ":"))
+    appendPadded(seconds / 60 % 60, 2, to: &output)
+    output.append(UInt8(ascii: ":"))
+    appendPadded(seconds % 60, 2, to: &output)
+    if withinDay % 1000 != 0 {
+      output.append(UInt8(ascii: "."))
+      appendPadded(withinDay % 1000, 3, to: &output)
+    }
+    output.append(UInt8(ascii: "Z"))
   }
 
   /// The instant in milliseconds of ISO 8601 text, or a reason it is not valid.
@@ -74,9 +93,24 @@ package enum ISO8601Instant {
     package var reason: String
   }
 
-  private static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width
-      ? digits : String(repeating: "0", count: width - digits.count) + digits
+  /// Appends `String(value)` padded on the left with zeros to `width` characters.
+  private static func appendPadded(_ value: Int, _ width: Int, to output: inout [UInt8]) {
+    var magnitude = value.magnitude
+    var digits = 1
+    var probe = magnitude / 10
+    while probe > 0 {
+      digits += 1
+      probe /= 10
+    }
+    let characters = digits + (value < 0 ? 1 : 0)
+    for _ in characters..<max(width, characters) { output.append(UInt8(ascii: "0")) }
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+    var index = output.count - 1
+    repeat {
+      output[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      magnitude /= 10
+      index -= 1
+    } while magnitude > 0
   }
 }
