@@ -231,6 +231,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
           assigned = SequenceRange(
             epoch: SequenceEpoch(rawValue: log.identity),
             values: first...(first + UInt64(records.count) - 1))
+          guard vanished > 0 else { return records }
           return Array(repeating: Data(), count: Int(vanished)) + records
         } catch {
           refusal = error

@@ -29,6 +29,17 @@ package enum CanonicalJSON {
   /// - Complexity: O(*n*) in the UTF-8 length of `text`.
   package static func appendString(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
+    // Most strings — an activity's name, an event's, a zone's — need no escape: their bytes
+    // are copied whole.
+    let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+      guard !bytes.contains(where: needsEscape) else { return false }
+      output.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true {
+      output.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -59,6 +70,11 @@ package enum CanonicalJSON {
     output.append(UInt8(ascii: "\""))
     key.withUTF8Buffer { output.append(contentsOf: $0) }
     output.append(contentsOf: #"":"#.utf8)
+  }
+
+  /// Whether a JSON string writes `byte` escaped: `"`, `\` and the control characters.
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
