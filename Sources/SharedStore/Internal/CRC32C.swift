@@ -18,7 +18,10 @@ package enum CRC32C {
     var index = 0
     let count = bytes.count
     tables.withUnsafeBufferPointer { table in
-      while count - index >= 8 {
+      // Eight bytes at a time reads eight of the tables, 8 KiB in all; a short input — a
+      // callback's frame of a few dozen bytes, checksummed once after a flush has left the
+      // caches cold — costs less a byte at a time from the first table's 1 KiB.
+      while count - index >= 8, count >= Self.slicingThreshold {
         // Typed partial results: as one expression, Swift 6.0's type checker gives up on it.
         let low01: UInt32 = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
         let low23: UInt32 = UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
@@ -50,6 +53,9 @@ package enum CRC32C {
   package static func checksum(ofBytes bytes: some Sequence<UInt8>) -> UInt32 {
     Array(bytes).withUnsafeBytes { checksum($0) }
   }
+
+  /// The shortest input checksummed eight bytes at a time.
+  static var slicingThreshold: Int { 256 }
 
   /// Eight 256-entry tables: table 0 is the classic byte table, table k advances k more bytes.
   private static let tables: [UInt32] = {

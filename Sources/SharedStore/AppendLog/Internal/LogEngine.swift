@@ -169,14 +169,15 @@ struct LogEngine<Medium: LogMedium> {
     guard !isTorn, capacity == view.header.capacity, physical <= Self.limit(capacity) else {
       return try rewrite(view, capacity: capacity, appending: records, at: positions)
     }
+    let end = view.size
     let written = LogFileFormat.withFrame(
       ordinal: view.physicalCount, firstPosition: start, records: records,
       afterZero: view.tail == .unterminated
     ) { frame -> Result<Int?, SharedStoreError> in
       // A file at its size limit is compacted to its newest `capacity` records instead.
-      guard frame.count <= medium.maximumSize - view.size else { return .success(nil) }
+      guard frame.count <= medium.maximumSize - end else { return .success(nil) }
       return Result { () throws(SharedStoreError) in
-        try medium.append(frame, at: view.size)
+        try medium.append(frame, at: end)
         return frame.count
       }
     }
@@ -189,7 +190,7 @@ struct LogEngine<Medium: LogMedium> {
       let ownRecord = newestRecord.withUnsafeBytes { Data($0) }
       medium.rememberEnd(
         LogView(
-          header: view.header, size: view.size + written,
+          header: view.header, size: end + written,
           frames: [
             LogFileFormat.Frame(
               ordinal: physical - 1, firstPosition: positions.upperBound, records: [ownRecord])

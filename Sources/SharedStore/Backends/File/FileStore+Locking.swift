@@ -109,8 +109,6 @@ extension FileStore {
     return try body()
   }
 
-  var lockPath: String { directoryPath + "/" + FileName.lock }
-
   /// The lock file's descriptor, opening or creating the file first when needed; `nil` when the
   /// store's directory is gone (`O_CREAT` makes a missing file, not a missing directory).
   private func openedLockFile() throws(SharedStoreError) -> Int32? {

@@ -57,9 +57,10 @@ extension FileStore {
   /// The first bytes (the header) and the last bytes of a log file of a known size.
   ///
   /// At most ``capacity`` bytes of the end are kept, and a decoded newest record of at most as
-  /// many, so a window costs a few kilobytes however long the log. The bytes it hands out share
-  /// its storage rather than copying it: a reader decodes them and lets them go before the next
-  /// append changes the window.
+  /// many, so a window costs a few kilobytes however long the log. The end is an array, which an
+  /// append extends for a fraction of what extending `Data` costs (at every append of a monitor
+  /// callback); a read of the end, needed only when the decoded record is not (a reader of
+  /// several records, or after another writer), gets a copy of the bytes it asks for.
   final class LogWindow {
     /// The most bytes of the end of the file kept: twice what an append reads of it.
     static var capacity: Int { 2 * LogEngine<FileLogMedium>.tailReadSize }
@@ -73,7 +74,7 @@ extension FileStore {
     /// The file's bytes from offset 0; never more than its header.
     private var head = Data()
     /// The file's bytes up to `size`.
-    private var tail = Data()
+    private var tail: [UInt8] = []
     /// The header, counts and newest record of the file at `size`, decoded by the last read of
     /// its end or made by the store's own append, so that the next append does not decode them
     /// again.
@@ -90,7 +91,7 @@ extension FileStore {
       guard size != self.size else { return }
       self.size = size
       head = Data()
-      tail = Data()
+      tail = []
       end = nil
     }
 
@@ -116,8 +117,8 @@ extension FileStore {
       end = view
     }
 
-    /// `count` bytes from `offset`, when the window holds all of them: a slice of the window's
-    /// storage, whose indices do not start at zero.
+    /// `count` bytes from `offset`, when the window holds all of them: a slice of the header's
+    /// storage, whose indices do not start at zero, or a copy of the end's bytes.
     func bytes(from offset: Int, count: Int) -> Data? {
       guard offset >= 0, count >= 0, offset + count <= size else { return nil }
       if offset + count <= head.count {
@@ -125,8 +126,8 @@ extension FileStore {
       }
       let tailStart = size - tail.count
       guard offset >= tailStart else { return nil }
-      let first = tail.startIndex + offset - tailStart
-      return tail[first..<first + count]
+      let first = offset - tailStart
+      return Data(tail[first..<first + count])
     }
 
     /// Keeps what a read of `bytes` at `offset` says about the header and the end.
@@ -135,7 +136,7 @@ extension FileStore {
         head = Data(bytes.prefix(LogFileFormat.headerSize))
       }
       if offset + bytes.count == size, bytes.count > tail.count {
-        tail = Data(bytes.suffix(Self.capacity))
+        tail = Array(bytes.suffix(Self.capacity))
       }
     }
 
@@ -144,12 +145,12 @@ extension FileStore {
       end = nil
       guard offset == size else {
         size = offset + bytes.count
-        tail = Data(bytes.suffix(Self.capacity))
+        tail = Array(bytes.suffix(Self.capacity))
         return
       }
       size += bytes.count
       tail.append(contentsOf: bytes)
-      if tail.count > Self.capacity { tail = Data(tail.suffix(Self.trimmedSize)) }
+      if tail.count > Self.capacity { tail.removeFirst(tail.count - Self.trimmedSize) }
     }
   }
 }

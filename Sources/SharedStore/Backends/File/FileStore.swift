@@ -84,6 +84,9 @@ public final class FileStore: SharedStore {
 
   let fileSystem: any FileSystem
   let directoryPath: String
+  /// The lock file's path, `.lock` in the directory: checked at every hold of the lock, so
+  /// made once.
+  let lockPath: String
   /// The lock file's and the directory's descriptors, shared with the store's siblings.
   ///
   /// Read and replaced only under `processLock`; see ``withDurability(_:)``.
@@ -132,6 +135,7 @@ public final class FileStore: SharedStore {
     self.durability = durability
     self.fileSystem = fileSystem
     self.directoryPath = path
+    lockPath = path + "/" + FileName.lock
     handles = try Handles(directory: path, fileSystem: fileSystem)
     processLock = Lock(recursive: true)
   }
@@ -142,6 +146,7 @@ public final class FileStore: SharedStore {
     self.durability = durability
     fileSystem = sibling.fileSystem
     directoryPath = sibling.directoryPath
+    lockPath = sibling.lockPath
     handles = sibling.handles
     processLock = sibling.processLock
   }
