@@ -18,6 +18,7 @@ package enum ISO8601Instant {
     let withinDay = Int(CivilCalendar.floorModulo(milliseconds, CivilCalendar.millisecondsPerDay))
     let (year, month, day) = CivilCalendar.civil(dayNumber: dayNumber)
     let seconds = withinDay / 1000
+    output.reserveCapacity(output.count + 24)
     appendPadded(year, 4, to: &output)
     output.append(UInt8(ascii: "-"))
     appendPadded(month, 2, to: &output)
@@ -95,6 +96,18 @@ package enum ISO8601Instant {
 
   /// Appends `String(value)` padded on the left with zeros to `width` characters.
   private static func appendPadded(_ value: Int, _ width: Int, to output: inout [UInt8]) {
+    // The usual case, a field that fits its width, digit by digit from the highest.
+    var power = 1
+    for _ in 1..<width { power *= 10 }
+    if value >= 0, value / 10 < power {
+      var rest = value
+      while power > 0 {
+        output.append(UInt8(ascii: "0") + UInt8(rest / power))
+        rest %= power
+        power /= 10
+      }
+      return
+    }
     var magnitude = value.magnitude
     var digits = 1
     var probe = magnitude / 10

@@ -96,29 +96,36 @@ public enum StoredTimeZone {
   /// Read as UTF-8 bytes: a monitor extension writes the zone with every fact, and comparing
   /// `Character`s costs several times the rest of the fact's encoding.
   package static func isRegion(_ identifier: String) -> Bool {
-    let bytes = identifier.utf8
-    guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")),
-      areas.contains(String(decoding: bytes[..<slash], as: UTF8.self))
-    else { return false }
-    var partStart = true
-    for byte in bytes[bytes.index(after: slash)...] {
-      switch byte {
-      case UInt8(ascii: "/"):
-        guard !partStart else { return false }
-        partStart = true
-        continue
-      case UInt8(ascii: "-"):
-        guard !partStart else { return false }
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "+"):
-        break
-      default:
+    var identifier = identifier
+    return identifier.withUTF8 { bytes in
+      guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return false }
+      let area = UnsafeBufferPointer(rebasing: bytes[..<slash])
+      guard areaBytes.contains(where: { $0.count == area.count && $0.elementsEqual(area) }) else {
         return false
       }
-      partStart = false
+      var partStart = true
+      for byte in UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]) {
+        switch byte {
+        case UInt8(ascii: "/"):
+          guard !partStart else { return false }
+          partStart = true
+          continue
+        case UInt8(ascii: "-"):
+          guard !partStart else { return false }
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "+"):
+          break
+        default:
+          return false
+        }
+        partStart = false
+      }
+      return !partStart
     }
-    return !partStart
   }
+
+  /// The ``areas`` as UTF-8 bytes, which ``isRegion(_:)`` compares without making a string.
+  private static let areaBytes: [[UInt8]] = areas.map { Array($0.utf8) }
 
   /// The offset a fixed-offset name gives, in seconds.
   ///
