@@ -181,14 +181,23 @@ struct OutboxLayout {
   ///
   /// A payload that writes its own JSON (a ``/SignalValues/MonitorFact``, on every callback)
   /// writes the same bytes as the encoder, without its cost.
-  static func record<Payload: Encodable>(_ payload: Payload, key: String)
-    throws(SequenceTrackingError) -> Data
-  {
+  ///
+  /// - Parameters:
+  ///   - payload: The payload.
+  ///   - key: The outbox's key, for the error.
+  ///   - canonical: `Payload` as a type that writes its own JSON, or `nil` when it does not
+  ///     (the outbox finds it once: `Payload.self as? any CanonicalJSONEncodable.Type`).
+  /// - Returns: The record's bytes.
+  /// - Throws: ``SequenceTrackingError/payloadEncoding(key:type:description:)`` when the payload
+  ///   cannot be encoded.
+  static func record<Payload: Encodable>(
+    _ payload: Payload, key: String, canonical: (any CanonicalJSONEncodable.Type)?
+  ) throws(SequenceTrackingError) -> Data {
     do {
-      if let payload = payload as? any CanonicalJSONEncodable {
+      if let canonical {
         var record = [UInt8(version)]
         record.reserveCapacity(256)
-        try payload.appendCanonicalJSON(to: &record)
+        try canonical.appendCanonicalJSON(of: payload, to: &record)
         return Data(record)
       }
       let encoder = JSONEncoder()

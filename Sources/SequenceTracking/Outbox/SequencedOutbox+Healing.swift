@@ -45,7 +45,8 @@ extension SequencedOutbox {
   public func publishHealing(_ payload: Payload) throws(SequenceTrackingError)
     -> OutboxPublication
   {
-    guard let publication = try heal([try OutboxLayout.record(payload, key: key)]) else {
+    let record = try OutboxLayout.record(payload, key: key, canonical: canonicalPayload)
+    guard let publication = try heal([record]) else {
       preconditionFailure("one record is published under one number")
     }
     return publication
@@ -65,7 +66,7 @@ extension SequencedOutbox {
   {
     var records: [Data] = []
     for payload in payloads {
-      records.append(try OutboxLayout.record(payload, key: key))
+      records.append(try OutboxLayout.record(payload, key: key, canonical: canonicalPayload))
     }
     return try heal(records)
   }

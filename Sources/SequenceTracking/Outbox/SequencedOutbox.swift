@@ -61,6 +61,9 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   let store: any SharedStore
   /// Where the high-water mark and its key live, or `nil` for an outbox without one.
   let mark: (store: any SharedStore, key: String)?
+  /// `Payload` when it writes its own JSON, found once here: asked at every publish, the
+  /// runtime's conformance lookup cost more than a fact's whole encoding.
+  let canonicalPayload: (any CanonicalJSONEncodable.Type)?
   /// The stores a publish writes: the outbox's, and the mark's when there is one.
   package var backingStores: [any SharedStore] { [store] + (mark.map { [$0.store] } ?? []) }
 
@@ -90,6 +93,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     self.key = key
     self.capacity = capacity
     self.mark = mark
+    canonicalPayload = Payload.self as? any CanonicalJSONEncodable.Type
   }
 
   /// Creates an outbox on `key` of `store` that keeps a high-water mark in `markStore`, so that
@@ -152,7 +156,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     _ payload: Payload,
     then notify: (SequenceNumber) -> Void
   ) throws(SequenceTrackingError) -> SequenceNumber {
-    let record = try OutboxLayout.record(payload, key: key)
+    let record = try OutboxLayout.record(payload, key: key, canonical: canonicalPayload)
     return try append([record]) { notify($0.last) }.last
   }
 
@@ -189,7 +193,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ) throws(SequenceTrackingError) -> SequenceRange? {
     var records: [Data] = []
     for payload in payloads {
-      records.append(try OutboxLayout.record(payload, key: key))
+      records.append(try OutboxLayout.record(payload, key: key, canonical: canonicalPayload))
     }
     guard !records.isEmpty else { return nil }
     return try append(records, then: notify)

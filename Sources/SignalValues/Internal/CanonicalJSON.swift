@@ -8,13 +8,35 @@ import Foundation
 /// append's time for a ``MonitorFact``. A payload on that path writes its fields itself; its
 /// bytes are the encoder's, so what is stored, and every checksum of it, does not depend on
 /// which of the two wrote it.
-package protocol CanonicalJSONEncodable: Encodable {
+package protocol CanonicalJSONEncodable: Encodable, Sendable {
   /// Appends the value's JSON, as `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`
   /// writes it, to `output`.
   ///
   /// - Parameter output: The bytes to append to; unchanged when this throws.
   /// - Throws: `EncodingError`, as `encode(to:)` does for the same value.
   func appendCanonicalJSON(to output: inout [UInt8]) throws
+}
+
+extension CanonicalJSONEncodable {
+  /// Appends the JSON of `value`, a value of this type that a generic caller holds as `Value`,
+  /// as ``appendCanonicalJSON(to:)`` does.
+  ///
+  /// A caller that found this type once (`Value.self as? any CanonicalJSONEncodable.Type`)
+  /// calls it on that type: the cast of a value to its own type is a comparison of types, where
+  /// a cast to `any CanonicalJSONEncodable` asks the runtime for the conformance every time.
+  ///
+  /// - Parameters:
+  ///   - value: A value of this type.
+  ///   - output: The bytes to append to; unchanged when this throws.
+  /// - Throws: `EncodingError`, as `encode(to:)` does for the same value.
+  package static func appendCanonicalJSON<Value>(of value: Value, to output: inout [UInt8])
+    throws
+  {
+    guard let value = value as? Self else {
+      preconditionFailure("\(Value.self) is not \(Self.self)")
+    }
+    try value.appendCanonicalJSON(to: &output)
+  }
 }
 
 /// The pieces of canonical JSON: strings escaped as `JSONEncoder` escapes them.

@@ -35,21 +35,29 @@ enum HeartbeatRecordFormat {
 
   /// The bytes of `record`.
   static func encode(_ record: Record) -> Data {
-    var bytes: [UInt8] = [version, 0]
-    bytes.reserveCapacity(26)
-    func append<T: FixedWidthInteger>(_ value: T) {
-      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    // At most 26 bytes, written in place: a heartbeat is encoded at every callback.
+    withUnsafeTemporaryAllocation(byteCount: 26, alignment: 1) { bytes in
+      bytes[0] = version
+      bytes[1] = 0
+      var count = 2
+      func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { value in
+          UnsafeMutableRawBufferPointer(rebasing: bytes[count..<count + value.count])
+            .copyMemory(from: value)
+          count += value.count
+        }
+      }
+      append(record.instant)
+      if let sequence = record.sequence {
+        bytes[1] |= 0b01
+        append(sequence)
+      }
+      if let memory = record.memoryBytes {
+        bytes[1] |= 0b10
+        append(memory)
+      }
+      return Data(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
     }
-    append(record.instant)
-    if let sequence = record.sequence {
-      bytes[1] |= 0b01
-      append(sequence)
-    }
-    if let memory = record.memoryBytes {
-      bytes[1] |= 0b10
-      append(memory)
-    }
-    return Data(bytes)
   }
 
   /// The heartbeat stored in `record`.
