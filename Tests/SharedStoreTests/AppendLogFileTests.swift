@@ -349,18 +349,7 @@ struct AppendLogFileTests {
     let body: [UInt8] = [0, 1, 1, 3, 0x41, 0, 0x42]
     let crc = CRC32C.checksum(ofBytes: body)
     let raw = body + withUnsafeBytes(of: crc.littleEndian) { Array($0) }
-    var encoded: [UInt8] = []
-    var block: [UInt8] = []
-    for byte in raw {
-      if byte == 0 {
-        encoded += [UInt8(block.count + 1)] + block
-        block = []
-      } else {
-        block.append(byte)
-      }
-    }
-    encoded += [UInt8(block.count + 1)] + block + [0]
-    #expect(Array(bytes[56...]) == encoded)
+    #expect(Array(bytes[56...]) == FrameEncodingTests.referenceCOBS(raw) + [0])
     let token = try #require(try fixture.store.changeToken(for: "log"))
     #expect(token.generation == word(8) + UInt64(bytes.count - 56))
   }

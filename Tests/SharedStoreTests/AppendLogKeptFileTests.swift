@@ -207,4 +207,20 @@ struct AppendLogKeptFileTests {
       "in pieces of about 16 KiB")
     #expect(try fixture.store.readLog("log")?.records.count == 1_000)
   }
+
+  @Test("a large frame leaves no large end behind: the kept end holds room for a few KiB")
+  func largeFrameLeavesNoLargeEnd() throws {
+    let fixture = try Fixture()
+    try fixture.append("first", capacity: 1_000)
+    // One frame of 200 records of 1 KiB, 200 KiB in all; its newest record is small enough to
+    // be kept decoded, so nothing reads the file again and the end is never read anew. Trimmed
+    // with `removeFirst`, the end kept the 200 KiB of room the frame grew it to.
+    let records = (0..<200).map { Data(repeating: UInt8(ascii: "a"), count: 1_024 + $0 % 7) }
+    try fixture.store.append(records, toLog: "log", capacity: 1_000)
+    try fixture.append("after", capacity: 1_000)
+    let kept = try #require(fixture.store.handles.openLog(forKey: "log"))
+    // Twice the capacity at most: an array grows by doubling, and the allocator rounds up.
+    #expect(kept.window.endCapacity <= 2 * FileStore.LogWindow.capacity)
+    #expect(try fixture.texts().last == "after")
+  }
 }

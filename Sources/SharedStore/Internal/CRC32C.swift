@@ -1,7 +1,8 @@
 /// CRC-32C (Castagnoli), the checksum that guards every FileStore file.
 ///
 /// Polynomial 0x1EDC6F41 (reflected 0x82F63B78), initial value and final XOR 0xFFFFFFFF, as in
-/// iSCSI, ext4 and RFC 3720. Software slicing-by-8: eight table lookups per eight input bytes.
+/// iSCSI, ext4 and RFC 3720. Software slicing-by-8 — eight table lookups per eight input bytes —
+/// for an input of ``slicingThreshold`` bytes or more, one lookup per byte for a shorter one.
 /// The check value of the ASCII bytes "123456789" is 0xE3069283.
 package enum CRC32C {
   /// Returns the CRC-32C of `bytes`, continuing from `crc` (the result of an earlier call).
@@ -19,8 +20,8 @@ package enum CRC32C {
     let count = bytes.count
     tables.withUnsafeBufferPointer { table in
       // Eight bytes at a time reads eight of the tables, 8 KiB in all; a short input — a
-      // callback's frame of a few dozen bytes, checksummed once after a flush has left the
-      // caches cold — costs less a byte at a time from the first table's 1 KiB.
+      // callback's frame of a few dozen bytes, checksummed after a flush has left the caches
+      // cold — touches less memory a byte at a time from the first table's 1 KiB.
       while count - index >= 8, count >= Self.slicingThreshold {
         // Typed partial results: as one expression, Swift 6.0's type checker gives up on it.
         let low01: UInt32 = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8

@@ -18,7 +18,6 @@ package enum ISO8601Instant {
     let withinDay = Int(CivilCalendar.floorModulo(milliseconds, CivilCalendar.millisecondsPerDay))
     let (year, month, day) = CivilCalendar.civil(dayNumber: dayNumber)
     let seconds = withinDay / 1000
-    output.reserveCapacity(output.count + 24)
     appendPadded(year, 4, to: &output)
     output.append(UInt8(ascii: "-"))
     appendPadded(month, 2, to: &output)

@@ -248,8 +248,9 @@ struct FileLogMedium: LogMedium {
   /// the file can be kept open for the next append (``FileStore/OpenLog``); `nil` for a reader.
   private let identity: FileIdentity?
   private let window: FileStore.LogWindow?
-  /// For an append to the file an earlier append kept open: its record, which
-  /// ``finishAppend()`` keeps again rather than making a new one at every append.
+  /// For an append to the file an earlier append kept open: its `OpenLog`, taken out of the
+  /// kept ones, which ``finishAppend()`` keeps again rather than making a new one at every
+  /// append.
   private let kept: FileStore.OpenLog?
   /// Whether bytes were written through `descriptor`, so that closing it must succeed.
   private var wrote = false
@@ -285,8 +286,11 @@ struct FileLogMedium: LogMedium {
     self.kept = nil
   }
 
-  /// A medium for appending to (or, inside a hold, reading) the file `kept`, which an earlier
-  /// append kept open.
+  /// A medium for appending to (or, inside a hold, reading) a file an earlier append kept open.
+  ///
+  /// An appender takes `kept` out of the kept ones first (`Handles.takeOpenLog(forKey:)`), since
+  /// ``finishAppend()`` keeps it again; a reader, which leaves it there, never calls
+  /// ``finishAppend()``.
   init(store: FileStore, kept: FileStore.OpenLog) {
     self.store = store
     self.key = kept.key

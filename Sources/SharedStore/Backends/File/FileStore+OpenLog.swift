@@ -59,8 +59,10 @@ extension FileStore {
   /// At most ``capacity`` bytes of the end are kept, and a decoded newest record of at most as
   /// many, so a window costs a few kilobytes however long the log. The end is an array, which an
   /// append extends for a fraction of what extending `Data` costs (at every append of a monitor
-  /// callback); a read of the end, needed only when the decoded record is not (a reader of
-  /// several records, or after another writer), gets a copy of the bytes it asks for.
+  /// callback), and which is made anew, at ``trimmedSize``, when it passes ``capacity``, so that
+  /// a large frame does not leave its capacity behind. A read of the end — when the decoded
+  /// record does not answer it: a reader of several records, a newest record over ``capacity``,
+  /// a file another writer changed — gets a copy of the bytes it asks for.
   final class LogWindow {
     /// The most bytes of the end of the file kept: twice what an append reads of it.
     static var capacity: Int { 2 * LogEngine<FileLogMedium>.tailReadSize }
@@ -95,6 +97,10 @@ extension FileStore {
       end = nil
     }
 
+    /// The bytes the window's end holds room for: a few KiB (twice ``capacity`` at most, an
+    /// array growing by doubling) however large a frame was appended.
+    var endCapacity: Int { tail.capacity }
+
     /// The decoded end of the file at its current size, if the window holds it.
     var decodedEnd: LogView? { end?.size == size ? end : nil }
 
@@ -118,7 +124,7 @@ extension FileStore {
     }
 
     /// `count` bytes from `offset`, when the window holds all of them: a slice of the header's
-    /// storage, whose indices do not start at zero, or a copy of the end's bytes.
+    /// bytes or a copy of the end's.
     func bytes(from offset: Int, count: Int) -> Data? {
       guard offset >= 0, count >= 0, offset + count <= size else { return nil }
       if offset + count <= head.count {
@@ -150,7 +156,9 @@ extension FileStore {
       }
       size += bytes.count
       tail.append(contentsOf: bytes)
-      if tail.count > Self.capacity { tail.removeFirst(tail.count - Self.trimmedSize) }
+      // A new array, not `removeFirst`: an array keeps its capacity, which one large frame
+      // would otherwise leave held for as long as the file is kept open.
+      if tail.count > Self.capacity { tail = Array(tail.suffix(Self.trimmedSize)) }
     }
   }
 }
