@@ -4,7 +4,7 @@ import Testing
 
 @testable import SharedStore
 
-/// Inside one hold of a `FileStore`'s lock, a log file it keeps open is checked (`lstat`) once:
+/// Inside one hold of a `FileStore`'s lock, a log file it keeps open is checked (`fstatat`) once:
 /// no other writer can replace it during the hold, and whatever the store itself renames or
 /// unlinks in the hold makes it check again.
 @Suite("FileStore checks a kept log file once per hold")

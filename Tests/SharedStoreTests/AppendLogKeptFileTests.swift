@@ -5,7 +5,7 @@ import Testing
 @testable import SharedStore
 
 /// How `FileStore` keeps the log it appended to last open: the next append to it costs an
-/// `lstat` and the write, and anything that changed the file meanwhile — another store's append,
+/// `fstatat` and the write, and anything that changed the file meanwhile — another store's append,
 /// a compaction, a value written or the key removed — makes the store read it again.
 @Suite("FileStore keeps the log it appended to last open")
 struct AppendLogKeptFileTests {
