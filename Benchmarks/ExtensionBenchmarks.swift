@@ -37,8 +37,8 @@ enum ExtensionBenchmarks {
     let replace = try RawReplace(directory: try options.freshDirectory("raw-fact"), flush: true)
     let workSize = "one callback × \(iterations.grouped)"
     let note =
-      "a \(frame.count)-byte fact frame (durable), a \(heartbeatFrame)-byte heartbeat frame "
-      + "and the outbox's high-water mark (both without a flush) per callback; the outbox of \(SharedFolderLayout.standard.outboxCapacity.grouped) "
+      "a \(frame.count)-byte fact frame (durable) and a \(heartbeatFrame)-byte heartbeat frame, "
+      + "which carries the outbox's high-water mark (without a flush), per callback; the outbox of \(SharedFolderLayout.standard.outboxCapacity.grouped) "
       + "and the day's heartbeat history both full and half-way to their next compaction; "
       + "timed alternately with the baseline"
     let (callback, written) = try Measurement.paired(
@@ -51,8 +51,8 @@ enum ExtensionBenchmarks {
         suite: suite.name, scenario: callbackName, workSize: workSize, figure: .init(callback),
         baseline: Report.Baseline(written), target: .atMost(1.5),
         limit: "A callback's only durable work is appending the fact: one flush of the outbox's "
-          + "file. The heartbeat and the outbox's mark are appended without a flush, and the "
-          + "logs' ends are read from the page cache. One raw durable write is two flushes; the target allows the "
+          + "file. The heartbeat, which carries the outbox's mark, is appended without a flush, "
+          + "and the logs' ends are read from the page cache. One raw durable write is two flushes; the target allows the "
           + "callback no more than the write an integrator would otherwise do.",
         note: note))
 
@@ -66,12 +66,12 @@ enum ExtensionBenchmarks {
         suite: suite.name, scenario: callbackName, workSize: workSize, figure: .init(again),
         baseline: Report.Baseline(appended), target: .atMost(1.2),
         limit: "The floor of a durable callback is this append of its fact and its one flush. "
-          + "The callback adds the folder's lock, taken once for its three writes (a flock and "
-          + "an lstat of the lock file), one lstat of each of its three logs' files, kept open "
-          + "since the previous callback with their newest record decoded (the outbox's "
-          + "high-water mark is read, then appended to, in the same hold), and two writes "
-          + "without a flush (the mark and the heartbeat): 10 system calls against the raw "
-          + "append's 4.",
+          + "The callback adds the folder's lock, taken once for its two writes (a flock and "
+          + "an lstat of the lock file), one fstatat of each of its two logs' files, kept open "
+          + "since the previous callback with their newest record decoded (the heartbeat's, "
+          + "which carries the outbox's high-water mark, is read before the fact is numbered), "
+          + "one fstatat that finds no mark log, and the heartbeat's write without a flush: 9 "
+          + "system calls against the raw append's 4.",
         note: "the floor of a durable callback: open, write at the end, flush, close; " + note))
   }
 }

@@ -45,7 +45,12 @@ struct LibraryKey {
         + " decode"
     case .heartbeats(let source):
       let history = try folder.heartbeats(of: source).history()
-      return count(history.heartbeats.count, "heartbeat") + " decode"
+      let decoded = count(history.heartbeats.count, "heartbeat") + " decode"
+      // The monitor extension's heartbeats carry the outbox's high-water mark.
+      guard source == .monitorExtension, let mark = try folder.outbox.lastHandedOut() else {
+        return decoded
+      }
+      return decoded + "; the last number handed out is \(mark.value)"
     case .diagnostics:
       let entries = try folder.diagnostics.snapshot().entries
       return count(entries.count, "diagnostic entry", plural: "diagnostic entries") + " decode"

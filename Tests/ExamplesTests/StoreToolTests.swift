@@ -37,7 +37,7 @@ struct StoreToolTests {
     let lines = outcome.lines
     #expect(
       lines.first
-        == "\(sample.path): 12 keys — 10 ok, 1 corrupted, 1 of a newer format version; "
+        == "\(sample.path): 11 keys — 9 ok, 1 corrupted, 1 of a newer format version; "
         + "1 leftover temporary file, 1 quarantined file, 1 foreign file")
     let rows = lines.dropFirst(2).filter { !$0.isEmpty }.map(Self.cells)
     #expect(rows.first == ["KEY OR FILE", "KIND", "BYTES", "FORMAT", "CHANGE TOKEN", "STATE"])
@@ -66,7 +66,6 @@ struct StoreToolTests {
       try row("app.cache")
         == ["app.cache", "value", "48", "2", "-", "newer format version 2 (this version reads 1)"])
     #expect(try row("stk.monitor.facts").last == "ok, 6 records")
-    #expect(try row("stk.monitor.facts.mark").last == "ok, 6 records")
     #expect(try row("stk.heartbeats.monitor").last == "ok, 7 records")
     #expect(try row("stk.diagnostics").last == "ok, 2 records")
     // The pipeline's consumer record, kept as versions: a log of its newest states.
@@ -303,22 +302,21 @@ struct StoreToolTests {
     #expect(outcome.stderr == "")
     #expect(
       outcome.lines == [
-        "verify \(sample.path): 11 keys",
+        "verify \(sample.path): 10 keys",
         "ok       app.events",
         "DAMAGED  app.profile: SharedStoreError.corrupted: The value of key 'app.profile' at "
           + "'\(sample.path)/app.profile' is corrupted: the payload checksum does not match. "
           + "It was left untouched; quarantine it to keep it and start afresh.",
         "ok       app.settings",
         "ok       stk.diagnostics: 2 diagnostic entries decode",
-        "ok       stk.heartbeats.monitor: 7 heartbeats decode",
+        "ok       stk.heartbeats.monitor: 7 heartbeats decode; the last number handed out is 6",
         "ok       stk.monitor.facts: 6 facts decode",
-        "ok       stk.monitor.facts.mark: the last number handed out is 6",
         "ok       stk.pipeline.state: the pipeline state decodes",
         "ok       stk.pipeline.state.days: 39 records read",
         "ok       stk.pipeline.state.facts.2026-03-29: 4 facts decode",
         "ok       stk.pipeline.state.starts: 1 fact decode",
         "note     .lock: the store's lock file",
-        "1 of 11 keys cannot be read: 1 damaged",
+        "1 of 10 keys cannot be read: 1 damaged",
         "",
       ])
   }
@@ -328,7 +326,7 @@ struct StoreToolTests {
     let sample = try SampleStore()
     let outcome = try example.run(["verify", sample.path])
     #expect(outcome.status == 0)
-    #expect(outcome.lines.suffix(2) == ["all 10 keys read", ""])
+    #expect(outcome.lines.suffix(2) == ["all 9 keys read", ""])
   }
 
   @Test("verify counts a newer format version as unreadable and notes the leftovers")
@@ -351,7 +349,7 @@ struct StoreToolTests {
         "note     .quarantined.app.old.1: a quarantined file of app.old (ok), kept as evidence; "
           + "delete it once it is no longer needed"))
     #expect(lines.contains("note     .DS_Store: not the store's; the store ignores it"))
-    #expect(lines.suffix(2) == ["1 of 11 keys cannot be read: 1 of a newer format version", ""])
+    #expect(lines.suffix(2) == ["1 of 10 keys cannot be read: 1 of a newer format version", ""])
   }
 
   @Test("list, show and verify leave the folder byte-identical, damaged files included")

@@ -27,7 +27,8 @@ struct OutboxDamageTests {
   struct Folder {
     let directory: TemporaryDirectory
     var outbox: URL { directory.url.appendingPathComponent("stk.monitor.facts") }
-    var mark: URL { directory.url.appendingPathComponent("stk.monitor.facts.mark") }
+    /// The monitor extension's heartbeats, which carry the outbox's high-water mark.
+    var mark: URL { directory.url.appendingPathComponent("stk.heartbeats.monitor") }
 
     init() throws {
       directory = try TemporaryDirectory(prefix: "stk-heal")
@@ -93,8 +94,8 @@ struct OutboxDamageTests {
     }
   }
 
-  /// Damages the folder's outbox as `damage` says; `copy` is the outbox and its mark as they
-  /// were after 20 callbacks.
+  /// Damages the folder's outbox as `damage` says; `copy` is the outbox and its mark (the
+  /// heartbeats that carry it) as they were after 20 callbacks.
   static func apply(_ damage: Damage, to folder: Folder, copy: (Data, Data)) throws {
     let bytes = try Data(contentsOf: folder.outbox)
     switch damage {

@@ -94,4 +94,28 @@ struct AppendLogHoldCheckTests {
     case .replacedByAValue: #expect(try fixture.store.read("log") == Data("a value".utf8))
     }
   }
+
+  @Test("inside a hold, a log with no file costs one fstatat, and a file not kept is read whole")
+  func missingLogInAHold() throws {
+    let fixture = try Fixture()
+    // The first hold opens the lock file.
+    try fixture.store.exclusively {}
+    let (opens, statuses) = (fixture.fileSystem.count(.open), fixture.fileSystem.count(.status))
+    try fixture.store.exclusively { () throws(SharedStoreError) in
+      #expect(try fixture.newest() == nil)
+    }
+    // The lock file's check, and the name's.
+    #expect(fixture.fileSystem.count(.status) == statuses + 2)
+    #expect(fixture.fileSystem.count(.open) == opens)
+    // Control: outside a hold, the read opens the file (which fails).
+    #expect(try fixture.newest() == nil)
+    #expect(fixture.fileSystem.count(.open) == opens + 1)
+
+    // A file another store wrote, which this one keeps no descriptor for, is read.
+    let other = try FileStore(directory: fixture.directory.url, durability: .processCrashSafe)
+    try other.append([Data("theirs".utf8)], toLog: "log", capacity: 100)
+    try fixture.store.exclusively { () throws(SharedStoreError) in
+      #expect(try fixture.newest()?.bytes == Data("theirs".utf8))
+    }
+  }
 }

@@ -16,6 +16,7 @@ struct DamagedHistoryTests {
     case unknownFlags
     case tooShort
     case fieldsMissing
+    case markCut
     case trailingBytes
     case instantTooEarly
     case instantTooLate
@@ -31,9 +32,11 @@ struct DamagedHistoryTests {
       var record = history.records[damaged]
       switch self {
       case .unknownVersion: record.version = 2
-      case .unknownFlags: record.flags = 0b100
+      case .unknownFlags: record.flags = 0b1000
       case .tooShort: break  // written by store(in:key:)
       case .fieldsMissing: record.flags = 0b01
+      // The outbox's mark is 16 bytes; half of it is there.
+      case .markCut: (record.flags, record.trailing) = (0b100, Array(repeating: 1, count: 8))
       case .trailingBytes: record.trailing = [0]
       case .instantTooEarly: record.instant = Int64.min
       case .instantTooLate: record.instant = 253_402_128_000_000

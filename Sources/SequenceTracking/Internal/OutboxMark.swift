@@ -8,7 +8,8 @@ import SignalValues
 /// record is the mark; the older ones keep the last number of the epochs before, for a while.
 /// A publish reads the mark before appending, continues after it when the outbox holds less (it
 /// was truncated or restored from an older copy), and appends the number it handed out after
-/// the outbox's write: the mark is never below the outbox's newest number except for a producer
+/// the outbox's write — or its producer writes the number in a record of its own
+/// (``OutboxMarks``): the mark is never below the outbox's newest number except for a producer
 /// killed between the two writes, or after a power cut (the mark is not flushed) — then the
 /// outbox's own newest number is the higher, and is used.
 struct OutboxMark: Equatable {
@@ -45,5 +46,43 @@ struct OutboxMark: Equatable {
   /// A mark at `number`.
   init(_ number: SequenceNumber) {
     self.number = number
+  }
+}
+
+/// The two places an outbox's high-water mark may be kept: its mark log, and a record its
+/// producer writes in the same hold of the lock (the monitor extension's heartbeat), either of
+/// which may hold nothing.
+///
+/// A producer that carries the mark does not write the mark log; the log then holds what other
+/// writers put there (a consumer's ``SequencedOutbox/markHandedOut(through:)``, a publish that
+/// did not carry the mark), possibly of an epoch long gone. So the outbox's epoch decides: the
+/// mark of an epoch is the higher of the records of that epoch.
+struct OutboxMarks {
+  var logged: OutboxMark?
+  var carried: OutboxMark?
+
+  /// The mark of the epoch whose identity is `identity`: the higher of the records of that
+  /// epoch, or `nil` when neither is of it.
+  func current(inEpoch identity: UInt64) -> OutboxMark? {
+    let logged = logged.flatMap { $0.number.epoch.rawValue == identity ? $0 : nil }
+    let carried = carried.flatMap { $0.number.epoch.rawValue == identity ? $0 : nil }
+    return newest(logged: logged, carried: carried)
+  }
+
+  /// The mark of an epoch that ended, when no record is of the epoch `identity` the outbox
+  /// numbers in now: the carried one, which its producer writes at every publish, or else the
+  /// logged one; `nil` when a record is of that epoch, or there is none.
+  func ended(inEpoch identity: UInt64) -> OutboxMark? {
+    guard current(inEpoch: identity) == nil else { return nil }
+    return carried ?? logged
+  }
+
+  /// The last number handed out, whatever epoch the outbox is in now
+  /// (`SequenceNumber.highWaterMark(recording:over:)` of the carried record over the logged).
+  var newest: OutboxMark? { newest(logged: logged, carried: carried) }
+
+  private func newest(logged: OutboxMark?, carried: OutboxMark?) -> OutboxMark? {
+    SequenceNumber.highWaterMark(recording: carried?.number, over: logged?.number).map(
+      OutboxMark.init)
   }
 }

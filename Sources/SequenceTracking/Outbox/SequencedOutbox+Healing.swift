@@ -64,22 +64,46 @@ extension SequencedOutbox {
   public func publishHealing(contentsOf payloads: some Sequence<Payload>)
     throws(SequenceTrackingError) -> OutboxPublication?
   {
+    try publishHealing(contentsOf: payloads, carryingMark: false)
+  }
+
+  /// Publishes `payloads` as ``publishHealing(contentsOf:)`` does; with `carryingMark`, the
+  /// caller records the last number handed out in the record that ``carriedMark`` reads (see
+  /// ``init(store:key:capacity:markStore:carriedMark:)``), in the same hold of the lock, and
+  /// the mark log is not appended to.
+  ///
+  /// - Parameters:
+  ///   - payloads: The entries to publish, in order. When empty, nothing is written.
+  ///   - carryingMark: Whether the caller carries the mark. Pass `true` only for an outbox
+  ///     opened with a carried mark, and record the number even when this throws
+  ///     ``SequenceTrackingError/notDurable(committed:key:path:errno:)``; when the caller's
+  ///     record cannot be written, ``markHandedOut(through:)`` keeps the number in the mark log.
+  /// - Returns: The entries' numbers and the recovery, if one was needed; `nil` when `payloads`
+  ///   is empty.
+  /// - Throws: Like ``publishHealing(_:)``.
+  /// - Complexity: O(*k*) in the size of the *k* new entries, amortised.
+  package func publishHealing(contentsOf payloads: some Sequence<Payload>, carryingMark: Bool)
+    throws(SequenceTrackingError) -> OutboxPublication?
+  {
     var records: [Data] = []
     for payload in payloads {
       records.append(try OutboxLayout.record(payload, key: key, canonical: canonicalPayload))
     }
-    return try heal(records)
+    return try heal(records, advancingMark: !(carryingMark && carriedMark != nil))
   }
 
   /// Appends `records`, quarantining an outbox that cannot be read first; `nil` for no record.
-  private func heal(_ records: [Data]) throws(SequenceTrackingError) -> OutboxPublication? {
+  private func heal(_ records: [Data], advancingMark: Bool = true) throws(SequenceTrackingError)
+    -> OutboxPublication?
+  {
     guard !records.isEmpty else { return nil }
     var failure: SequenceTrackingError?
     // Twice before quarantining: another producer may have moved the outbox aside and started
     // a new epoch in between, which a quarantine would move aside again.
     for _ in 0..<2 {
       do throws(SequenceTrackingError) {
-        return OutboxPublication(numbers: try append(records) { _ in }, recovery: nil)
+        return OutboxPublication(
+          numbers: try append(records, advancingMark: advancingMark) { _ in }, recovery: nil)
       } catch {
         guard isUnreadable(error) else { throw error }
         failure = error
@@ -87,7 +111,8 @@ extension SequencedOutbox {
     }
     guard let failure else { preconditionFailure("a failed publish leaves its error") }
     let recovery = try quarantine(because: failure)
-    return OutboxPublication(numbers: try append(records) { _ in }, recovery: recovery)
+    return OutboxPublication(
+      numbers: try append(records, advancingMark: advancingMark) { _ in }, recovery: recovery)
   }
 
   /// Whether `error` says that this outbox cannot be read or numbered: what
@@ -130,7 +155,7 @@ extension SequencedOutbox {
     if case .rolledBack(_, let epoch, _, let handedOut) = error {
       last = SequenceNumber(epoch: epoch, value: handedOut)
     } else {
-      last = readMark()?.number
+      last = readMarks().newest?.number
     }
     let path: String?
     do {
@@ -176,8 +201,8 @@ extension SequencedOutbox {
 
   // MARK: - The mark
 
-  /// How many numbers the outbox whose log is `log` is behind `floor`, the mark read before the
-  /// append: 0 without a mark, or when the mark is of another epoch or not ahead.
+  /// How many numbers the outbox whose log is `log` is behind `floor`, the mark of its epoch read
+  /// before the append: 0 without one, or when it is not ahead.
   ///
   /// - Throws: ``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)`` when the outbox
   ///   is more than `capacity` numbers behind: writing that many vanished numbers is not
@@ -200,11 +225,23 @@ extension SequencedOutbox {
   /// it: at least the outbox's newest number, unless a producer was killed between the two
   /// writes or a power cut took the mark's (it is not flushed).
   ///
+  /// For an outbox whose producer carries the mark in a record of its own (the folder's
+  /// outbox in TrackerSignals, whose mark the monitor extension's heartbeat carries), it is
+  /// that record's number, or the mark log's when that is higher in the same epoch.
+  ///
   /// - Returns: The number, or `nil` for an outbox without a mark or before its first publish.
-  /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark cannot be read, and
+  /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark log cannot be read, and
   ///   ``SequenceTrackingError/corruptedOutbox(key:reason:)`` (with the mark's key) for a record
   ///   that is not a mark's.
   public func lastHandedOut() throws(SequenceTrackingError) -> SequenceNumber? {
+    let marks = OutboxMarks(
+      logged: try loggedMark().map(OutboxMark.init), carried: carriedMark?().map(OutboxMark.init))
+    return marks.newest?.number
+  }
+
+  /// The newest record of the mark log, or `nil` for an outbox without a mark or before its
+  /// first mark.
+  private func loggedMark() throws(SequenceTrackingError) -> SequenceNumber? {
     guard let mark else { return nil }
     let log: LogSnapshot?
     do {
@@ -221,11 +258,13 @@ extension SequencedOutbox {
     return stored.number
   }
 
-  /// The newest mark, or `nil` without a mark store or when none can be read: a mark that
+  /// Both records of the mark, each `nil` when there is none or it cannot be read: a mark that
   /// cannot be read protects nothing, and the next publish writes a new one.
-  func readMark() -> OutboxMark? {
-    guard let number = try? lastHandedOut() else { return nil }
-    return OutboxMark(number)
+  func readMarks() -> OutboxMarks {
+    guard mark != nil else { return OutboxMarks() }
+    return OutboxMarks(
+      logged: (try? loggedMark()).map { OutboxMark($0) },
+      carried: carriedMark?().map(OutboxMark.init))
   }
 
   /// Records the end of the epoch `mark` numbered last, which is gone, unless a quarantine

@@ -40,7 +40,8 @@ import SignalValues
 /// **Healing.** An outbox opened with a mark store (``init(store:key:capacity:markStore:)``)
 /// keeps the last number handed out beside it, so that an outbox that went back (truncated,
 /// restored from an older copy) never hands a number out twice in its epoch: a publish numbers
-/// on after the mark and the numbers between are delivered as ``OutboxBatch/vanished``. A
+/// on after the mark and the numbers between are delivered as ``OutboxBatch/vanished`` (the
+/// folder's outbox in TrackerSignals keeps its mark in the monitor extension's heartbeats). A
 /// producer that runs unattended publishes with ``publishHealing(_:)``, which moves an outbox it
 /// cannot read aside and starts a new epoch; every epoch that ends that way, or because the key
 /// was removed, is recorded with its last number in ``recoveries()``.
@@ -61,6 +62,9 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   let store: any SharedStore
   /// Where the high-water mark and its key live, or `nil` for an outbox without one.
   let mark: (store: any SharedStore, key: String)?
+  /// Reads the mark its producer carries in records of its own, for an outbox whose producer
+  /// does (``init(store:key:capacity:markStore:carriedMark:)``).
+  let carriedMark: (@Sendable () -> SequenceNumber?)?
   /// `Payload` when it writes its own JSON, found once here: asked at every publish, the
   /// runtime's conformance lookup cost more than a fact's whole encoding.
   let canonicalPayload: (any CanonicalJSONEncodable.Type)?
@@ -83,16 +87,18 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       throw .store(error)
     }
     guard capacity >= 1 else { throw .invalidCapacity(key: key, capacity: capacity) }
-    self.init(store: store, key: key, capacity: capacity, mark: nil)
+    self.init(store: store, key: key, capacity: capacity, mark: nil, carriedMark: nil)
   }
 
   private init(
-    store: any SharedStore, key: String, capacity: Int, mark: (any SharedStore, String)?
+    store: any SharedStore, key: String, capacity: Int, mark: (any SharedStore, String)?,
+    carriedMark: (@Sendable () -> SequenceNumber?)?
   ) {
     self.store = store
     self.key = key
     self.capacity = capacity
     self.mark = mark
+    self.carriedMark = carriedMark
     canonicalPayload = Payload.self as? any CanonicalJSONEncodable.Type
   }
 
@@ -120,6 +126,33 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   public init(store: any SharedStore, key: String, capacity: Int, markStore: any SharedStore)
     throws(SequenceTrackingError)
   {
+    try self.init(
+      store: store, key: key, capacity: capacity, markStore: markStore, carriedMark: nil)
+  }
+
+  /// Creates an outbox that heals, as ``init(store:key:capacity:markStore:)`` does, whose
+  /// producer may carry the high-water mark in a record of its own instead of the mark log.
+  ///
+  /// A publish that carries the mark (``publishHealing(contentsOf:carryingMark:)``) does not
+  /// append to the mark log; its producer writes the number handed out in its own record, in
+  /// the same hold of the lock, and `carriedMark` reads it back. The mark of the outbox's epoch
+  /// is then the higher of the two records of that epoch (the mark log still holds what other
+  /// writers put there). The monitor extension's heartbeat carries it: one append fewer per
+  /// callback (`SharedFolder`, TrackerSignals).
+  ///
+  /// - Parameters:
+  ///   - store: The store shared by the producers and the consumers.
+  ///   - key: A valid store key of at most 89 characters.
+  ///   - capacity: The most entries kept, at least 1.
+  ///   - markStore: The store of the mark log.
+  ///   - carriedMark: Reads the newest carried mark; `nil` when there is none, or it cannot be
+  ///     read (a mark that cannot be read protects nothing). `nil` for an outbox whose
+  ///     producers all write the mark log.
+  /// - Throws: Like ``init(store:key:capacity:markStore:)``.
+  package init(
+    store: any SharedStore, key: String, capacity: Int, markStore: any SharedStore,
+    carriedMark: (@Sendable () -> SequenceNumber?)?
+  ) throws(SequenceTrackingError) {
     let plain = try SequencedOutbox(store: store, key: key, capacity: capacity)
     do {
       try StoreKeyRules.validate(Self.markKey(of: key))
@@ -128,7 +161,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       throw .store(error)
     }
     self.init(
-      store: plain.store, key: key, capacity: capacity, mark: (markStore, Self.markKey(of: key)))
+      store: plain.store, key: key, capacity: capacity, mark: (markStore, Self.markKey(of: key)),
+      carriedMark: carriedMark)
   }
 
   // MARK: - Publishing
@@ -204,16 +238,18 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// can already see them.
   ///
   /// With a mark, the records are numbered after the mark when the outbox holds fewer numbers
-  /// (the numbers between are written as vanished), the mark is advanced afterwards, and an
-  /// epoch that started while the mark was in another one is recorded as a recovery.
+  /// (the numbers between are written as vanished), the mark log is advanced afterwards unless
+  /// the producer carries the mark (`advancingMark` false), and an epoch that started while the
+  /// mark was in another one is recorded as a recovery.
   func append(
     _ records: [Data],
     endedEpochRecorded: Bool = false,
+    advancingMark: Bool = true,
     then notify: (SequenceRange) -> Void
   ) throws(SequenceTrackingError) -> SequenceRange {
     let key = key
     let capacity = capacity
-    let floor = readMark()
+    let marks = readMarks()
     var refusal: SequenceTrackingError?
     var assigned: SequenceRange?
     var ended: OutboxMark?
@@ -221,14 +257,15 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
         do throws(SequenceTrackingError) {
           _ = try OutboxLayout.header(of: log, key: key)
-          if !endedEpochRecorded, let floor, floor.number.epoch.rawValue != log.identity {
+          if !endedEpochRecorded, let gone = marks.ended(inEpoch: log.identity) {
             // The epoch the mark numbered is gone (removed, or moved aside): record its end
             // before the first entry of this one, so that a consumer crossing to this epoch
             // finds the record.
-            ended = floor
+            ended = gone
             return []
           }
-          let vanished = try Self.vanishedCount(in: log, below: floor, capacity: capacity, key: key)
+          let vanished = try Self.vanishedCount(
+            in: log, below: marks.current(inEpoch: log.identity), capacity: capacity, key: key)
           let count = UInt64(records.count) + vanished
           guard log.nextPosition <= UInt64.max - count else { throw .exhausted(key: key) }
           let first = log.nextPosition + vanished
@@ -245,7 +282,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     } catch {
       let error = reported(error, committed: assigned.map(CommittedChange.published))
       if case .notDurable(.published(let stored), _, _, _) = error {
-        advanceMark(to: stored)
+        if advancingMark { advanceMark(to: stored) }
         notify(stored)
       }
       throw error
@@ -253,10 +290,11 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     if let refusal { throw refusal }
     if let ended {
       recordEnd(of: ended)
-      return try append(records, endedEpochRecorded: true, then: notify)
+      return try append(
+        records, endedEpochRecorded: true, advancingMark: advancingMark, then: notify)
     }
     guard let assigned else { preconditionFailure("an append numbers its records") }
-    advanceMark(to: assigned)
+    if advancingMark { advanceMark(to: assigned) }
     notify(assigned)
     return assigned
   }

@@ -31,6 +31,13 @@ public struct SharedFolder: Sendable {
 
   /// The monitor extension's facts, an outbox that heals: its high-water mark is kept without
   /// flushes, beside the heartbeats (see `SequencedOutbox.init(store:key:capacity:markStore:)`).
+  ///
+  /// The monitor extension's heartbeats carry the mark: a ``MonitorRecorder`` made with
+  /// ``MonitorRecorder/init(folder:restartPolicy:timeZone:)`` writes the number it handed out
+  /// in the heartbeat it records in the same hold of the lock, instead of appending it to the
+  /// mark log (<doc:TheHeartbeatHotPath>). The outbox's mark is the higher of the two, in the
+  /// outbox's epoch; a publish through this outbox, or a consumer's
+  /// `markHandedOut(through:)`, writes the mark log as for any outbox.
   public let outbox: SequencedOutbox<MonitorFact>
   /// The extension's diagnostic log.
   public let diagnostics: DiagnosticLog
@@ -40,7 +47,7 @@ public struct SharedFolder: Sendable {
   /// It opens a durable ``/SharedStore/FileStore``, and its sibling without flushes
   /// (`.processCrashSafe`, ``/SharedStore/FileStore/withDurability(_:)``) for the heartbeats
   /// and the outbox's high-water mark. The two share one lock, so that a ``MonitorRecorder``
-  /// callback writes the fact, the mark and the heartbeat in one hold of it.
+  /// callback writes the fact and the heartbeat, which carries the mark, in one hold of it.
   ///
   /// Opening reads nothing and writes nothing but the store's lock file; on Apple platforms it
   /// gives the folder the data-protection class the store uses (see
@@ -95,10 +102,16 @@ public struct SharedFolder: Sendable {
   ) throws(TrackerSignalsError) {
     try layout.validate()
     do {
-      // The outbox's high-water mark goes with the heartbeats: written without a flush.
+      // The outbox's high-water mark goes with the heartbeats, written without a flush: the
+      // monitor extension's heartbeat carries it (`MonitorRecorder`), and the mark log holds
+      // what other writers put there.
+      let carrier = HeartbeatRecorder(
+        unchecked: heartbeatStore ?? store, source: .monitorExtension,
+        capacity: layout.heartbeatCapacity)
       outbox = try SequencedOutbox(
         store: store, key: layout.outboxKey, capacity: layout.outboxCapacity,
-        markStore: markStore ?? heartbeatStore ?? store)
+        markStore: markStore ?? heartbeatStore ?? store,
+        carriedMark: { carrier.carriedMark() })
     } catch {
       throw .invalidValue(
         field: "outboxKey", value: layout.outboxKey, requirement: error.description)

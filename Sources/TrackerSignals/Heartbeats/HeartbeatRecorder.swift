@@ -1,4 +1,5 @@
 import Foundation
+import SequenceTracking
 import SharedStore
 import SignalValues
 
@@ -7,7 +8,7 @@ import SignalValues
 /// The monitor extension records a heartbeat every ~30 seconds; the app reads ``latest()`` to
 /// judge health and ``history()`` to find gaps. The history is an append-only log of binary
 /// records under one key (`stk.heartbeats.<source>`), so recording appends one record of at most
-/// 26 bytes to it — whatever the history holds — after reading and comparing the newest one: no
+/// 42 bytes to it — whatever the history holds — after reading and comparing the newest one: no
 /// JSON, no array of 2,880 values, no rewrite of the day on the extension's hot path (6 MB memory
 /// limit). The store compacts the log once every `capacity` heartbeats.
 /// <doc:/ScreenTimeKit/Performance> has measured costs.
@@ -139,36 +140,55 @@ public struct HeartbeatRecorder: Sendable {
 
   /// Records `heartbeat` and returns the latest heartbeat before it, read in the same atomic
   /// append (the newest record, which recording reads anyway).
-  func recordReturningPrevious(_ heartbeat: Heartbeat) throws(TrackerSignalsError)
-    -> (outcome: HeartbeatRecordOutcome, previous: Heartbeat?)
+  ///
+  /// The record carries the outbox's high-water mark (``carriedMark()``): `mark` recorded over
+  /// the previous record's (`SequenceNumber.highWaterMark(recording:over:)`), so that a
+  /// heartbeat without a new number keeps the one before it.
+  package func recordReturningPrevious(_ heartbeat: Heartbeat, mark: SequenceNumber? = nil)
+    throws(TrackerSignalsError) -> (outcome: HeartbeatRecordOutcome, previous: Heartbeat?)
   {
     guard heartbeat.source == source else {
       throw .sourceMismatch(recorder: source.rawValue, heartbeat: heartbeat.source.rawValue)
     }
-    let record = HeartbeatRecordFormat.Record(
+    var record = HeartbeatRecordFormat.Record(
       instant: heartbeat.instant, sequence: heartbeat.sequence,
-      memoryBytes: heartbeat.memoryBytes)
-    let encoded = HeartbeatRecordFormat.encode(record)
+      memoryBytes: heartbeat.memoryBytes, mark: mark)
     var previous: HeartbeatRecordFormat.Record?
     var damage: HeartbeatRecordFormat.Damage?
     let appended: LogAppend?
     do {
       appended = try store.appendToLog(key, capacity: capacity, examiningNewest: 1) {
         log throws(SharedStoreError) -> [Data] in
-        guard let newest = log.records.last else { return [encoded] }
+        guard let newest = log.records.last else { return [HeartbeatRecordFormat.encode(record)] }
         do throws(HeartbeatRecordFormat.Damage) {
           previous = try HeartbeatRecordFormat.decode(newest)
         } catch {
           damage = error
           return []
         }
-        return previous == record ? [] : [encoded]
+        // The outbox's mark rides on every record: one without a new number carries the
+        // previous record's forward, so that the newest record always holds it.
+        record.mark = SequenceNumber.highWaterMark(recording: mark, over: previous?.mark)
+        return previous == record ? [] : [HeartbeatRecordFormat.encode(record)]
       }
     } catch {
       throw mapped(error)
     }
     if let damage { throw .corruptedHeartbeatHistory(key: key, reason: damage.reason) }
     return (appended == nil ? .duplicate : .recorded, previous.map(self.heartbeat))
+  }
+
+  /// The outbox's high-water mark the newest heartbeat carries (see
+  /// ``SharedFolder/outbox``), or `nil` when there is none or the history cannot be read: a
+  /// mark that cannot be read protects nothing.
+  ///
+  /// - Returns: The last number the monitor extension handed out, as its heartbeats carry it.
+  /// - Complexity: O(1): the newest record is read, from memory after one `fstatat` when the
+  ///   calling thread holds the folder's lock and appended to the history last (see
+  ///   ``/SharedStore/FileStore/readLog(_:newest:)``).
+  package func carriedMark() -> SequenceNumber? {
+    guard let newest = try? store.readLog(key, newest: 1)?.records.last else { return nil }
+    return (try? HeartbeatRecordFormat.decode(newest))?.mark
   }
 
   /// Records a heartbeat of this recorder's source at `at`.

@@ -147,8 +147,8 @@ final class MonitorBacklog: Sendable {
   /// facts were written — or dropped ones are waiting to be reported — one diagnostic entry
   /// says so, in `diagnostics`.
   func publish(
-    _ fact: MonitorFact?, to outbox: SequencedOutbox<MonitorFact>, diagnostics: DiagnosticLog,
-    now: Date, failures: inout [MonitorFailure]
+    _ fact: MonitorFact?, to outbox: SequencedOutbox<MonitorFact>, carryingMark: Bool,
+    diagnostics: DiagnosticLog, now: Date, failures: inout [MonitorFailure]
   ) -> Outcome {
     state.withLock { state in
       let held = state.facts
@@ -157,7 +157,7 @@ final class MonitorBacklog: Sendable {
       var notification: SequenceNumber?
       do throws(SequenceTrackingError) {
         // An outbox that cannot be read is moved aside, and the facts start a new epoch.
-        let publication = try outbox.publishHealing(contentsOf: batch)
+        let publication = try outbox.publishHealing(contentsOf: batch, carryingMark: carryingMark)
         notification = publication?.number
         if let recovery = publication?.recovery { failures.append(.outboxRecovered(recovery)) }
       } catch {

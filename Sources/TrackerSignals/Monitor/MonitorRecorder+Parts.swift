@@ -11,16 +11,19 @@ extension MonitorRecorder {
   /// records the heartbeat with the number published — in one hold of the folder's lock when
   /// there is one (``holdingTheFolder(failures:_:)``).
   ///
+  /// On the folder's own stores the heartbeat carries the outbox's high-water mark
+  /// (``carriesMark``), so that a callback appends two records, not three.
+  ///
   /// - Returns: What was published, and the heartbeat before this one.
   func publishAndRecordHeartbeat(
     _ fact: MonitorFact?, now: Date, memoryBytes: UInt64?, failures: inout [MonitorFailure]
   ) -> (published: MonitorBacklog.Outcome, previous: Heartbeat?) {
     holdingTheFolder(failures: &failures) { (failures: inout [MonitorFailure]) in
       let published = backlog.publish(
-        fact, to: outbox, diagnostics: diagnostics, now: now, failures: &failures)
-      let previous = recordHeartbeat(
-        now: now, sequence: published.notification?.value, memoryBytes: memoryBytes,
+        fact, to: outbox, carryingMark: carriesMark, diagnostics: diagnostics, now: now,
         failures: &failures)
+      let previous = recordHeartbeat(
+        now: now, number: published.notification, memoryBytes: memoryBytes, failures: &failures)
       return (published, previous)
     }
   }
@@ -53,15 +56,23 @@ extension MonitorRecorder {
     }
   }
 
+  /// Records the heartbeat, with `number`, the number just published, as its sequence — and as
+  /// the outbox's mark it carries, when it carries one.
+  ///
+  /// - Returns: The heartbeat before this one, or `nil`.
   func recordHeartbeat(
-    now: Date, sequence: UInt64?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
+    now: Date, number: SequenceNumber?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
   ) -> Heartbeat? {
+    let mark = carriesMark ? number : nil
     do {
       let heartbeat = try TrackerSignalsError.checking(
-        Heartbeat(at: now, source: heartbeats.source, sequence: sequence, memoryBytes: memoryBytes))
-      return try heartbeats.recordReturningPrevious(heartbeat).previous
+        Heartbeat(
+          at: now, source: heartbeats.source, sequence: number?.value, memoryBytes: memoryBytes))
+      return try heartbeats.recordReturningPrevious(heartbeat, mark: mark).previous
     } catch {
       failures.append(.heartbeat(error))
+      // The number was to ride on this heartbeat: the outbox's mark log keeps it instead.
+      if let mark { outbox.markHandedOut(through: mark) }
       return nil
     }
   }

@@ -33,10 +33,12 @@ import UsageModel
 /// 1. one durable write: the ``/SignalValues/MonitorFact`` appended to the sequenced outbox, which
 ///    also assigns the number to notify (the only write that matters for usage) — after any
 ///    facts held while the folder was closed, in the same write — after reading the outbox's
-///    high-water mark, and then the number appended to the mark, without a flush;
+///    high-water mark;
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
-///    seconds;
+///    seconds. On a ``SharedFolder`` the heartbeat also carries the outbox's high-water mark,
+///    the number just handed out (<doc:TheHeartbeatHotPath>); on stores of your choosing, the
+///    number is appended to the outbox's mark log instead, without a flush;
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
 ///
@@ -44,8 +46,8 @@ import UsageModel
 /// lock, such as a durable ``/SharedStore/FileStore`` and its
 /// ``/SharedStore/FileStore/withDurability(_:)`` sibling without flushes — 1 and 2 are made in
 /// one hold of the folder's lock (``/SharedStore/FileStore/exclusively(_:)``): one `flock`
-/// for the fact, the mark and the heartbeat, and the mark read from the file kept open since the
-/// previous callback. Each write still fails on its own, and when the lock cannot be taken
+/// for the fact and the heartbeat, and the mark read from the heartbeat file kept open since
+/// the previous callback. Each write still fails on its own, and when the lock cannot be taken
 /// (before the first unlock) each is tried alone, as on stores that do not share a lock. Do not
 /// make a callback inside your own `exclusively` hold or `update` body on the folder's store.
 ///
@@ -54,7 +56,7 @@ import UsageModel
 /// (`SequencedOutbox.publishHealing(_:)`): the callback reports
 /// ``MonitorFailure/outboxRecovered(_:)`` and logs it, and the next callbacks record as usual. An
 /// outbox that went back (truncated, restored from an older copy) numbers on after the last
-/// number handed out, which the outbox's high-water mark keeps beside the heartbeats.
+/// number handed out, which the outbox's high-water mark keeps in the heartbeats.
 ///
 /// A kill between 1 and 2 costs one heartbeat — the app also counts the fact itself as a sign of
 /// life — and a kill before 3 costs one diagnostic line. No kill costs usage: a fact either is in
@@ -94,6 +96,9 @@ public struct MonitorRecorder: Sendable {
   /// that store or a sibling of it (`FileStore.withDurability(_:)`); `nil` otherwise, and then
   /// each write takes the lock itself.
   let folderLock: FileStore?
+  /// Whether the heartbeat carries the outbox's high-water mark instead of the mark log: on a
+  /// recorder made on a ``SharedFolder``, whose outbox reads the mark from these heartbeats.
+  let carriesMark: Bool
 
   /// The most facts a recorder holds in memory while the folder is closed: 64.
   ///
@@ -119,6 +124,17 @@ public struct MonitorRecorder: Sendable {
     diagnostics: DiagnosticLog, restartPolicy: RestartPolicy = .standard,
     timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current }
   ) {
+    self.init(
+      outbox: outbox, heartbeats: heartbeats, diagnostics: diagnostics,
+      restartPolicy: restartPolicy, timeZone: timeZone, carriesMark: false)
+  }
+
+  private init(
+    outbox: SequencedOutbox<MonitorFact>, heartbeats: HeartbeatRecorder,
+    diagnostics: DiagnosticLog, restartPolicy: RestartPolicy,
+    timeZone: @escaping @Sendable () -> TimeZone, carriesMark: Bool
+  ) {
+    self.carriesMark = carriesMark
     self.outbox = outbox
     self.heartbeats = heartbeats
     self.diagnostics = diagnostics
@@ -161,9 +177,11 @@ public struct MonitorRecorder: Sendable {
     folder: SharedFolder, restartPolicy: RestartPolicy = .standard,
     timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current }
   ) {
+    // The folder's outbox reads its mark from these heartbeats (`SharedFolder.outbox`).
     self.init(
       outbox: folder.outbox, heartbeats: folder.heartbeats(of: .monitorExtension),
-      diagnostics: folder.diagnostics, restartPolicy: restartPolicy, timeZone: timeZone)
+      diagnostics: folder.diagnostics, restartPolicy: restartPolicy, timeZone: timeZone,
+      carriesMark: true)
   }
 
   // MARK: - Callbacks

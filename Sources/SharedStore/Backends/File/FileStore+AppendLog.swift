@@ -78,15 +78,17 @@ extension FileStore {
   ///     the header and the end of the file are read — and, when the calling thread holds the
   ///     store's lock (inside ``exclusively(_:)``, or a change's body), from memory after at
   ///     most one `fstatat` (none when the hold checked the file already) when this store or a
-  ///     sibling appended to the log last and no store has changed the file since. A read never
-  ///     waits for the lock.
+  ///     sibling appended to the log last and no store has changed the file since; a log with
+  ///     no file then costs one `fstatat` too. A read never waits for the lock.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
   ///   ``FileStore/maximumFileSize`` is not read) or `io`.
   public func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
     try StoreKeyRules.validate(key)
-    if let newest, let kept = try keptLogSnapshot(key, newest: newest) { return kept }
+    if let newest, case .read(let snapshot) = try heldLogSnapshot(key, newest: newest) {
+      return snapshot
+    }
     let engine = try logEngine(key, mode: .readOnly)
     defer { engine.medium.closeQuietly() }
     return try engine.view(newest: newest)?.snapshot(newest: newest ?? .max)
@@ -116,10 +118,21 @@ extension FileStore {
     }
   }
 
+  /// What a read of the newest records inside a hold found without opening the log's file.
+  private enum HeldLogRead {
+    /// The log as the kept file holds it, or `nil` when the key has no file.
+    case read(LogSnapshot?)
+    /// The file must be opened and read.
+    case fileNeeded
+  }
+
   /// The newest records of the log of `key` read through the file this store keeps open for
-  /// its appends, when the calling thread holds the store's lock (``exclusively(_:)``); `nil`
-  /// when it does not, when the store keeps no file for `key`, or when the key's path no longer
-  /// names it.
+  /// its appends, when the calling thread holds the store's lock (``exclusively(_:)``);
+  /// `fileNeeded` when it does not, or when the key's path no longer names the kept file.
+  ///
+  /// When no file is kept for `key`, one `fstatat` of its name tells a log with no file
+  /// (`nil`) from one whose file must be read: a mark that is rarely written, read before every
+  /// publish, costs that instead of an `open` that fails, which looks the whole path up.
   ///
   /// A producer that reads a log it then appends to in the same hold of the lock (an outbox's
   /// high-water mark, read before each publish) pays one `fstatat` instead of an `open`, an
@@ -128,22 +141,32 @@ extension FileStore {
   /// is read again through the kept descriptor. Like the append that follows, such a read does
   /// not see a byte changed in place by something other than a store; a read outside a hold
   /// reads the file, and so reports that damage.
-  private func keptLogSnapshot(_ key: String, newest: Int) throws(SharedStoreError)
-    -> LogSnapshot?
+  private func heldLogSnapshot(_ key: String, newest: Int) throws(SharedStoreError)
+    -> HeldLogRead
   {
     // A reader takes no lock: when another thread holds this one, the read goes to the file.
     // The in-process lock is recursive, so the thread that holds it takes it again, and a depth
     // above zero is then its own hold.
-    guard processLock.tryLock() else { return nil }
+    guard processLock.tryLock() else { return .fileNeeded }
     defer { processLock.unlock() }
-    guard handles.exclusiveDepth > 0, let kept = handles.openLog(forKey: key),
-      isCurrent(kept)
-    else { return nil }
+    guard handles.exclusiveDepth > 0 else { return .fileNeeded }
+    guard let kept = handles.openLog(forKey: key) else {
+      // Anything but "no such file" (a file, a failed call) is for the read to report.
+      let name = FileName.forKey(key)
+      do {
+        let found = try fileSystem.status(
+          named: name, inDirectory: handles.directory, path: path(forName: name))
+        return found == nil ? .read(nil) : .fileNeeded
+      } catch {
+        return .fileNeeded
+      }
+    }
+    guard isCurrent(kept) else { return .fileNeeded }
     let engine = LogEngine(
       medium: FileLogMedium(store: self, kept: kept), key: key, path: kept.path,
       random: { UInt64.random(in: 1...UInt64.max) })
     // The descriptor stays open: it is the kept one, which the next append uses.
-    return try engine.view(newest: newest)?.snapshot(newest: newest)
+    return .read(try engine.view(newest: newest)?.snapshot(newest: newest))
   }
 
   /// An engine over the file of `key`, opened with `mode` when it exists.

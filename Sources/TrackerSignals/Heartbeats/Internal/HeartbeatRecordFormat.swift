@@ -1,19 +1,26 @@
 import Foundation
 import SharedStore
+import SignalValues
 import UsageModel
 
 /// The stored form of one heartbeat: one record of the history's append-only log, so that
-/// recording a heartbeat appends its 10 to 26 bytes and rewrites nothing else.
+/// recording a heartbeat appends its 10 to 42 bytes and rewrites nothing else.
 ///
 /// Layout, all integers little-endian:
 ///
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 1 | format version, 1 |
-/// | 1 | 1 | flags: bit 0 sequence present, bit 1 memory present; the other bits 0 |
+/// | 1 | 1 | flags: bit 0 sequence present, bit 1 memory present, bit 2 mark present; the other bits 0 |
 /// | 2 | 8 | instant in milliseconds since 1970 (`Int64`) |
 /// | 10 | 8 | sequence (`UInt64`), only when bit 0 is set |
 /// | … | 8 | memory in bytes (`UInt64`), only when bit 1 is set |
+/// | … | 16 | the outbox's high-water mark: its epoch and its value (`UInt64` each), only when bit 2 is set |
+///
+/// The mark is the last number handed out by the outbox of the folder the history is in, as
+/// its producer carries it (`SequencedOutbox`'s carried mark): the monitor extension writes it
+/// with each heartbeat, instead of appending to the outbox's mark log, and a record without a
+/// new number carries the one before it forward.
 ///
 /// Everything read is validated before it is used — version, flags, length, the instant within
 /// the supported range — and reported as `Damage`, never trapped on and never written over.
@@ -25,7 +32,11 @@ enum HeartbeatRecordFormat {
     var instant: Int64
     var sequence: UInt64?
     var memoryBytes: UInt64?
+    var mark: SequenceNumber?
   }
+
+  /// The most bytes a record takes.
+  static let maximumSize = 42
 
   /// Why stored bytes are not a heartbeat; becomes
   /// ``TrackerSignalsError/corruptedHeartbeatHistory(key:reason:)``.
@@ -35,8 +46,8 @@ enum HeartbeatRecordFormat {
 
   /// The bytes of `record`.
   static func encode(_ record: Record) -> Data {
-    // At most 26 bytes, written in place: a heartbeat is encoded at every callback.
-    withUnsafeTemporaryAllocation(byteCount: 26, alignment: 1) { bytes in
+    // Written in place: a heartbeat is encoded at every callback.
+    withUnsafeTemporaryAllocation(byteCount: maximumSize, alignment: 1) { bytes in
       bytes[0] = version
       bytes[1] = 0
       var count = 2
@@ -56,6 +67,11 @@ enum HeartbeatRecordFormat {
         bytes[1] |= 0b10
         append(memory)
       }
+      if let mark = record.mark {
+        bytes[1] |= 0b100
+        append(mark.epoch.rawValue)
+        append(mark.value)
+      }
       return Data(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
     }
   }
@@ -74,10 +90,10 @@ enum HeartbeatRecordFormat {
           + "this library reads version \(version)")
     }
     let flags = bytes[start + 1]
-    guard flags & ~0b11 == 0 else {
+    guard flags & ~0b111 == 0 else {
       throw Damage(reason: "record \(position) has unknown flags \(flags)")
     }
-    let expected = 10 + 8 * flags.nonzeroBitCount
+    let expected = 10 + 8 * (flags & 0b11).nonzeroBitCount + (flags & 0b100 == 0 ? 0 : 16)
     guard bytes.count == expected else {
       throw Damage(
         reason: "record \(position) has \(bytes.count) bytes, \(expected) expected for its flags")
@@ -97,7 +113,13 @@ enum HeartbeatRecordFormat {
       }
       let sequence = flags & 0b01 != 0 ? next() : nil
       let memory = flags & 0b10 != 0 ? next() : nil
-      return .success(Record(instant: instant, sequence: sequence, memoryBytes: memory))
+      var mark: SequenceNumber?
+      if flags & 0b100 != 0 {
+        let epoch = SequenceEpoch(rawValue: next())
+        mark = SequenceNumber(epoch: epoch, value: next())
+      }
+      return .success(
+        Record(instant: instant, sequence: sequence, memoryBytes: memory, mark: mark))
     }.get()
   }
 }
