@@ -77,7 +77,7 @@ struct FileNameTests {
     "uppercase letters are escaped so that names stay unique on case-insensitive volumes",
     arguments: [
       ("count", "count"), ("Count", "^count"), ("launchCount", "launch^count"),
-      ("ABC", "^a^b^c"), ("a.B-c_D9", "a.^b-c_^d9"),
+      ("ABC", "^a^b^c"), ("a.B-c_D9", "a.^b-c_^d9"), ("Zulu", "^zulu"), ("az09._-", "az09._-"),
     ])
   func uppercaseIsEscaped(key: String, fileName: String) {
     #expect(FileName.forKey(key) == fileName)

@@ -15,7 +15,11 @@ enum FileName {
   static let quarantinePrefix = ".quarantined."
 
   /// The file name for a valid key.
+  ///
+  /// - Complexity: O(*n*) in the key's length; a key without an uppercase letter is its own
+  ///   name, returned without a copy (a read inside a hold looks a name up before each publish).
   static func forKey(_ key: String) -> String {
+    guard key.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else { return key }
     var name = ""
     name.unicodeScalars.reserveCapacity(key.unicodeScalars.count)
     for scalar in key.unicodeScalars {
