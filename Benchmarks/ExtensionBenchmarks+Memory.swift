@@ -52,7 +52,7 @@ extension ExtensionBenchmarks {
         suite: suite.name, scenario: memoryName, workSize: workSize,
         figure: Report.Figure(bytes: callbacks.growth), baseline: bound, target: .atMost(1),
         limit: "A monitor extension runs in about 6 MB. A callback holds the fact, the heartbeat "
-          + "and the ends of three logs; once per capacity records a compaction reads the log and "
+          + "and the ends of two logs; once per capacity records a compaction reads the log and "
           + "writes the kept records 16 KiB at a time, holding one piece and its records, never "
           + "the whole log. Anything that grows with the number of callbacks would pass 256 KB.",
         note: callbacks.note

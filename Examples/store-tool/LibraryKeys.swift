@@ -38,7 +38,8 @@ struct LibraryKey {
     case .facts:
       return count(try folder.outbox.drain(after: .start).entries.count, "fact") + " decode"
     case .factsMark:
-      return try folder.outbox.lastHandedOut().map { "the last number handed out is \($0.value)" }
+      // The log alone: the heartbeats' row says what they carry.
+      return try folder.outbox.loggedMark().map { "the last number handed out is \($0.value)" }
         ?? "no number handed out"
     case .factsRecoveries:
       return count(try folder.outbox.recoveries().count, "recovery", plural: "recoveries")
@@ -47,7 +48,7 @@ struct LibraryKey {
       let history = try folder.heartbeats(of: source).history()
       let decoded = count(history.heartbeats.count, "heartbeat") + " decode"
       // The monitor extension's heartbeats carry the outbox's high-water mark.
-      guard source == .monitorExtension, let mark = try folder.outbox.lastHandedOut() else {
+      guard source == .monitorExtension, let mark = folder.heartbeats().carriedMark() else {
         return decoded
       }
       return decoded + "; the last number handed out is \(mark.value)"
@@ -78,8 +79,8 @@ struct LibraryKey {
         let outbox = try shared(folder.store).outbox
         print(header)
         print(
-          "the outbox's high-water mark (SequencedOutbox): "
-            + (try outbox.lastHandedOut().map { "last number handed out \($0)" } ?? "empty"))
+          "the outbox's high-water mark log (SequencedOutbox): "
+            + (try outbox.loggedMark().map { "last number handed out \($0)" } ?? "empty"))
       case .factsRecoveries:
         let recoveries = try shared(folder.store).outbox.recoveries()
         if json {

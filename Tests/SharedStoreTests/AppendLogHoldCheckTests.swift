@@ -95,7 +95,7 @@ struct AppendLogHoldCheckTests {
     }
   }
 
-  @Test("inside a hold, a log with no file costs one fstatat, and a file not kept is read whole")
+  @Test("inside a hold, a log with no file costs one fstatat; one with a file is then kept")
   func missingLogInAHold() throws {
     let fixture = try Fixture()
     // The first hold opens the lock file.
@@ -111,11 +111,25 @@ struct AppendLogHoldCheckTests {
     #expect(try fixture.newest() == nil)
     #expect(fixture.fileSystem.count(.open) == opens + 1)
 
-    // A file another store wrote, which this one keeps no descriptor for, is read.
+    // A file another store wrote, which this one keeps no descriptor for, is read, and kept
+    // open as an append keeps it: the next hold's read costs the lock's check and one fstatat.
     let other = try FileStore(directory: fixture.directory.url, durability: .processCrashSafe)
     try other.append([Data("theirs".utf8)], toLog: "log", capacity: 100)
     try fixture.store.exclusively { () throws(SharedStoreError) in
       #expect(try fixture.newest()?.bytes == Data("theirs".utf8))
     }
+    let (kept, checked) = (fixture.fileSystem.count(.open), fixture.fileSystem.count(.status))
+    try fixture.store.exclusively { () throws(SharedStoreError) in
+      #expect(try fixture.newest()?.bytes == Data("theirs".utf8))
+    }
+    #expect(fixture.fileSystem.count(.open) == kept)
+    #expect(fixture.fileSystem.count(.status) == checked + 2)
+    // What another store appends since is seen: the kept file's size changed.
+    try other.append([Data("more".utf8)], toLog: "log", capacity: 100)
+    try fixture.store.exclusively { () throws(SharedStoreError) in
+      #expect(try fixture.newest()?.bytes == Data("more".utf8))
+    }
+    #expect(try fixture.append("mine")?.positions == 3...3)
+    #expect(try fixture.texts() == ["theirs", "more", "mine"])
   }
 }

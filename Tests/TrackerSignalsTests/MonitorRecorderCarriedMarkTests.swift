@@ -109,18 +109,73 @@ struct MonitorRecorderCarriedMarkTests {
       ])
   }
 
-  @Test("a mark log of an epoch long gone neither ends the outbox's epoch nor holds it back")
-  func staleLoggedMarkIsIgnored() throws {
+  @Test("a mark log of an epoch gone has its end recorded once, and is moved to the outbox's")
+  func staleLoggedMarkEndsOnce() throws {
     let fixture = try Fixture()
     let last = try #require(fixture.callbacks(1...3).last ?? nil)
     let gone = SequenceEpoch(rawValue: last.epoch.rawValue &+ 1)
     fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: gone, value: 50))
-    let response = fixture.recorder.eventDidReachThreshold(
-      "stk:4m:app", activity: "daily", now: Self.start + 240)
+    let numbers = fixture.callbacks(4...6)
+    #expect(numbers.map { $0?.value } == [4, 5, 6])
+    let recoveries = try fixture.folder.outbox.recoveries()
+    #expect(recoveries.map(\.epoch) == [gone] && recoveries.first?.lastNumber == 50)
+    // The log names the outbox's epoch now: nothing is taken for an end again.
+    let logged = try #require(try fixture.folder.outbox.loggedMark())
+    #expect(logged == SequenceNumber(epoch: last.epoch, value: 4))
+    #expect(try fixture.folder.outbox.lastHandedOut()?.value == 6)
+  }
+
+  @Test("the end of a removed epoch is the higher of its two records")
+  func endedEpochTakesTheHigherRecord() throws {
+    let fixture = try Fixture()
+    let last = try #require(fixture.callbacks(1...3).last ?? nil)
+    fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: last.epoch, value: 8))
+    try FileManager.default.removeItem(at: fixture.outboxFile)
+    let next = try #require(fixture.callbacks(4...4).last ?? nil)
+    #expect(next.epoch != last.epoch && next.value == 1)
+    let recoveries = try fixture.folder.outbox.recoveries()
+    #expect(recoveries.count == 1)
+    #expect(recoveries.first?.epoch == last.epoch && recoveries.first?.lastNumber == 8)
+  }
+
+  @Test("with the records in two epochs, a quarantine records the one whose end is not recorded")
+  func quarantineTakesTheEpochNotEnded() throws {
+    let fixture = try Fixture()
+    let first = try #require(fixture.callbacks(1...2).last ?? nil)
+    try FileManager.default.removeItem(at: fixture.outboxFile)
+    // A publish that does not carry the mark begins the next epoch: the heartbeat still names
+    // the first, the mark log the second.
+    let fact = try MonitorFact(
+      .eventDidReachThreshold, activity: "daily", event: "stk:9m:app", at: Self.start + 600)
+    let second = try fixture.folder.outbox.publish(fact)
+    #expect(second.epoch != first.epoch && second.value == 1)
+    #expect(fixture.folder.heartbeats().carriedMark() == first)
+    let recovery = try fixture.folder.outbox.quarantine(
+      because: .corruptedOutbox(
+        key: fixture.folder.outbox.key, reason: "a test"))
+    #expect(recovery.epoch == second.epoch && recovery.lastNumber == 1)
+    #expect(try fixture.folder.outbox.recoveries().map(\.epoch) == [first.epoch, second.epoch])
+  }
+
+  @Test("an outbox under another key keeps its mark in its log, and carries the standard one's")
+  func secondPipelineKeepsItsOwnLog() throws {
+    let fixture = try Fixture()
+    var layout = SharedFolderLayout.standard
+    layout.outboxKey = "other.facts"
+    layout.appStateKey = "other.state"
+    layout.diagnosticsKey = "other.diagnostics"
+    let other = try SharedFolder(directory: fixture.directory.url, layout: layout)
+    let second = MonitorRecorder(folder: other, timeZone: { .gmt })
+    let standard = try #require(fixture.callbacks(1...2).last ?? nil)
+    let response = second.eventDidReachThreshold(
+      "stk:3m:app", activity: "daily", now: Self.start + 180)
+    let theirs = try #require(response.notification)
     #expect(response.failures.isEmpty)
-    #expect(response.notification == SequenceNumber(epoch: last.epoch, value: 4))
-    #expect(try fixture.folder.outbox.recoveries().isEmpty)
-    #expect(try fixture.folder.outbox.lastHandedOut() == response.notification)
+    #expect(try other.outbox.loggedMark() == theirs)
+    #expect(fixture.folder.heartbeats().carriedMark() == standard)
+    let next = try #require(fixture.callbacks(4...4).last ?? nil)
+    #expect(next == SequenceNumber(epoch: standard.epoch, value: 3))
+    #expect(try fixture.folder.outbox.recoveries().isEmpty && other.outbox.recoveries().isEmpty)
   }
 
   /// The control: a recorder made from parts does not carry the mark, and writes the log.

@@ -53,36 +53,43 @@ struct OutboxMark: Equatable {
 /// producer writes in the same hold of the lock (the monitor extension's heartbeat), either of
 /// which may hold nothing.
 ///
-/// A producer that carries the mark does not write the mark log; the log then holds what other
-/// writers put there (a consumer's ``SequencedOutbox/markHandedOut(through:)``, a publish that
-/// did not carry the mark), possibly of an epoch long gone. So the outbox's epoch decides: the
-/// mark of an epoch is the higher of the records of that epoch.
+/// A producer that carries the mark writes the mark log only when the log names another epoch
+/// than the outbox's (once per epoch); the log otherwise holds what other writers put there (a
+/// consumer's ``SequencedOutbox/markHandedOut(through:)``, a publish that did not carry the
+/// mark). Two writers can so leave the two records in different epochs for a while: the mark of
+/// an epoch is the higher of the records of that epoch, and every epoch a record names that is
+/// not the outbox's is one that ended.
 struct OutboxMarks {
   var logged: OutboxMark?
   var carried: OutboxMark?
 
-  /// The mark of the epoch whose identity is `identity`: the higher of the records of that
-  /// epoch, or `nil` when neither is of it.
+  /// The mark of each epoch the records name, the carried record's epoch first.
+  ///
+  /// The mark of an epoch is the higher of its records; the records name at most two epochs.
+  var byEpoch: [OutboxMark] {
+    switch (carried, logged) {
+    case (nil, nil): return []
+    case (let one?, nil), (nil, let one?): return [one]
+    case (let carried?, let logged?):
+      guard carried.number.epoch == logged.number.epoch else { return [carried, logged] }
+      return [logged.number.value > carried.number.value ? logged : carried]
+    }
+  }
+
+  /// The mark of the epoch whose identity is `identity`, or `nil` when no record is of it.
   func current(inEpoch identity: UInt64) -> OutboxMark? {
-    let logged = logged.flatMap { $0.number.epoch.rawValue == identity ? $0 : nil }
-    let carried = carried.flatMap { $0.number.epoch.rawValue == identity ? $0 : nil }
-    return newest(logged: logged, carried: carried)
+    byEpoch.first { $0.number.epoch.rawValue == identity }
   }
 
-  /// The mark of an epoch that ended, when no record is of the epoch `identity` the outbox
-  /// numbers in now: the carried one, which its producer writes at every publish, or else the
-  /// logged one; `nil` when a record is of that epoch, or there is none.
-  func ended(inEpoch identity: UInt64) -> OutboxMark? {
-    guard current(inEpoch: identity) == nil else { return nil }
-    return carried ?? logged
+  /// The marks of the epochs other than `identity` that the records name: epochs that ended
+  /// (removed, or moved aside) and whose ends are to be recorded, unless they are already.
+  func ended(inEpoch identity: UInt64) -> [OutboxMark] {
+    byEpoch.filter { $0.number.epoch.rawValue != identity }
   }
 
-  /// The last number handed out, whatever epoch the outbox is in now
-  /// (`SequenceNumber.highWaterMark(recording:over:)` of the carried record over the logged).
-  var newest: OutboxMark? { newest(logged: logged, carried: carried) }
-
-  private func newest(logged: OutboxMark?, carried: OutboxMark?) -> OutboxMark? {
-    SequenceNumber.highWaterMark(recording: carried?.number, over: logged?.number).map(
-      OutboxMark.init)
+  /// Whether the mark log names an epoch other than `identity`, so that a producer that carries
+  /// the mark writes the log once, and its stale epoch is not taken for a new end again.
+  func logIsStale(inEpoch identity: UInt64) -> Bool {
+    logged.map { $0.number.epoch.rawValue != identity } ?? false
   }
 }

@@ -7,8 +7,7 @@ extension SequenceNumber {
   /// there is no `latest`.
   ///
   /// The rule by which a producer that carries an outbox's mark in records of its own (the
-  /// monitor extension's heartbeats) carries it forward, and by which the outbox weighs that
-  /// record against its mark log's.
+  /// monitor extension's heartbeats) carries it forward from one record to the next.
   ///
   /// - Parameters:
   ///   - latest: The number recorded last, if any.

@@ -14,6 +14,10 @@ extension SequencedOutbox {
   /// The key of the recovery log of the outbox on `key`.
   static func recoveriesKey(of key: String) -> String { key + ".recoveries" }
 
+  /// Whether this outbox's producer may carry its mark in a record of its own
+  /// (``init(store:key:capacity:markStore:carriedMark:)``).
+  package var carriesMark: Bool { carriedMark != nil }
+
   /// The key of the outbox's high-water mark in its mark store, or `nil` for an outbox without
   /// one: the outbox's key followed by `.mark`.
   public var markKey: String? { mark?.key }
@@ -155,7 +159,7 @@ extension SequencedOutbox {
     if case .rolledBack(_, let epoch, _, let handedOut) = error {
       last = SequenceNumber(epoch: epoch, value: handedOut)
     } else {
-      last = readMarks().newest?.number
+      last = lastNumber(of: readMarks())
     }
     let path: String?
     do {
@@ -227,21 +231,38 @@ extension SequencedOutbox {
   ///
   /// For an outbox whose producer carries the mark in a record of its own (the folder's
   /// outbox in TrackerSignals, whose mark the monitor extension's heartbeat carries), it is
-  /// that record's number, or the mark log's when that is higher in the same epoch.
+  /// that record's number, or the mark log's when that is higher in the same epoch; when the
+  /// two name different epochs (for a while after another writer began a new one), the one
+  /// whose end ``recoveries()`` does not hold.
   ///
   /// - Returns: The number, or `nil` for an outbox without a mark or before its first publish.
   /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark log cannot be read, and
   ///   ``SequenceTrackingError/corruptedOutbox(key:reason:)`` (with the mark's key) for a record
   ///   that is not a mark's.
   public func lastHandedOut() throws(SequenceTrackingError) -> SequenceNumber? {
-    let marks = OutboxMarks(
-      logged: try loggedMark().map(OutboxMark.init), carried: carriedMark?().map(OutboxMark.init))
-    return marks.newest?.number
+    lastNumber(
+      of: OutboxMarks(
+        logged: try loggedMark().map(OutboxMark.init),
+        carried: carriedMark?().map(OutboxMark.init)))
   }
 
-  /// The newest record of the mark log, or `nil` for an outbox without a mark or before its
-  /// first mark.
-  private func loggedMark() throws(SequenceTrackingError) -> SequenceNumber? {
+  /// The last number handed out according to `marks`, for an outbox whose epoch is not known:
+  /// the mark of the one epoch they name, or, when they name two, of the first whose end is not
+  /// recorded in ``recoveries()`` — the other ended before it began — and the carried one's
+  /// when neither is.
+  private func lastNumber(of marks: OutboxMarks) -> SequenceNumber? {
+    let candidates = marks.byEpoch
+    guard candidates.count > 1 else { return candidates.first?.number }
+    let recorded = Set(((try? recoveries()) ?? []).compactMap(\.epoch))
+    return (candidates.first { !recorded.contains($0.number.epoch) } ?? candidates[0]).number
+  }
+
+  /// The newest record of the mark log alone, or `nil` for an outbox without a mark or before
+  /// its first mark; ``lastHandedOut()`` weighs it with the carried mark.
+  ///
+  /// - Returns: The number the mark log holds.
+  /// - Throws: Like ``lastHandedOut()``.
+  package func loggedMark() throws(SequenceTrackingError) -> SequenceNumber? {
     guard let mark else { return nil }
     let log: LogSnapshot?
     do {
@@ -260,11 +281,29 @@ extension SequencedOutbox {
 
   /// Both records of the mark, each `nil` when there is none or it cannot be read: a mark that
   /// cannot be read protects nothing, and the next publish writes a new one.
+  ///
+  /// A damaged mark log of an outbox whose producer carries the mark is moved aside here: that
+  /// producer rarely writes the log, which would otherwise be read, and fail, at every publish.
   func readMarks() -> OutboxMarks {
-    guard mark != nil else { return OutboxMarks() }
-    return OutboxMarks(
-      logged: (try? loggedMark()).map { OutboxMark($0) },
-      carried: carriedMark?().map(OutboxMark.init))
+    guard let mark else { return OutboxMarks() }
+    var logged: OutboxMark?
+    do {
+      logged = try loggedMark().map(OutboxMark.init)
+    } catch {
+      if carriedMark != nil, isDamage(error) { _ = try? mark.store.quarantine(mark.key) }
+    }
+    return OutboxMarks(logged: logged, carried: carriedMark?().map(OutboxMark.init))
+  }
+
+  /// Whether `error`, from reading the mark log, says the log cannot be read as a mark.
+  private func isDamage(_ error: SequenceTrackingError) -> Bool {
+    switch error {
+    case .corruptedOutbox, .store(.corrupted), .store(.unsupportedFormatVersion),
+      .store(.kindMismatch):
+      return true
+    default:
+      return false
+    }
   }
 
   /// Records the end of the epoch `mark` numbered last, which is gone, unless a quarantine

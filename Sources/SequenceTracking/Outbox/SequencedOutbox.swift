@@ -239,8 +239,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ///
   /// With a mark, the records are numbered after the mark when the outbox holds fewer numbers
   /// (the numbers between are written as vanished), the mark log is advanced afterwards unless
-  /// the producer carries the mark (`advancingMark` false), and an epoch that started while the
-  /// mark was in another one is recorded as a recovery.
+  /// the producer carries the mark (`advancingMark` false) and the log names the outbox's
+  /// epoch, and every epoch a mark names that is not the outbox's is recorded as ended.
   func append(
     _ records: [Data],
     endedEpochRecorded: Bool = false,
@@ -252,18 +252,19 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     let marks = readMarks()
     var refusal: SequenceTrackingError?
     var assigned: SequenceRange?
-    var ended: OutboxMark?
+    var ended: [OutboxMark] = []
+    var staleLog = false
     do {
       try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
         do throws(SequenceTrackingError) {
           _ = try OutboxLayout.header(of: log, key: key)
-          if !endedEpochRecorded, let gone = marks.ended(inEpoch: log.identity) {
-            // The epoch the mark numbered is gone (removed, or moved aside): record its end
-            // before the first entry of this one, so that a consumer crossing to this epoch
-            // finds the record.
-            ended = gone
-            return []
+          if !endedEpochRecorded {
+            // An epoch a mark numbered is gone (removed, or moved aside): record its end before
+            // the first entry of this one, so that a consumer crossing to this epoch finds it.
+            ended = marks.ended(inEpoch: log.identity)
+            guard ended.isEmpty else { return [] }
           }
+          staleLog = marks.logIsStale(inEpoch: log.identity)
           let vanished = try Self.vanishedCount(
             in: log, below: marks.current(inEpoch: log.identity), capacity: capacity, key: key)
           let count = UInt64(records.count) + vanished
@@ -282,19 +283,21 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     } catch {
       let error = reported(error, committed: assigned.map(CommittedChange.published))
       if case .notDurable(.published(let stored), _, _, _) = error {
-        if advancingMark { advanceMark(to: stored) }
+        if advancingMark || staleLog { advanceMark(to: stored) }
         notify(stored)
       }
       throw error
     }
     if let refusal { throw refusal }
-    if let ended {
-      recordEnd(of: ended)
+    if !ended.isEmpty {
+      for mark in ended { recordEnd(of: mark) }
       return try append(
         records, endedEpochRecorded: true, advancingMark: advancingMark, then: notify)
     }
     guard let assigned else { preconditionFailure("an append numbers its records") }
-    if advancingMark { advanceMark(to: assigned) }
+    // A producer that carries the mark writes the log too when it names another epoch: once,
+    // so that the ended epoch is not found again at every publish.
+    if advancingMark || staleLog { advanceMark(to: assigned) }
     notify(assigned)
     return assigned
   }

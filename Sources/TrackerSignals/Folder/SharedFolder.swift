@@ -32,12 +32,15 @@ public struct SharedFolder: Sendable {
   /// The monitor extension's facts, an outbox that heals: its high-water mark is kept without
   /// flushes, beside the heartbeats (see `SequencedOutbox.init(store:key:capacity:markStore:)`).
   ///
-  /// The monitor extension's heartbeats carry the mark: a ``MonitorRecorder`` made with
+  /// Under the standard key (``SharedFolderLayout/standard``'s `outboxKey`), the monitor
+  /// extension's heartbeats carry the mark: a ``MonitorRecorder`` made with
   /// ``MonitorRecorder/init(folder:restartPolicy:timeZone:)`` writes the number it handed out
   /// in the heartbeat it records in the same hold of the lock, instead of appending it to the
   /// mark log (<doc:TheHeartbeatHotPath>). The outbox's mark is the higher of the two, in the
   /// outbox's epoch; a publish through this outbox, or a consumer's
-  /// `markHandedOut(through:)`, writes the mark log as for any outbox.
+  /// `markHandedOut(through:)`, writes the mark log as for any outbox. An outbox under another
+  /// key keeps its mark in its mark log: the heartbeats' key is the same in every layout, and
+  /// they carry one outbox's mark.
   public let outbox: SequencedOutbox<MonitorFact>
   /// The extension's diagnostic log.
   public let diagnostics: DiagnosticLog
@@ -68,8 +71,9 @@ public struct SharedFolder: Sendable {
       throw .store(error)
     }
     // The heartbeats and the outbox's mark skip the flushes, on a sibling of the durable store:
-    // one lock for the three, so that a callback writes all of them in one hold of it
-    // (`MonitorRecorder`), and the files each appends to are kept open for its next callback.
+    // one lock for both stores, so that a callback writes the fact and the heartbeat (which
+    // carries the mark) in one hold of it (`MonitorRecorder`), and the files it appends to are
+    // kept open for its next callback.
     let unflushed = store.withDurability(.processCrashSafe)
     try self.init(store: store, heartbeatStore: unflushed, markStore: unflushed, layout: layout)
   }
@@ -104,14 +108,20 @@ public struct SharedFolder: Sendable {
     do {
       // The outbox's high-water mark goes with the heartbeats, written without a flush: the
       // monitor extension's heartbeat carries it (`MonitorRecorder`), and the mark log holds
-      // what other writers put there.
+      // what other writers put there. The heartbeats' key is the same in every layout, so only
+      // the outbox under the standard key has its mark carried: another one in the folder (a
+      // second pipeline) keeps it in its mark log, and its recorder's heartbeats carry the
+      // standard outbox's mark forward unchanged.
       let carrier = HeartbeatRecorder(
         unchecked: heartbeatStore ?? store, source: .monitorExtension,
         capacity: layout.heartbeatCapacity)
+      var carriedMark: (@Sendable () -> SequenceNumber?)?
+      if layout.outboxKey == SharedFolderLayout.standard.outboxKey {
+        carriedMark = { carrier.carriedMark() }
+      }
       outbox = try SequencedOutbox(
         store: store, key: layout.outboxKey, capacity: layout.outboxCapacity,
-        markStore: markStore ?? heartbeatStore ?? store,
-        carriedMark: { carrier.carriedMark() })
+        markStore: markStore ?? heartbeatStore ?? store, carriedMark: carriedMark)
     } catch {
       throw .invalidValue(
         field: "outboxKey", value: layout.outboxKey, requirement: error.description)

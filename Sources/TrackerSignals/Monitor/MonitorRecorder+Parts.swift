@@ -28,9 +28,10 @@ extension MonitorRecorder {
     }
   }
 
-  /// Runs a callback's writes — the fact, the outbox's mark, the heartbeat — in one hold of the
-  /// folder's lock when its stores share one (``folderLock``), so that they cost one `flock`
-  /// and one check of the lock file instead of one each.
+  /// Runs a callback's writes — the fact and the heartbeat, which carries the outbox's mark (or
+  /// the mark's own log) — in one hold of the folder's lock when its stores share one
+  /// (``folderLock``), so that they cost one `flock` and one check of the lock file instead of
+  /// one each.
   ///
   /// Each write still succeeds or fails on its own and reports its own failure. When the lock
   /// cannot be taken (before the first unlock, data protection keeps the lock file closed),

@@ -37,8 +37,9 @@ import UsageModel
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
 ///    seconds. On a ``SharedFolder`` the heartbeat also carries the outbox's high-water mark,
-///    the number just handed out (<doc:TheHeartbeatHotPath>); on stores of your choosing, the
-///    number is appended to the outbox's mark log instead, without a flush;
+///    the number just handed out (<doc:TheHeartbeatHotPath>); for a recorder made from parts,
+///    or an outbox under another key than the standard one, the number is appended to the
+///    outbox's mark log instead, without a flush;
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
 ///
@@ -97,7 +98,7 @@ public struct MonitorRecorder: Sendable {
   /// each write takes the lock itself.
   let folderLock: FileStore?
   /// Whether the heartbeat carries the outbox's high-water mark instead of the mark log: on a
-  /// recorder made on a ``SharedFolder``, whose outbox reads the mark from these heartbeats.
+  /// recorder made on a ``SharedFolder`` whose outbox reads the mark from these heartbeats.
   let carriesMark: Bool
 
   /// The most facts a recorder holds in memory while the folder is closed: 64.
@@ -177,11 +178,12 @@ public struct MonitorRecorder: Sendable {
     folder: SharedFolder, restartPolicy: RestartPolicy = .standard,
     timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current }
   ) {
-    // The folder's outbox reads its mark from these heartbeats (`SharedFolder.outbox`).
+    // The folder's outbox reads its mark from these heartbeats, under the standard key
+    // (`SharedFolder.outbox`).
     self.init(
       outbox: folder.outbox, heartbeats: folder.heartbeats(of: .monitorExtension),
       diagnostics: folder.diagnostics, restartPolicy: restartPolicy, timeZone: timeZone,
-      carriesMark: true)
+      carriesMark: folder.outbox.carriesMark)
   }
 
   // MARK: - Callbacks

@@ -128,14 +128,17 @@ extension FileStore {
 
   /// The newest records of the log of `key` read through the file this store keeps open for
   /// its appends, when the calling thread holds the store's lock (``exclusively(_:)``);
-  /// `fileNeeded` when it does not, or when the key's path no longer names the kept file.
+  /// `fileNeeded` when it does not.
   ///
-  /// When no file is kept for `key`, one `fstatat` of its name tells a log with no file
-  /// (`nil`) from one whose file must be read: a mark that is rarely written, read before every
-  /// publish, costs that instead of an `open` that fails, which looks the whole path up.
+  /// When no file is kept for `key` (or the kept one is no longer the key's), one `fstatat` of
+  /// its name tells a log with no file (`nil`) from one whose file is then opened, read and
+  /// kept open as an append keeps it: a log read before every change of another — an outbox's
+  /// mark, which its producer rarely writes — costs one `fstatat` from then on, not an `open`,
+  /// which looks the whole path up (and, for a name with no file, fails).
   ///
-  /// A producer that reads a log it then appends to in the same hold of the lock (an outbox's
-  /// high-water mark, read before each publish) pays one `fstatat` instead of an `open`, an
+  /// A producer that reads a log it then appends to in the same hold of the lock (the monitor
+  /// extension's heartbeats, which carry the outbox's mark and are read before each publish)
+  /// pays one `fstatat` instead of an `open`, an
   /// `fstat`, two reads and a `close`. The rule is the append's (``OpenLog``): the same regular
   /// file of the size the store last knew holds the bytes the store holds, and any other size
   /// is read again through the kept descriptor. Like the append that follows, such a read does
@@ -150,23 +153,33 @@ extension FileStore {
     guard processLock.tryLock() else { return .fileNeeded }
     defer { processLock.unlock() }
     guard handles.exclusiveDepth > 0 else { return .fileNeeded }
-    guard let kept = handles.openLog(forKey: key) else {
-      // Anything but "no such file" (a file, a failed call) is for the read to report.
-      let name = FileName.forKey(key)
-      do {
-        let found = try fileSystem.status(
-          named: name, inDirectory: handles.directory, path: path(forName: name))
-        return found == nil ? .read(nil) : .fileNeeded
-      } catch {
-        return .fileNeeded
-      }
+    if let kept = handles.openLog(forKey: key), isCurrent(kept) {
+      let engine = LogEngine(
+        medium: FileLogMedium(store: self, kept: kept), key: key, path: kept.path,
+        random: { UInt64.random(in: 1...UInt64.max) })
+      // The descriptor stays open: it is the kept one, which the next append uses.
+      return .read(try engine.view(newest: newest)?.snapshot(newest: newest))
     }
-    guard isCurrent(kept) else { return .fileNeeded }
-    let engine = LogEngine(
-      medium: FileLogMedium(store: self, kept: kept), key: key, path: kept.path,
-      random: { UInt64.random(in: 1...UInt64.max) })
-    // The descriptor stays open: it is the kept one, which the next append uses.
-    return .read(try engine.view(newest: newest)?.snapshot(newest: newest))
+    // Anything but "no such file" (a file, a failed call) is for the open to report.
+    let name = FileName.forKey(key)
+    do {
+      let found = try fileSystem.status(
+        named: name, inDirectory: handles.directory, path: path(forName: name))
+      guard found != nil else { return .read(nil) }
+    } catch {
+      return .fileNeeded
+    }
+    // Opened for appending, so that the file is kept as an append keeps it (a kept file that is
+    // no longer the key's is let go first).
+    let engine = try appendingEngine(key)
+    do {
+      let snapshot = try engine.view(newest: newest)?.snapshot(newest: newest)
+      try engine.medium.finishAppend()
+      return .read(snapshot)
+    } catch {
+      engine.medium.closeQuietly()
+      throw error
+    }
   }
 
   /// An engine over the file of `key`, opened with `mode` when it exists.
