@@ -48,7 +48,9 @@ struct LibraryKey {
       let history = try folder.heartbeats(of: source).history()
       let decoded = count(history.heartbeats.count, "heartbeat") + " decode"
       // The monitor extension's heartbeats carry the outbox's high-water mark.
-      guard source == .monitorExtension, let mark = folder.heartbeats().carriedMark() else {
+      guard source == .monitorExtension, folder.outbox.carriesMark,
+        let mark = folder.heartbeats().carriedMark()
+      else {
         return decoded
       }
       return decoded + "; the last number handed out is \(mark.value)"

@@ -109,20 +109,43 @@ struct MonitorRecorderCarriedMarkTests {
       ])
   }
 
-  @Test("a mark log of an epoch gone has its end recorded once, and is moved to the outbox's")
-  func staleLoggedMarkEndsOnce() throws {
+  /// The control: before the epoch's first entry, the same log's epoch is recorded as ended.
+  @Test("a mark log of another epoch, once the outbox's holds entries, is moved to the outbox's")
+  func staleLoggedMarkIsMovedOnce() throws {
     let fixture = try Fixture()
     let last = try #require(fixture.callbacks(1...3).last ?? nil)
-    let gone = SequenceEpoch(rawValue: last.epoch.rawValue &+ 1)
-    fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: gone, value: 50))
+    let other = SequenceEpoch(rawValue: last.epoch.rawValue &+ 1)
+    fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: other, value: 50))
     let numbers = fixture.callbacks(4...6)
     #expect(numbers.map { $0?.value } == [4, 5, 6])
-    let recoveries = try fixture.folder.outbox.recoveries()
-    #expect(recoveries.map(\.epoch) == [gone] && recoveries.first?.lastNumber == 50)
-    // The log names the outbox's epoch now: nothing is taken for an end again.
-    let logged = try #require(try fixture.folder.outbox.loggedMark())
-    #expect(logged == SequenceNumber(epoch: last.epoch, value: 4))
+    #expect(try fixture.folder.outbox.recoveries().isEmpty)
+    // The log names the outbox's epoch now, written once by the first publish that found it.
+    #expect(try fixture.folder.outbox.loggedMark() == SequenceNumber(epoch: last.epoch, value: 4))
     #expect(try fixture.folder.outbox.lastHandedOut()?.value == 6)
+
+    // Control: the outbox removed, the log names an epoch that is not the new one.
+    fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: other, value: 50))
+    try FileManager.default.removeItem(at: fixture.outboxFile)
+    let next = try #require(fixture.callbacks(7...7).last ?? nil)
+    #expect(next.value == 1)
+    let ended = try fixture.folder.outbox.recoveries()
+    #expect(Set(ended.map(\.epoch)) == [last.epoch, other])
+    #expect(ended.first { $0.epoch == last.epoch }?.lastNumber == 6)
+  }
+
+  @Test("a carrying publish moves a mark log it cannot read aside, and goes on")
+  func damagedMarkLogIsMovedAside() throws {
+    let fixture = try Fixture()
+    fixture.callbacks(1...2)
+    let markFile = fixture.directory.url.appendingPathComponent("stk.monitor.facts.mark")
+    try Data(repeating: 0xA5, count: 64).write(to: markFile)
+    #expect(throws: SequenceTrackingError.self) { try fixture.folder.outbox.loggedMark() }
+    let next = try #require(fixture.callbacks(3...3).last ?? nil)
+    #expect(next.value == 3)
+    #expect(!FileManager.default.fileExists(atPath: markFile.path))
+    let names = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.url.path)
+    #expect(names.contains { $0.hasPrefix(".quarantined.stk.monitor.facts.mark") })
+    #expect(try fixture.folder.outbox.lastHandedOut() == next)
   }
 
   @Test("the end of a removed epoch is the higher of its two records")

@@ -246,13 +246,18 @@ extension SequencedOutbox {
         carried: carriedMark?().map(OutboxMark.init)))
   }
 
-  /// The last number handed out according to `marks`, for an outbox whose epoch is not known:
-  /// the mark of the one epoch they name, or, when they name two, of the first whose end is not
-  /// recorded in ``recoveries()`` — the other ended before it began — and the carried one's
-  /// when neither is.
+  /// The last number handed out according to `marks`: the mark of the one epoch they name, or,
+  /// when they name two, the mark of the stored outbox's epoch when its header reads, else of
+  /// the first epoch whose end is not recorded in ``recoveries()`` (the other ended before it
+  /// began), else the carried one.
   private func lastNumber(of marks: OutboxMarks) -> SequenceNumber? {
     let candidates = marks.byEpoch
     guard candidates.count > 1 else { return candidates.first?.number }
+    if let identity = try? store.readLog(key, newest: 0)?.identity,
+      let current = marks.current(inEpoch: identity)
+    {
+      return current.number
+    }
     let recorded = Set(((try? recoveries()) ?? []).compactMap(\.epoch))
     return (candidates.first { !recorded.contains($0.number.epoch) } ?? candidates[0]).number
   }
@@ -282,28 +287,29 @@ extension SequencedOutbox {
   /// Both records of the mark, each `nil` when there is none or it cannot be read: a mark that
   /// cannot be read protects nothing, and the next publish writes a new one.
   ///
-  /// A damaged mark log of an outbox whose producer carries the mark is moved aside here: that
-  /// producer rarely writes the log, which would otherwise be read, and fail, at every publish.
-  func readMarks() -> OutboxMarks {
+  /// With `healing` — a publish that carries the mark, which rarely writes the mark log and so
+  /// would read a damaged one, and fail, at every publish — a log the store cannot read as a
+  /// log is moved aside, as ``markHandedOut(through:)`` does before it writes. Its producer
+  /// makes that publish inside the folder's hold of the lock, so that no other writer can have
+  /// written the log since it was read. A log whose newest record is not a mark's is left: the
+  /// next record appended to it is.
+  ///
+  /// - Parameter healing: Whether to move a damaged mark log aside.
+  /// - Returns: The records.
+  func readMarks(healing: Bool = false) -> OutboxMarks {
     guard let mark else { return OutboxMarks() }
     var logged: OutboxMark?
     do {
       logged = try loggedMark().map(OutboxMark.init)
     } catch {
-      if carriedMark != nil, isDamage(error) { _ = try? mark.store.quarantine(mark.key) }
+      switch error {
+      case .store(.corrupted), .store(.unsupportedFormatVersion), .store(.kindMismatch):
+        if healing { _ = try? mark.store.quarantine(mark.key) }
+      default:
+        break
+      }
     }
     return OutboxMarks(logged: logged, carried: carriedMark?().map(OutboxMark.init))
-  }
-
-  /// Whether `error`, from reading the mark log, says the log cannot be read as a mark.
-  private func isDamage(_ error: SequenceTrackingError) -> Bool {
-    switch error {
-    case .corruptedOutbox, .store(.corrupted), .store(.unsupportedFormatVersion),
-      .store(.kindMismatch):
-      return true
-    default:
-      return false
-    }
   }
 
   /// Records the end of the epoch `mark` numbered last, which is gone, unless a quarantine

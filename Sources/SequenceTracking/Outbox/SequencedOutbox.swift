@@ -240,7 +240,8 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// With a mark, the records are numbered after the mark when the outbox holds fewer numbers
   /// (the numbers between are written as vanished), the mark log is advanced afterwards unless
   /// the producer carries the mark (`advancingMark` false) and the log names the outbox's
-  /// epoch, and every epoch a mark names that is not the outbox's is recorded as ended.
+  /// epoch (or holds no mark), and before an epoch's first entry every other epoch a mark
+  /// names is recorded as ended.
   func append(
     _ records: [Data],
     endedEpochRecorded: Bool = false,
@@ -249,7 +250,7 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   ) throws(SequenceTrackingError) -> SequenceRange {
     let key = key
     let capacity = capacity
-    let marks = readMarks()
+    let marks = readMarks(healing: !advancingMark)
     var refusal: SequenceTrackingError?
     var assigned: SequenceRange?
     var ended: [OutboxMark] = []
@@ -258,9 +259,12 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
         do throws(SequenceTrackingError) {
           _ = try OutboxLayout.header(of: log, key: key)
-          if !endedEpochRecorded {
+          if !endedEpochRecorded, log.nextPosition == 1 {
             // An epoch a mark numbered is gone (removed, or moved aside): record its end before
             // the first entry of this one, so that a consumer crossing to this epoch finds it.
+            // Once the epoch holds an entry, its first publish recorded them: a mark of another
+            // epoch then is one left behind (a heartbeat not yet written since, a stale log),
+            // not news, and looking it up at every publish would cost the recovery log's read.
             ended = marks.ended(inEpoch: log.identity)
             guard ended.isEmpty else { return [] }
           }

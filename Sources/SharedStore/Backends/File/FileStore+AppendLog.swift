@@ -78,8 +78,9 @@ extension FileStore {
   ///     the header and the end of the file are read — and, when the calling thread holds the
   ///     store's lock (inside ``exclusively(_:)``, or a change's body), from memory after at
   ///     most one `fstatat` (none when the hold checked the file already) when this store or a
-  ///     sibling appended to the log last and no store has changed the file since; a log with
-  ///     no file then costs one `fstatat` too. A read never waits for the lock.
+  ///     sibling appended to or read the log last and no store has changed the file since; a log
+  ///     with no file then costs one `fstatat` too, and one read in a hold (outside a change's
+  ///     body) is kept open for the next. A read never waits for the lock.
   /// - Returns: The log, or `nil` when the key has no file.
   /// - Throws: ``SharedStoreError`` — `invalidKey`, `kindMismatch`, `corrupted`,
   ///   `unsupportedFormatVersion`, `notARegularFile`, `tooLarge` (a file over
@@ -169,9 +170,20 @@ extension FileStore {
     } catch {
       return .fileNeeded
     }
+    // Inside a change's body the log may be the one being changed, whose kept file is taken
+    // out meanwhile: a second one kept now would hold its end as it was. Read the file.
+    guard !handles.inChangeBody else { return .fileNeeded }
     // Opened for appending, so that the file is kept as an append keeps it (a kept file that is
-    // no longer the key's is let go first).
-    let engine = try appendingEngine(key)
+    // no longer the key's is let go first); a file this process may read but not write is read.
+    let engine: LogEngine<FileLogMedium>
+    do {
+      engine = try appendingEngine(key)
+    } catch {
+      guard case .io(_, _, let errno) = error,
+        [.permissionDenied, .operationNotPermitted, .readOnlyFileSystem].contains(errno)
+      else { throw error }
+      return .fileNeeded
+    }
     do {
       let snapshot = try engine.view(newest: newest)?.snapshot(newest: newest)
       try engine.medium.finishAppend()

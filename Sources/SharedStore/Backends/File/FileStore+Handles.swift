@@ -94,6 +94,10 @@ extension FileStore {
     /// Keeps `log` open for its next append, closing the least recently used one past
     /// ``keptLogs``.
     func keep(_ log: OpenLog, _ fileSystem: any FileSystem) {
+      // One kept file a key: an older one of the same key holds an end that is no longer true.
+      if let stale = openLogs.firstIndex(where: { $0.key == log.key && $0 !== log }) {
+        FileStore.closeQuietly(openLogs.remove(at: stale).descriptor, fileSystem)
+      }
       openLogs.append(log)
       while openLogs.count > Self.keptLogs {
         FileStore.closeQuietly(openLogs.removeFirst().descriptor, fileSystem)
