@@ -159,7 +159,10 @@ extension SequencedOutbox {
     if case .rolledBack(_, let epoch, _, let handedOut) = error {
       last = SequenceNumber(epoch: epoch, value: handedOut)
     } else {
-      last = lastNumber(of: readMarks())
+      let marks = readMarks()
+      // A recovery log that cannot be read leaves the guess to the carried record, written
+      // last; the recovery then cannot be recorded either, and this throws after the move.
+      last = (try? lastNumber(of: marks)) ?? marks.byEpoch.first?.number
     }
     let path: String?
     do {
@@ -240,7 +243,7 @@ extension SequencedOutbox {
   ///   ``SequenceTrackingError/corruptedOutbox(key:reason:)`` (with the mark's key) for a record
   ///   that is not a mark's.
   public func lastHandedOut() throws(SequenceTrackingError) -> SequenceNumber? {
-    lastNumber(
+    try lastNumber(
       of: OutboxMarks(
         logged: try loggedMark().map(OutboxMark.init),
         carried: carriedMark?().map(OutboxMark.init)))
@@ -250,7 +253,10 @@ extension SequencedOutbox {
   /// when they name two, the mark of the stored outbox's epoch when its header reads, else of
   /// the first epoch whose end is not recorded in ``recoveries()`` (the other ended before it
   /// began), else the carried one.
-  private func lastNumber(of marks: OutboxMarks) -> SequenceNumber? {
+  ///
+  /// - Throws: ``SequenceTrackingError/store(_:)`` when the recovery log, needed only for two
+  ///   epochs and an outbox whose header does not read, cannot be read.
+  private func lastNumber(of marks: OutboxMarks) throws(SequenceTrackingError) -> SequenceNumber? {
     let candidates = marks.byEpoch
     guard candidates.count > 1 else { return candidates.first?.number }
     if let identity = try? store.readLog(key, newest: 0)?.identity,
@@ -258,7 +264,8 @@ extension SequencedOutbox {
     {
       return current.number
     }
-    let recorded = Set(((try? recoveries()) ?? []).compactMap(\.epoch))
+    // A stored outbox that cannot be read (the quarantine's case) leaves the recovery log.
+    let recorded = Set(try recoveries().compactMap(\.epoch))
     return (candidates.first { !recorded.contains($0.number.epoch) } ?? candidates[0]).number
   }
 
@@ -304,6 +311,8 @@ extension SequencedOutbox {
     } catch {
       switch error {
       case .store(.corrupted), .store(.unsupportedFormatVersion), .store(.kindMismatch):
+        // A move that fails leaves the log for the next publish to try again; meanwhile it
+        // protects nothing, as any mark that cannot be read.
         if healing { _ = try? mark.store.quarantine(mark.key) }
       default:
         break

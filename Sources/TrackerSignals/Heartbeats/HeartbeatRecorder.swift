@@ -178,9 +178,12 @@ public struct HeartbeatRecorder: Sendable {
     return (appended == nil ? .duplicate : .recorded, previous.map(self.heartbeat))
   }
 
-  /// The outbox's high-water mark the newest heartbeat carries (see
-  /// ``SharedFolder/outbox``), or `nil` when there is none or the history cannot be read: a
-  /// mark that cannot be read protects nothing.
+  /// The outbox's high-water mark the newest heartbeat carries (see ``SharedFolder/outbox``).
+  ///
+  /// It is `nil` when there is none or the history cannot be read: a mark that cannot be read
+  /// protects nothing. That is not silent: the callback's own
+  /// heartbeat then fails on the same history, reports it, and writes its number to the
+  /// outbox's mark log instead.
   ///
   /// - Returns: The last number the monitor extension handed out, as its heartbeats carry it.
   /// - Complexity: O(1): the newest record is read, from memory after one `fstatat` when the
