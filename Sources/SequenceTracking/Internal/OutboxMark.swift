@@ -77,8 +77,18 @@ struct OutboxMarks {
   }
 
   /// The mark of the epoch whose identity is `identity`, or `nil` when no record is of it.
+  ///
+  /// Asked at every publish, so it builds no array (``byEpoch`` does).
   func current(inEpoch identity: UInt64) -> OutboxMark? {
-    byEpoch.first { $0.number.epoch.rawValue == identity }
+    func ofEpoch(_ mark: OutboxMark?) -> OutboxMark? {
+      mark?.number.epoch.rawValue == identity ? mark : nil
+    }
+    switch (ofEpoch(carried), ofEpoch(logged)) {
+    case (nil, nil): return nil
+    case (let one?, nil), (nil, let one?): return one
+    case (let carried?, let logged?):
+      return logged.number.value > carried.number.value ? logged : carried
+    }
   }
 
   /// The marks of the epochs other than `identity` that the records name: epochs that ended
