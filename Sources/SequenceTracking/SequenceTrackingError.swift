@@ -35,8 +35,9 @@ public enum SequenceTrackingError: Error, Sendable, Equatable, CustomStringConve
   case exhausted(key: String)
 
   /// The outbox went back — it was truncated or restored from an older copy — and holds numbers
-  /// up to `newest` of `epoch` while its producers handed out up to `handedOut`, more than a
-  /// capacity beyond; nothing was published.
+  /// up to `newest` of `epoch` while its producers handed out up to `handedOut`: more than a
+  /// capacity beyond, or in an epoch whose end ``SequencedOutbox/recoveries()`` records (the
+  /// outbox was restored from a copy older than that end); nothing was published.
   ///
   /// ``SequencedOutbox/publishHealing(_:)`` moves such an outbox aside and starts a new epoch,
   /// recording `handedOut` as the old epoch's last number, so that a consumer is told exactly

@@ -168,6 +168,33 @@ struct OutboxHealingTests {
     #expect(try outbox.recoveries().count == 1, "recorded once")
   }
 
+  /// The control is the plain publish: it refuses the outbox and changes nothing.
+  @Test("an outbox restored to an epoch whose end is recorded starts a new epoch")
+  func restoredToAnEndedEpoch() throws {
+    let store = InMemoryStore()
+    let outbox = try SequencedOutbox<Int>(
+      store: store, key: "outbox", capacity: 100, markStore: store)
+    try outbox.publish(1)
+    let old = try outbox.publish(2)
+    let copy = try #require(store.logBytes(for: "outbox"))
+    try outbox.publish(3)
+    try store.remove("outbox")
+    try outbox.publish(4)
+    let newer = try outbox.publish(5)
+    store.setLogBytes(copy, for: "outbox")
+
+    #expect(
+      throws: SequenceTrackingError.rolledBack(
+        key: "outbox", epoch: old.epoch, newest: 2, handedOut: 3)
+    ) { try outbox.publish(6) }
+    #expect(try outbox.recoveries().map(\.epoch) == [old.epoch])
+    let healed = try outbox.publishHealing(6)
+    #expect(healed.recovery?.epoch == old.epoch && healed.number.value == 1)
+    #expect(![old.epoch, newer.epoch].contains(healed.number.epoch))
+    let ends = try outbox.recoveries()
+    #expect(ends.first { $0.epoch == newer.epoch }?.lastNumber == 2)
+  }
+
   @Test("an outbox without a mark records no recovery")
   func withoutMarkNothingIsRecorded() throws {
     let store = InMemoryStore()

@@ -109,8 +109,9 @@ struct MonitorRecorderCarriedMarkTests {
       ])
   }
 
-  /// The control: before the epoch's first entry, the same log's epoch is recorded as ended.
-  @Test("a mark log of another epoch, once the outbox's holds entries, is moved to the outbox's")
+  /// The control: the outbox removed, the log's epoch and the outbox's are both recorded as
+  /// ended before the next epoch's first entry.
+  @Test("a mark log of another epoch than the outbox's, which holds entries, names an epoch ended")
   func staleLoggedMarkIsMovedOnce() throws {
     let fixture = try Fixture()
     let last = try #require(fixture.callbacks(1...3).last ?? nil)
@@ -118,7 +119,9 @@ struct MonitorRecorderCarriedMarkTests {
     fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: other, value: 50))
     let numbers = fixture.callbacks(4...6)
     #expect(numbers.map { $0?.value } == [4, 5, 6])
-    #expect(try fixture.folder.outbox.recoveries().isEmpty)
+    // The log's epoch is not the outbox's, which holds entries: it ended, recorded once.
+    let recorded = try fixture.folder.outbox.recoveries()
+    #expect(recorded.map(\.epoch) == [other] && recorded.first?.lastNumber == 50)
     // The log names the outbox's epoch now, written once by the first publish that found it.
     #expect(try fixture.folder.outbox.loggedMark() == SequenceNumber(epoch: last.epoch, value: 4))
     #expect(try fixture.folder.outbox.lastHandedOut()?.value == 6)
@@ -180,6 +183,41 @@ struct MonitorRecorderCarriedMarkTests {
     #expect(try fixture.folder.outbox.recoveries().map(\.epoch) == [first.epoch, second.epoch])
   }
 
+  /// The control restores the copy before the epoch ends: numbering on in it is then right.
+  @Test(
+    "an outbox restored to an epoch that ended is moved aside, and the epoch it replaced ends",
+    arguments: [true, false])
+  func outboxRestoredToAnEndedEpoch(endedFirst: Bool) throws {
+    let fixture = try Fixture()
+    let old = try #require(fixture.callbacks(1...2).last ?? nil)
+    let copy = try Data(contentsOf: fixture.outboxFile)
+    if !endedFirst {
+      try copy.write(to: fixture.outboxFile)
+      let next = try #require(fixture.callbacks(3...3).last ?? nil)
+      #expect(next == SequenceNumber(epoch: old.epoch, value: 3))
+      #expect(try fixture.folder.outbox.recoveries().isEmpty)
+      return
+    }
+    fixture.callbacks(3...3)
+    // The outbox removed: the next epoch begins, and the old one is recorded as ended at 3.
+    try FileManager.default.removeItem(at: fixture.outboxFile)
+    let newer = try #require(fixture.callbacks(4...6).last ?? nil)
+    #expect(newer.epoch != old.epoch && newer.value == 3)
+    try copy.write(to: fixture.outboxFile)
+
+    let response = fixture.recorder.eventDidReachThreshold(
+      "stk:7m:app", activity: "daily", now: Self.start + 420)
+    let next = try #require(response.notification)
+    // Not number 3 of the old epoch again: a new epoch, and the consumer is told where both
+    // ended.
+    #expect(next.epoch != old.epoch && next.epoch != newer.epoch && next.value == 1)
+    #expect(response.failures.contains { if case .outboxRecovered = $0 { true } else { false } })
+    let ends = try fixture.folder.outbox.recoveries()
+    #expect(ends.first { $0.epoch == old.epoch }?.lastNumber == 3)
+    #expect(ends.first { $0.epoch == newer.epoch }?.lastNumber == 3)
+    #expect(try fixture.folder.outbox.drain(after: .start).entries.map(\.number) == [next])
+  }
+
   @Test("an outbox under another key keeps its mark in its log, and carries the standard one's")
   func secondPipelineKeepsItsOwnLog() throws {
     let fixture = try Fixture()
@@ -199,6 +237,24 @@ struct MonitorRecorderCarriedMarkTests {
     let next = try #require(fixture.callbacks(4...4).last ?? nil)
     #expect(next == SequenceNumber(epoch: standard.epoch, value: 3))
     #expect(try fixture.folder.outbox.recoveries().isEmpty && other.outbox.recoveries().isEmpty)
+  }
+
+  /// The control is every other test here: `SharedFolder(directory:)` opens stores that share
+  /// one lock, and the heartbeat carries the mark.
+  @Test("on stores that do not share a lock, the mark log keeps the number, not the heartbeat")
+  func storesWithoutOneLockWriteTheMarkLog() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-unshared", preferringMemory: true)
+    let folder = try SharedFolder(
+      store: try FileStore(directory: directory.url),
+      heartbeatStore: try FileStore(directory: directory.url, durability: .processCrashSafe))
+    let recorder = MonitorRecorder(folder: folder, timeZone: { .gmt })
+    let response = recorder.eventDidReachThreshold(
+      "stk:1m:app", activity: "daily", now: Self.start)
+    let number = try #require(response.notification)
+    #expect(response.failures.isEmpty)
+    #expect(try folder.outbox.loggedMark() == number)
+    #expect(folder.heartbeats().carriedMark() == nil)
+    #expect(try folder.outbox.lastHandedOut() == number)
   }
 
   /// The control: a recorder made from parts does not carry the mark, and writes the log.

@@ -91,8 +91,17 @@ struct OutboxMarks {
     }
   }
 
+  /// Whether a record names an epoch other than `identity`.
+  ///
+  /// Asked at every publish, so it builds no array (``ended(inEpoch:)`` does).
+  func namesOtherEpoch(than identity: UInt64) -> Bool {
+    carried.map { $0.number.epoch.rawValue != identity } ?? false
+      || logged.map { $0.number.epoch.rawValue != identity } ?? false
+  }
+
   /// The marks of the epochs other than `identity` that the records name: epochs that ended
-  /// (removed, or moved aside) and whose ends are to be recorded, unless they are already.
+  /// (removed, moved aside, or replaced by an older copy of another) and whose ends are to be
+  /// recorded, unless they are already (see `SequencedOutbox.othersHaveEnded(in:marks:)`).
   func ended(inEpoch identity: UInt64) -> [OutboxMark] {
     byEpoch.filter { $0.number.epoch.rawValue != identity }
   }

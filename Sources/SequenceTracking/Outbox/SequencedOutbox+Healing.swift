@@ -35,10 +35,10 @@ extension SequencedOutbox {
   /// (``SequenceTrackingError/corruptedOutbox(key:reason:)``, a store error saying the log is
   /// corrupted), written by a newer version of this library
   /// (``SequenceTrackingError/unsupportedOutboxFormat(key:found:supported:)``, the store's
-  /// unsupported format version) or went back further than a capacity
-  /// (``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``), the outbox is moved
-  /// aside with ``quarantine(because:)`` — its bytes are kept — and the payload is published
-  /// in a new epoch. A torn tail left by a killed writer is not damage: the store repairs it.
+  /// unsupported format version) or went back further than a capacity, or to an epoch whose
+  /// end is recorded (``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``), the
+  /// outbox is moved aside with ``quarantine(because:)`` — its bytes are kept — and the payload
+  /// is published in a new epoch. A torn tail left by a killed writer is not damage: the store repairs it.
   ///
   /// - Parameter payload: The entry to publish.
   /// - Returns: The entry's number and the recovery, if one was needed.
@@ -235,11 +235,13 @@ extension SequencedOutbox {
   /// For an outbox whose producer carries the mark in a record of its own (the folder's
   /// outbox in TrackerSignals, whose mark the monitor extension's heartbeat carries), it is
   /// that record's number, or the mark log's when that is higher in the same epoch; when the
-  /// two name different epochs (for a while after another writer began a new one), the one
-  /// whose end ``recoveries()`` does not hold.
+  /// two name different epochs (for a while after another writer began a new one), the one of
+  /// the stored outbox's epoch, or, when its header cannot be read, the one whose end
+  /// ``recoveries()`` does not hold.
   ///
   /// - Returns: The number, or `nil` for an outbox without a mark or before its first publish.
-  /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark log cannot be read, and
+  /// - Throws: ``SequenceTrackingError/store(_:)`` when the mark log cannot be read, or the
+  ///   recovery log when it is needed (two epochs, and an outbox whose header cannot be read);
   ///   ``SequenceTrackingError/corruptedOutbox(key:reason:)`` (with the mark's key) for a record
   ///   that is not a mark's.
   public func lastHandedOut() throws(SequenceTrackingError) -> SequenceNumber? {
@@ -321,6 +323,19 @@ extension SequencedOutbox {
     return OutboxMarks(logged: logged, carried: carriedMark?().map(OutboxMark.init))
   }
 
+  /// The last number ``recoveries()`` records for `epoch`, or `nil` when it records no end of
+  /// it — or cannot be read: an end that cannot be read cannot be told from one never
+  /// recorded, and the publish then goes on as it would without one.
+  func recordedEnd(of epoch: SequenceEpoch) -> UInt64? {
+    let recorded: [OutboxRecovery]
+    do {
+      recorded = try recoveries()
+    } catch {
+      return nil
+    }
+    return recorded.last { $0.epoch == epoch }.map { $0.lastNumber ?? 0 }
+  }
+
   /// Records the end of the epoch `mark` numbered last, which is gone, unless a quarantine
   /// recorded it already.
   ///
@@ -330,14 +345,17 @@ extension SequencedOutbox {
     try? record(
       OutboxRecovery(
         epoch: mark.number.epoch, lastNumber: mark.number.value, quarantinedTo: nil,
-        reason: "the outbox of epoch \(mark.number.epoch) vanished: it was removed"))
+        reason:
+          "the outbox of epoch \(mark.number.epoch) vanished: it was removed, or replaced by "
+          + "another epoch's"))
   }
 
   /// Records `numbers` in the mark, unless it is already there or beyond.
   ///
   /// Failures are not the publish's: the entries are published. A mark that cannot be written
-  /// protects the next publishes less, and the store it is kept in is the heartbeats', whose
-  /// own write reports its failure; a mark that is damaged is moved aside and written anew.
+  /// protects the next publishes less, and the store it is kept in (on a `SharedFolder`, the
+  /// heartbeats') reports its failure at its next write; a mark that is damaged is moved aside
+  /// and written anew.
   func advanceMark(to numbers: SequenceRange) {
     guard let mark else { return }
     let newest = OutboxMark(SequenceNumber(epoch: numbers.epoch, value: numbers.values.upperBound))

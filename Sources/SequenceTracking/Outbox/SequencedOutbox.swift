@@ -112,7 +112,10 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// handed out (truncated, restored from an older copy), continues after the mark, writing the
   /// numbers between as vanished (``OutboxBatch/vanished``). What ended an epoch is kept in the
   /// outbox's store under ``recoveriesKey`` (``recoveries()``). Every producer and consumer of
-  /// the outbox should open it with the same mark store.
+  /// the outbox should open it with the same mark store. The folder's outbox in TrackerSignals,
+  /// whose mark the monitor extension's heartbeat carries, is opened with `SharedFolder`
+  /// (`SharedFolder.outbox`): an outbox opened on its key with this initializer does not read
+  /// that mark, and may hand a number out again after the outbox goes back.
   ///
   /// - Parameters:
   ///   - store: The store shared by the producers and the consumers.
@@ -238,10 +241,13 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// can already see them.
   ///
   /// With a mark, the records are numbered after the mark when the outbox holds fewer numbers
-  /// (the numbers between are written as vanished), the mark log is advanced afterwards unless
-  /// the producer carries the mark (`advancingMark` false) and the log names the outbox's
-  /// epoch (or holds no mark), and before an epoch's first entry every other epoch a mark
-  /// names is recorded as ended.
+  /// (the numbers between are written as vanished), and the mark log is advanced afterwards
+  /// unless the producer carries the mark (`advancingMark` false) and the log names the
+  /// outbox's epoch (or holds no mark). Every other epoch a mark names is recorded as ended
+  /// before the records are appended — except when the outbox holds entries of an epoch whose
+  /// end is recorded already: such an outbox was restored from a copy older than that end, and
+  /// is refused with ``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``, which
+  /// ``publishHealing(_:)`` heals with a new epoch.
   func append(
     _ records: [Data],
     endedEpochRecorded: Bool = false,
@@ -254,19 +260,23 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     var refusal: SequenceTrackingError?
     var assigned: SequenceRange?
     var ended: [OutboxMark] = []
+    // The outbox's epoch and newest number, when it holds entries and a mark names another.
+    var held: SequenceNumber?
     var staleLog = false
     do {
       try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
         do throws(SequenceTrackingError) {
           _ = try OutboxLayout.header(of: log, key: key)
-          if !endedEpochRecorded, log.nextPosition == 1 {
-            // An epoch a mark numbered is gone (removed, or moved aside): record its end before
-            // the first entry of this one, so that a consumer crossing to this epoch finds it.
-            // Once the epoch holds an entry, its first publish recorded them: a mark of another
-            // epoch then is one left behind (a heartbeat not yet written since, a stale log),
-            // not news, and looking it up at every publish would cost the recovery log's read.
+          if !endedEpochRecorded, Self.othersHaveEnded(in: log, marks: marks) {
+            // An epoch a mark numbered is gone (removed, moved aside, or replaced by an older
+            // copy of another): record its end before this epoch's next entry, so that a
+            // consumer crossing to this epoch finds it.
             ended = marks.ended(inEpoch: log.identity)
-            guard ended.isEmpty else { return [] }
+            if log.nextPosition > 1 {
+              held = SequenceNumber(
+                epoch: SequenceEpoch(rawValue: log.identity), value: log.nextPosition - 1)
+            }
+            return []
           }
           staleLog = marks.logIsStale(inEpoch: log.identity)
           let vanished = try Self.vanishedCount(
@@ -294,6 +304,12 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     }
     if let refusal { throw refusal }
     if !ended.isEmpty {
+      if let held, let end = recordedEnd(of: held.epoch) {
+        // The outbox holds an epoch that ended: numbering on in it would hand its numbers out
+        // again, and a consumer already past its end would never receive them.
+        throw .rolledBack(
+          key: key, epoch: held.epoch, newest: held.value, handedOut: max(end, held.value))
+      }
       for mark in ended { recordEnd(of: mark) }
       return try append(
         records, endedEpochRecorded: true, advancingMark: advancingMark, then: notify)
@@ -304,6 +320,22 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     if advancingMark || staleLog { advanceMark(to: assigned) }
     notify(assigned)
     return assigned
+  }
+
+  /// Whether the epochs other than the outbox's that `marks` name have ended, so that a
+  /// publish records their ends first.
+  ///
+  /// Before an epoch's first entry, every other epoch a mark names is gone. Once the epoch
+  /// holds entries, so is one named by the mark log, which every publish in this epoch writes
+  /// (a producer that carries the mark, once), or by the only record there is: the outbox was
+  /// replaced since they were written. A carried record of another epoch beside a logged one of
+  /// this epoch is only one its producer has not written since another producer began this
+  /// epoch, and not news: looked up at every publish until then, it would cost the recovery
+  /// log's read.
+  static func othersHaveEnded(in log: LogSnapshot, marks: OutboxMarks) -> Bool {
+    guard marks.namesOtherEpoch(than: log.identity) else { return false }
+    return log.nextPosition == 1 || marks.logIsStale(inEpoch: log.identity)
+      || marks.current(inEpoch: log.identity) == nil
   }
 
   /// The error to report for a store error: a key holding a value is not an outbox; anything

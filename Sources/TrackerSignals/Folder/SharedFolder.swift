@@ -36,7 +36,9 @@ public struct SharedFolder: Sendable {
   /// extension's heartbeats carry the mark: a ``MonitorRecorder`` made with
   /// ``MonitorRecorder/init(folder:restartPolicy:timeZone:)`` writes the number it handed out
   /// in the heartbeat it records in the same hold of the lock, instead of appending it to the
-  /// mark log (<doc:TheHeartbeatHotPath>). The outbox's mark is the higher of the two, in the
+  /// mark log (<doc:TheHeartbeatHotPath>) — when the folder's stores share one lock, as the
+  /// ones ``init(directory:layout:)`` opens do; on stores that do not, or when the lock cannot
+  /// be taken, it appends to the mark log. The outbox's mark is the higher of the two, in the
   /// outbox's epoch; a publish through this outbox, or a consumer's
   /// `markHandedOut(through:)`, writes the mark log as for any outbox. An outbox under another
   /// key keeps its mark in its mark log: the heartbeats' key is the same in every layout, and

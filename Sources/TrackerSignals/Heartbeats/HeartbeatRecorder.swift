@@ -183,7 +183,8 @@ public struct HeartbeatRecorder: Sendable {
   /// It is `nil` when there is none or the history cannot be read: a mark that cannot be read
   /// protects nothing. That is not silent: the callback's own
   /// heartbeat then fails on the same history, reports it, and writes its number to the
-  /// outbox's mark log instead.
+  /// outbox's mark log instead — though the publish before it ran without the carried mark, and
+  /// would have numbered on from the outbox and its mark log alone had the outbox also gone back.
   ///
   /// - Returns: The last number the monitor extension handed out, as its heartbeats carry it.
   /// - Complexity: O(1): the newest record is read, from memory after one `fstatat` when the
@@ -362,6 +363,11 @@ public struct HeartbeatRecorder: Sendable {
   }
 
   /// Removes the whole history.
+  ///
+  /// The monitor extension's history on a ``SharedFolder`` also carries the outbox's
+  /// high-water mark (``carriedMark()``), which goes with it: until the extension's next
+  /// callback records a heartbeat, an outbox that goes back numbers on after its mark log and
+  /// its own newest number only, and may hand out again a number the mark alone remembered.
   ///
   /// - Throws: ``TrackerSignalsError/store(_:)``.
   public func clear() throws(TrackerSignalsError) {

@@ -12,18 +12,23 @@ extension MonitorRecorder {
   /// there is one (``holdingTheFolder(failures:_:)``).
   ///
   /// On the folder's own stores the heartbeat carries the outbox's high-water mark
-  /// (``carriesMark``), so that a callback appends two records, not three.
+  /// (``carriesMark``), so that a callback appends two records, not three — in the folder's
+  /// hold only: the mark is read, and the number written, with no other writer in between.
+  /// Without the hold, the publish appends the number to the mark log itself, as a publish
+  /// that does not carry the mark does.
   ///
   /// - Returns: What was published, and the heartbeat before this one.
   func publishAndRecordHeartbeat(
     _ fact: MonitorFact?, now: Date, memoryBytes: UInt64?, failures: inout [MonitorFailure]
   ) -> (published: MonitorBacklog.Outcome, previous: Heartbeat?) {
-    holdingTheFolder(failures: &failures) { (failures: inout [MonitorFailure]) in
+    holdingTheFolder(failures: &failures) { (failures: inout [MonitorFailure], held: Bool) in
+      let carrying = carriesMark && held
       let published = backlog.publish(
-        fact, to: outbox, carryingMark: carriesMark, diagnostics: diagnostics, now: now,
+        fact, to: outbox, carryingMark: carrying, diagnostics: diagnostics, now: now,
         failures: &failures)
       let previous = recordHeartbeat(
-        now: now, number: published.notification, memoryBytes: memoryBytes, failures: &failures)
+        now: now, number: published.notification, carrying: carrying, memoryBytes: memoryBytes,
+        failures: &failures)
       return (published, previous)
     }
   }
@@ -36,35 +41,36 @@ extension MonitorRecorder {
   /// Each write still succeeds or fails on its own and reports its own failure. When the lock
   /// cannot be taken (before the first unlock, data protection keeps the lock file closed),
   /// `writes` runs without it, and each write fails or succeeds as it would alone: what cannot
-  /// be written is held or reported as before.
+  /// be written is held or reported as before. `writes` is told whether it runs in the hold.
   ///
   /// The backlog's lock for writes is taken first, whichever way they run (see
   /// `MonitorBacklog.writes`).
   func holdingTheFolder<Result>(
     failures: inout [MonitorFailure],
-    _ writes: (inout [MonitorFailure]) -> Result
+    _ writes: (inout [MonitorFailure], _ held: Bool) -> Result
   ) -> Result {
     backlog.writes.withLock {
-      guard let folderLock else { return writes(&failures) }
+      guard let folderLock else { return writes(&failures, false) }
       var collected = failures
       do {
-        let result = try folderLock.exclusively { writes(&collected) }
+        let result = try folderLock.exclusively { writes(&collected, true) }
         failures = collected
         return result
       } catch {
-        return writes(&failures)
+        return writes(&failures, false)
       }
     }
   }
 
   /// Records the heartbeat, with `number`, the number just published, as its sequence — and as
-  /// the outbox's mark it carries, when it carries one.
+  /// the outbox's mark it carries, when `carrying`.
   ///
   /// - Returns: The heartbeat before this one, or `nil`.
   func recordHeartbeat(
-    now: Date, number: SequenceNumber?, memoryBytes: UInt64?, failures: inout [MonitorFailure]
+    now: Date, number: SequenceNumber?, carrying: Bool, memoryBytes: UInt64?,
+    failures: inout [MonitorFailure]
   ) -> Heartbeat? {
-    let mark = carriesMark ? number : nil
+    let mark = carrying ? number : nil
     do {
       let heartbeat = try TrackerSignalsError.checking(
         Heartbeat(

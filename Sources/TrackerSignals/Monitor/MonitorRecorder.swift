@@ -36,9 +36,10 @@ import UsageModel
 ///    high-water mark;
 /// 2. one write of the heartbeat (with the fact's number as its sequence), to a store without
 ///    flushes (`FileStore.Durability.processCrashSafe`): heartbeats are replaced within
-///    seconds. On a ``SharedFolder`` the heartbeat also carries the outbox's high-water mark,
-///    the number just handed out (<doc:TheHeartbeatHotPath>); for a recorder made from parts,
-///    or an outbox under another key than the standard one, the number is appended to the
+///    seconds. On a ``SharedFolder`` whose stores share one lock the heartbeat also carries the
+///    outbox's high-water mark, the number just handed out (<doc:TheHeartbeatHotPath>); for a
+///    recorder made from parts, an outbox under another key than the standard one, stores that
+///    do not share a lock, or a callback that cannot take it, the number is appended to the
 ///    outbox's mark log instead, without a flush;
 /// 3. only when 1 or 2 failed: one durable append of a ``/SignalValues/DiagnosticEntry`` that says
 /// what failed.
@@ -97,8 +98,11 @@ public struct MonitorRecorder: Sendable {
   /// that store or a sibling of it (`FileStore.withDurability(_:)`); `nil` otherwise, and then
   /// each write takes the lock itself.
   let folderLock: FileStore?
-  /// Whether the heartbeat carries the outbox's high-water mark instead of the mark log: on a
-  /// recorder made on a ``SharedFolder`` whose outbox reads the mark from these heartbeats.
+  /// Whether the heartbeat carries the outbox's high-water mark instead of the mark log.
+  ///
+  /// It does on a recorder made on a ``SharedFolder`` whose outbox reads the mark from these
+  /// heartbeats. A callback carries it only in a hold of the folder's lock (``folderLock``), so
+  /// that the mark is read and written with no other writer in between.
   let carriesMark: Bool
 
   /// The most facts a recorder holds in memory while the folder is closed: 64.
