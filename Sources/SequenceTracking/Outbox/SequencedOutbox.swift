@@ -113,9 +113,10 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// numbers between as vanished (``OutboxBatch/vanished``). What ended an epoch is kept in the
   /// outbox's store under ``recoveriesKey`` (``recoveries()``). Every producer and consumer of
   /// the outbox should open it with the same mark store. The folder's outbox in TrackerSignals,
-  /// whose mark the monitor extension's heartbeat carries, is opened with `SharedFolder`
-  /// (`SharedFolder.outbox`): an outbox opened on its key with this initializer does not read
-  /// that mark, and may hand a number out again after the outbox goes back.
+  /// whose mark the monitor extension's heartbeat carries, is opened with
+  /// ``/TrackerSignals/SharedFolder`` (``/TrackerSignals/SharedFolder/outbox``): an outbox
+  /// opened on its key with this initializer does not read that mark, and may hand a number
+  /// out again after the outbox goes back.
   ///
   /// - Parameters:
   ///   - store: The store shared by the producers and the consumers.
