@@ -32,6 +32,8 @@ final class RawReplace {
   let directory: String
   let flush: Bool
   private let directoryDescriptor: Int32
+  /// The paths of the name written last, made once: building them is not part of the write.
+  private var paths: (name: String, temporary: String, destination: String)?
 
   init(directory: URL, flush: Bool) throws {
     self.directory = directory.path
@@ -44,17 +46,26 @@ final class RawReplace {
 
   /// Replaces the file `name` with exactly `bytes`: one raw durable write.
   func write(_ bytes: Data, name: String) throws {
-    let temporary = directory + "/.tmp." + name
+    let (temporary, destination) = paths(of: name)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw Failure(call: "open", code: errno) }
     let written = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress, $0.count) }
     guard written == bytes.count else { throw Failure(call: "write", code: errno) }
     if flush { try Self.synchronize(descriptor) }
     guard close(descriptor) == 0 else { throw Failure(call: "close", code: errno) }
-    guard rename(temporary, directory + "/" + name) == 0 else {
+    guard rename(temporary, destination) == 0 else {
       throw Failure(call: "rename", code: errno)
     }
     if flush { try Self.synchronize(directoryDescriptor) }
+  }
+
+  private func paths(of name: String) -> (temporary: String, destination: String) {
+    if let paths, paths.name == name { return (paths.temporary, paths.destination) }
+    let made = (
+      name: name, temporary: directory + "/.tmp." + name, destination: directory + "/" + name
+    )
+    paths = made
+    return (made.temporary, made.destination)
   }
 
   /// Flushes `descriptor` as `FileStore` does: `F_FULLFSYNC` on Darwin, `fsync` elsewhere.
@@ -71,6 +82,8 @@ final class RawReplace {
 final class RawAppend {
   let directory: String
   let flush: Bool
+  /// The path of the name appended to last, made once: building it is not part of the append.
+  private var path: (name: String, path: String)?
 
   init(directory: URL, flush: Bool) throws {
     self.directory = directory.path
@@ -79,13 +92,20 @@ final class RawAppend {
 
   /// Appends `bytes` to the file `name`, creating it if needed.
   func append(_ bytes: Data, name: String) throws {
-    let path = directory + "/" + name
+    let path = path(of: name)
     let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw RawReplace.Failure(call: "open", code: errno) }
     let written = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress, $0.count) }
     guard written == bytes.count else { throw RawReplace.Failure(call: "write", code: errno) }
     if flush { try RawReplace.synchronize(descriptor) }
     guard close(descriptor) == 0 else { throw RawReplace.Failure(call: "close", code: errno) }
+  }
+
+  private func path(of name: String) -> String {
+    if let path, path.name == name { return path.path }
+    let made = directory + "/" + name
+    path = (name, made)
+    return made
   }
 
   /// The size of the file at `path`.
