@@ -183,27 +183,38 @@ struct MonitorRecorderCarriedMarkTests {
     #expect(try fixture.folder.outbox.recoveries().map(\.epoch) == [first.epoch, second.epoch])
   }
 
-  /// The control restores the copy before the epoch ends: numbering on in it is then right.
+  /// The control restores the copy before its epoch ends.
+  ///
+  /// Numbering on in it, after the number it lost, is then right. The consumer's case marks
+  /// the number it applied before the next callback, as `UsagePipeline` does after
+  /// `wentBackwards`: the outbox is then behind a mark of its own epoch, which still ended.
   @Test(
     "an outbox restored to an epoch that ended is moved aside, and the epoch it replaced ends",
-    arguments: [true, false])
-  func outboxRestoredToAnEndedEpoch(endedFirst: Bool) throws {
+    arguments: ["ended", "ended, then marked by a consumer", "control: not ended"])
+  func outboxRestoredToAnEndedEpoch(_ case: String) throws {
     let fixture = try Fixture()
     let old = try #require(fixture.callbacks(1...2).last ?? nil)
     let copy = try Data(contentsOf: fixture.outboxFile)
-    if !endedFirst {
+    fixture.callbacks(3...3)
+    if `case`.hasPrefix("control") {
       try copy.write(to: fixture.outboxFile)
-      let next = try #require(fixture.callbacks(3...3).last ?? nil)
-      #expect(next == SequenceNumber(epoch: old.epoch, value: 3))
+      let next = try #require(fixture.callbacks(4...4).last ?? nil)
+      #expect(next == SequenceNumber(epoch: old.epoch, value: 4))
+      #expect(
+        try fixture.folder.outbox.drain(after: .start).vanished == [
+          SequenceRange(epoch: old.epoch, values: 3...3)
+        ])
       #expect(try fixture.folder.outbox.recoveries().isEmpty)
       return
     }
-    fixture.callbacks(3...3)
     // The outbox removed: the next epoch begins, and the old one is recorded as ended at 3.
     try FileManager.default.removeItem(at: fixture.outboxFile)
     let newer = try #require(fixture.callbacks(4...6).last ?? nil)
     #expect(newer.epoch != old.epoch && newer.value == 3)
     try copy.write(to: fixture.outboxFile)
+    if `case`.contains("consumer") {
+      fixture.folder.outbox.markHandedOut(through: SequenceNumber(epoch: old.epoch, value: 3))
+    }
 
     let response = fixture.recorder.eventDidReachThreshold(
       "stk:7m:app", activity: "daily", now: Self.start + 420)

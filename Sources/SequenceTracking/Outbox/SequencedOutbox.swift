@@ -245,13 +245,15 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
   /// (the numbers between are written as vanished), and the mark log is advanced afterwards
   /// unless the producer carries the mark (`advancingMark` false) and the log names the
   /// outbox's epoch (or holds no mark). Every other epoch a mark names is recorded as ended
-  /// before the records are appended — except when the outbox holds entries of an epoch whose
-  /// end is recorded already: such an outbox was restored from a copy older than that end, and
-  /// is refused with ``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``, which
-  /// ``publishHealing(_:)`` heals with a new epoch.
+  /// before the records are appended (see ``othersHaveEnded(in:marks:)``). An outbox that holds
+  /// entries of an epoch whose end is recorded already — found when a mark names another epoch,
+  /// or when the outbox is behind its own mark — was restored from a copy older than that end:
+  /// it is refused with ``SequenceTrackingError/rolledBack(key:epoch:newest:handedOut:)``,
+  /// which ``publishHealing(_:)`` heals with a new epoch, after the other epochs' ends are
+  /// recorded. `checkedEpochs` says that this publish did both already (its second pass).
   func append(
     _ records: [Data],
-    endedEpochRecorded: Bool = false,
+    checkedEpochs: Bool = false,
     advancingMark: Bool = true,
     then notify: (SequenceRange) -> Void
   ) throws(SequenceTrackingError) -> SequenceRange {
@@ -261,27 +263,34 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
     var refusal: SequenceTrackingError?
     var assigned: SequenceRange?
     var ended: [OutboxMark] = []
-    // The outbox's epoch and newest number, when it holds entries and a mark names another.
+    // The outbox's epoch and newest number, to look up in the recovery log: when it holds
+    // entries and a mark names another epoch, or when it is behind its own mark.
     var held: SequenceNumber?
     var staleLog = false
     do {
       try store.appendToLog(key, capacity: capacity, examiningNewest: 1) { log in
         do throws(SequenceTrackingError) {
           _ = try OutboxLayout.header(of: log, key: key)
-          if !endedEpochRecorded, Self.othersHaveEnded(in: log, marks: marks) {
+          let newest = SequenceNumber(
+            epoch: SequenceEpoch(rawValue: log.identity), value: log.nextPosition - 1)
+          if !checkedEpochs, Self.othersHaveEnded(in: log, marks: marks) {
             // An epoch a mark numbered is gone (removed, moved aside, or replaced by an older
             // copy of another): record its end before this epoch's next entry, so that a
             // consumer crossing to this epoch finds it.
             ended = marks.ended(inEpoch: log.identity)
-            if log.nextPosition > 1 {
-              held = SequenceNumber(
-                epoch: SequenceEpoch(rawValue: log.identity), value: log.nextPosition - 1)
-            }
+            if log.nextPosition > 1 { held = newest }
             return []
           }
           staleLog = marks.logIsStale(inEpoch: log.identity)
           let vanished = try Self.vanishedCount(
             in: log, below: marks.current(inEpoch: log.identity), capacity: capacity, key: key)
+          if !checkedEpochs, vanished > 0 {
+            // Behind its own mark, the outbox went back: to a copy of an epoch that ended, if
+            // the recovery log says so (a consumer's `markHandedOut` can have written that mark
+            // after the copy came back). Only after the outbox went back: no cost otherwise.
+            held = newest
+            return []
+          }
           let count = UInt64(records.count) + vanished
           guard log.nextPosition <= UInt64.max - count else { throw .exhausted(key: key) }
           let first = log.nextPosition + vanished
@@ -304,16 +313,18 @@ public struct SequencedOutbox<Payload: Codable & Sendable>: Sendable {
       throw error
     }
     if let refusal { throw refusal }
-    if !ended.isEmpty {
+    if !ended.isEmpty || held != nil {
       if let held, let end = recordedEnd(of: held.epoch) {
         // The outbox holds an epoch that ended: numbering on in it would hand its numbers out
-        // again, and a consumer already past its end would never receive them.
+        // again, and a consumer already past its end would never receive them. The epochs the
+        // marks name besides it ended too (the copy replaced them): recorded first, so that a
+        // consumer that drains before the outbox is healed is told of them.
+        for mark in marks.ended(inEpoch: held.epoch.rawValue) { recordEnd(of: mark) }
         throw .rolledBack(
           key: key, epoch: held.epoch, newest: held.value, handedOut: max(end, held.value))
       }
       for mark in ended { recordEnd(of: mark) }
-      return try append(
-        records, endedEpochRecorded: true, advancingMark: advancingMark, then: notify)
+      return try append(records, checkedEpochs: true, advancingMark: advancingMark, then: notify)
     }
     guard let assigned else { preconditionFailure("an append numbers its records") }
     // A producer that carries the mark writes the log too when it names another epoch: once,

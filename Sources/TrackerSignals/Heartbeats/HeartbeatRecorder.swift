@@ -365,9 +365,9 @@ public struct HeartbeatRecorder: Sendable {
   /// Removes the whole history.
   ///
   /// The monitor extension's history on a ``SharedFolder`` also carries the outbox's
-  /// high-water mark (see ``SharedFolder/outbox``), which goes with it: until the extension's next
-  /// callback records a heartbeat, an outbox that goes back numbers on after its mark log and
-  /// its own newest number only, and may hand out again a number the mark alone remembered.
+  /// high-water mark (see ``SharedFolder/outbox``), which goes with it: until the extension's
+  /// next callback records a heartbeat, an outbox that goes back numbers on after its mark log
+  /// and its own newest number only, and may hand out again a number the mark alone remembered.
   ///
   /// - Throws: ``TrackerSignalsError/store(_:)``.
   public func clear() throws(TrackerSignalsError) {
