@@ -59,6 +59,7 @@ final class RawReplace {
     if flush { try Self.synchronize(directoryDescriptor) }
   }
 
+  /// The temporary and final paths of `name`, made the first time it is written.
   private func paths(of name: String) -> (temporary: String, destination: String) {
     if let paths, paths.name == name { return (paths.temporary, paths.destination) }
     let made = (
@@ -101,6 +102,7 @@ final class RawAppend {
     guard close(descriptor) == 0 else { throw RawReplace.Failure(call: "close", code: errno) }
   }
 
+  /// The path of `name`, made the first time it is appended to.
   private func path(of name: String) -> String {
     if let path, path.name == name { return path.path }
     let made = directory + "/" + name
