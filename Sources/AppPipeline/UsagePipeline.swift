@@ -168,9 +168,8 @@ public struct UsagePipeline: Sendable {
     } catch {
       // A damaged outbox is moved aside (its bytes kept) and the wake goes on; the extension's
       // next fact starts a new epoch.
-      guard let damage = damage(in: error) else { throw error }
-      try quarantineOutbox(because: damage)
-      healed = true
+      guard damage(in: error) != nil else { throw error }
+      healed = try quarantineOutbox()
       lastHead = nil
       drain = try drainIfDue(trigger, now: now)
     }

@@ -1,0 +1,140 @@
+import AppPipeline
+import Foundation
+import SequenceTracking
+import SharedStore
+import SignalValues
+import TestSupport
+import Testing
+import TrackerSignals
+
+/// The app moves a damaged outbox aside in one hold of the folder's lock, after reading it again
+/// there: a monitor callback comes before the hold or after it, and no number it hands out is
+/// lost without a report.
+@Suite("The app's quarantine of the outbox holds the folder's lock")
+struct OutboxQuarantineHoldTests {
+  /// The real file system, which runs an action once, when the app takes the folder's lock
+  /// after a read of the outbox — the hold of its quarantine, after the read that failed.
+  final class BeforeTheHold: ForwardingFileSystem, @unchecked Sendable {
+    let base: any FileSystem = POSIXFileSystem()
+    private let state = LockedValue<(action: (@Sendable () -> Void)?, read: Bool)>((nil, false))
+
+    /// Runs `action` when the lock is next taken after the outbox's file is opened.
+    func arm(_ action: @escaping @Sendable () -> Void) {
+      state.withLock { $0 = (action, false) }
+    }
+
+    func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+      if path.hasSuffix("/stk.monitor.facts") { state.withLock { $0.read = true } }
+      return try base.open(path, mode: mode)
+    }
+
+    func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+      let run = state.withLock { state -> (@Sendable () -> Void)? in
+        guard state.read, let action = state.action else { return nil }
+        state = (nil, false)
+        return action
+      }
+      run?()
+      try base.lockExclusively(descriptor)
+    }
+  }
+
+  static let start = Date(timeIntervalSince1970: 1_776_211_200)
+
+  static func minute(_ minute: Int) -> Date { start + Double(minute * 60) }
+
+  @Test(
+    "a fact published between the app's failed read and its quarantine is reported lost with the outbox"
+  )
+  func factPublishedBeforeTheHoldIsReported() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-quarantine-hold")
+    let hook = BeforeTheHold()
+    let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: hook)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: PipelineConfiguration(userId: "hold", timeZone: .gmt))
+    // The extension opens the folder as another process does: its own store, its own lock.
+    let recorder = MonitorRecorder(
+      folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })
+
+    for index in 1...3 {
+      #expect(recorder.intervalDidStart(for: "a\(index)", now: Self.minute(index)).succeeded)
+    }
+    #expect(try pipeline.wake(.foreground, now: Self.minute(3)).applied == 3)
+    let published = (4...5).compactMap {
+      recorder.intervalDidStart(for: "a\($0)", now: Self.minute($0)).notification
+    }
+    let epoch = try #require(published.last).epoch
+    #expect(published.map(\.value) == [4, 5])
+
+    // Damage the frame of 4, which the extension's next append does not read: only the app sees
+    // it, and moves the outbox aside.
+    let outbox = directory.url.appendingPathComponent("stk.monitor.facts")
+    var bytes = try Data(contentsOf: outbox)
+    let frame = try #require(bytes.range(of: Data("\"a4\"".utf8)))
+    for offset in frame { bytes[offset] ^= 0x5A }
+    try bytes.write(to: outbox, options: .atomic)
+
+    // When the app takes the lock after its read failed, the extension's next callback comes
+    // first; it does not read the damage either, and publishes 6.
+    let racing = LockedValue<SequenceNumber?>(nil)
+    hook.arm {
+      let response = recorder.intervalDidStart(for: "a6", now: Self.minute(6))
+      racing.withLock { $0 = response.notification }
+    }
+    let wake = try pipeline.wake(.foreground, now: Self.minute(7))
+    #expect(wake.applied == 0)
+
+    let number = try #require(racing.withLock { $0 }, "the callback during the wake is recorded")
+    #expect(number == SequenceNumber(epoch: epoch, value: 6))
+    // The app reads the marks in the hold in which it moves the outbox: 6 goes aside with it,
+    // and is reported lost with 4 and 5.
+    let recovery = try #require(try pipeline.state().outboxRecoveries.first)
+    #expect(recovery.epoch == epoch && recovery.lastNumber == 6)
+    let losses = try pipeline.state().losses.map(\.range)
+    #expect(losses == [SequenceRange(epoch: epoch, values: 4...6)], "4, 5 and 6 are reported lost")
+  }
+
+  @Test("an outbox the extension heals between the app's failed read and its quarantine stays")
+  func outboxHealedMeanwhileIsNotMoved() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-quarantine-healed")
+    let hook = BeforeTheHold()
+    let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: hook)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: PipelineConfiguration(userId: "healed", timeZone: .gmt))
+    let recorder = MonitorRecorder(
+      folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })
+    for index in 1...3 {
+      #expect(recorder.intervalDidStart(for: "a\(index)", now: Self.minute(index)).succeeded)
+    }
+    #expect(try pipeline.wake(.foreground, now: Self.minute(3)).applied == 3)
+    #expect(recorder.intervalDidStart(for: "a4", now: Self.minute(4)).succeeded)
+
+    // A damaged header, which every append reads. The app's wake fails to read it; before it
+    // moves the outbox aside, the extension's next callback does, and begins a new epoch.
+    let outbox = directory.url.appendingPathComponent("stk.monitor.facts")
+    var bytes = try Data(contentsOf: outbox)
+    for offset in 20..<24 { bytes[offset] ^= 0x5A }
+    try bytes.write(to: outbox, options: .atomic)
+    let healed = LockedValue<MonitorResponse?>(nil)
+    hook.arm {
+      let response = recorder.intervalDidStart(for: "a5", now: Self.minute(5))
+      healed.withLock { $0 = response }
+    }
+    let wake = try pipeline.wake(.foreground, now: Self.minute(6))
+
+    let response = try #require(healed.withLock { $0 }, "the extension healed during the wake")
+    let number = try #require(response.notification)
+    #expect(number.value == 1, "in a new epoch")
+    #expect(wake.applied == 1, "the app drains the new outbox: its fact is not moved aside")
+    let quarantined = try directory.contents().filter { $0.hasPrefix(".quarantined.") }
+    #expect(quarantined.count == 1, "the extension's move, and no other")
+    let recoveries = try pipeline.state().outboxRecoveries
+    #expect(recoveries.count == 1)
+    #expect(recoveries.first?.lastNumber == 4)
+    #expect(try pipeline.state().losses.map(\.range.values) == [4...4])
+  }
+}
