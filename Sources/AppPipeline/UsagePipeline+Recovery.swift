@@ -2,7 +2,6 @@ import Foundation
 import SequenceTracking
 import SharedStore
 import SignalValues
-import TrackerSignals
 import UsageModel
 
 // How the app gets past an outbox that cannot be read, and reports the epochs that ended.
@@ -38,25 +37,26 @@ extension UsagePipeline {
   ///
   /// The monitor extension heals the damage it reads too, and goes on publishing to an outbox
   /// whose damage its append does not read (a frame before the newest). So the outbox is read
-  /// again, and its marks read and the file moved, in one hold of the folder's lock when the
-  /// folder's stores share one (as `SharedFolder(directory:layout:)` opens them): no callback
-  /// publishes in between. Outside a hold, a fact published between the marks' read and the
-  /// move would go aside with the file, one number past the end the recovery records — lost
-  /// without a report — and an outbox the extension had just begun would be moved aside whole.
+  /// again, its marks read and the file moved in one hold of the lock of the outbox's store,
+  /// when it is a `FileStore` — the lock the extension's callback holds while it publishes: no
+  /// callback publishes in between. Outside a hold, the facts published between the marks' read
+  /// and the move would go aside with the file, past the end the recovery records — lost without
+  /// a report — and an outbox the extension had just begun would be moved aside whole. An
+  /// outbox that reads whole again (another process healed it since) stays where it is; an
+  /// entry that does not decode is not damage, and the drain passes over it as usual.
   ///
-  /// - Returns: Whether the outbox was moved aside; `false` when it reads whole again: another
-  ///   process healed it since the read that failed.
   /// - Throws: ``PipelineError/sequence(_:)`` when the outbox cannot be read for another reason,
   ///   moved aside, or its recovery recorded; ``PipelineError/store(_:)`` when the lock cannot
   ///   be taken (nothing is moved then).
-  /// - Complexity: O(*n*) in the outbox's entries, read again in the hold; only after damage.
-  func quarantineOutbox() throws(PipelineError) -> Bool {
+  /// - Complexity: O(*n*) in the outbox's stored size, read again in the hold without decoding
+  ///   its payloads; only after damage.
+  func quarantineOutbox() throws(PipelineError) {
     let outbox = consumer.outbox
-    let quarantine = { () throws(PipelineError) -> Bool in
+    let quarantine = { () throws(PipelineError) in
       let damage: SequenceTrackingError
       do throws(SequenceTrackingError) {
-        _ = try outbox.drain(after: .start)
-        return false
+        try outbox.checkWhole()
+        return
       } catch {
         guard let found = self.damage(in: .sequence(error)) else { throw .sequence(error) }
         damage = found
@@ -66,20 +66,19 @@ extension UsagePipeline {
       } catch {
         throw .sequence(error)
       }
-      return true
     }
-    // The carried mark is read from the heartbeats' store: it must share the hold too.
-    guard let lock = FileStore.sharedLock(of: outbox.backingStores + [folder.heartbeatStore])
-    else { return try quarantine() }
+    // The move and the recovery are written through the outbox's store, the first of its
+    // stores; the marks are only read, and a read takes no lock.
+    guard let lock = outbox.backingStores.first as? FileStore else { return try quarantine() }
     do {
-      return try lock.exclusively(quarantine)
+      try lock.exclusively(quarantine)
     } catch let error as PipelineError {
       throw error
-    } catch let error as SharedStoreError {
-      throw .store(error)
     } catch {
-      // `exclusively` throws the lock's `SharedStoreError` or the body's own error, nothing else.
-      throw .store(.io(operation: "flock", path: folder.layout.outboxKey, errno: .ioError))
+      // `exclusively` throws the body's `PipelineError` or the lock's `SharedStoreError`.
+      throw .store(
+        error as? SharedStoreError
+          ?? .io(operation: "flock: \(error)", path: outbox.key, errno: .ioError))
     }
   }
 

@@ -169,7 +169,8 @@ public struct UsagePipeline: Sendable {
       // A damaged outbox is moved aside (its bytes kept) and the wake goes on; the extension's
       // next fact starts a new epoch.
       guard damage(in: error) != nil else { throw error }
-      healed = try quarantineOutbox()
+      try quarantineOutbox()
+      healed = true
       lastHead = nil
       drain = try drainIfDue(trigger, now: now)
     }

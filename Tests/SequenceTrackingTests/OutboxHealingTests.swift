@@ -44,6 +44,27 @@ struct OutboxHealingTests {
     #expect(Array(record.bytes) == expected)
   }
 
+  @Test("reading the whole outbox again reports its damage, and not an entry that does not decode")
+  func checkWholeReportsDamageOnly() throws {
+    let store = InMemoryStore()
+    let words = try SequencedOutbox<String>(
+      store: store, key: "outbox", capacity: 10, markStore: store)
+    try words.publish("not a number")
+    let numbers = try SequencedOutbox<Int>(
+      store: store, key: "outbox", capacity: 10, markStore: store)
+    let undecodable = #expect(throws: SequenceTrackingError.self) {
+      try numbers.drain(after: OutboxCursor())
+    }
+    #expect(undecodable.map(numbers.isUnreadable) == false, "an entry that does not decode")
+    try numbers.checkWhole()
+
+    var bytes = try #require(store.logBytes(for: "outbox"))
+    for offset in 20..<24 { bytes[offset] ^= 0x5A }
+    store.setLogBytes(bytes, for: "outbox")
+    let damage = #expect(throws: SequenceTrackingError.self) { try numbers.checkWhole() }
+    #expect(damage.map(numbers.isUnreadable) == true, "the damage a drain finds")
+  }
+
   @Test("an outbox cut to half numbers on after the last number handed out", arguments: [0, 20])
   func truncatedOutboxNumbersOn(kept: Int) throws {
     let (store, outbox) = try Self.filled()

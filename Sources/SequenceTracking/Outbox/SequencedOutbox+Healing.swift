@@ -144,10 +144,10 @@ extension SequencedOutbox {
   /// consumer knows which numbers it will never receive (``OutboxRecovery/lost(after:)``). Call
   /// it only for an outbox that cannot be read: it moves whatever is stored, also an outbox
   /// another process healed a moment ago (then its consumers are told of the numbers it held,
-  /// as lost). The marks are read before the move: a producer publishing in between is
-  /// recorded one number short. Read the outbox again and call this in one hold of the store's
-  /// lock when producers run in other processes, as ``/AppPipeline/UsagePipeline`` does on a
-  /// folder's ``/SharedStore/FileStore``.
+  /// as lost). The marks are read before the move: the numbers a producer publishes in between
+  /// go aside past the recorded end. Read the outbox again and call this in one hold of the
+  /// store's lock when producers run in other processes, as ``/AppPipeline/UsagePipeline``
+  /// does on a ``/SharedStore/FileStore``.
   ///
   /// - Parameter error: Why the outbox cannot be read; its description is the recovery's
   ///   reason.

@@ -126,6 +126,17 @@ extension SequencedOutbox {
     return try OutboxLayout(parsingNewest: newest, key: key)
   }
 
+  /// Reads and checks the whole outbox, as a drain from its start does, without decoding its
+  /// payloads: for a consumer that found it damaged and reads it again before moving it aside,
+  /// in case another process healed it since.
+  ///
+  /// - Throws: What a drain throws for the outbox itself — `store`, `corruptedOutbox`,
+  ///   `unsupportedOutboxFormat` — and never `payloadDecoding`.
+  /// - Complexity: O(*n*) in the stored size.
+  package func checkWhole() throws(SequenceTrackingError) {
+    _ = try snapshot()
+  }
+
   /// Reads and checks the whole outbox, or returns `nil` when it holds no entry.
   func snapshot() throws(SequenceTrackingError) -> OutboxLayout? {
     let log: LogSnapshot?

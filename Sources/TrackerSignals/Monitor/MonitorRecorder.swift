@@ -145,8 +145,18 @@ public struct MonitorRecorder: Sendable {
     self.diagnostics = diagnostics
     self.restartPolicy = restartPolicy
     self.timeZone = timeZone
-    folderLock = FileStore.sharedLock(
+    folderLock = Self.sharedLock(
       of: outbox.backingStores + [heartbeats.backingStore, diagnostics.backingStore])
+  }
+
+  /// The store whose lock covers all of `stores`, or `nil` when one of them is not a
+  /// ``/SharedStore/FileStore`` sharing it.
+  static func sharedLock(of stores: [any SharedStore]) -> FileStore? {
+    let files = stores.compactMap { $0 as? FileStore }
+    guard files.count == stores.count, let first = files.first,
+      files.allSatisfy({ first.sharesLock(with: $0) })
+    else { return nil }
+    return first
   }
 
   /// Creates a recorder on the shared folder, with its layout's keys and capacities.

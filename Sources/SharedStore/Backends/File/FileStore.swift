@@ -173,19 +173,6 @@ public final class FileStore: SharedStore {
     processLock === other.processLock
   }
 
-  /// The store whose lock covers all of `stores`, or `nil` when one of them is not a
-  /// ``FileStore`` sharing it (another backend, or a store opened separately).
-  ///
-  /// - Parameter stores: The stores a caller writes in one hold.
-  /// - Returns: The first of them, whose ``exclusively(_:)`` holds the lock of all of them.
-  package static func sharedLock(of stores: [any SharedStore]) -> FileStore? {
-    let files = stores.compactMap { $0 as? FileStore }
-    guard files.count == stores.count, let first = files.first,
-      files.allSatisfy({ first.sharesLock(with: $0) })
-    else { return nil }
-    return first
-  }
-
   // MARK: - SharedStore
 
   /// Returns the bytes stored under `key`, or `nil`; takes no lock.
