@@ -12,7 +12,7 @@ enum ExtensionBenchmarks {
     name: "extension",
     summary: "MonitorRecorder callbacks vs one raw durable write; peak RSS of 10,000 callbacks",
     scenarios: [
-      Scenario([callbackName]) { try callbackRows($0, &$1) },
+      Scenario([callbackName, floorName]) { try callbackRows($0, &$1) },
       Scenario([memoryName, memoryControlName]) { try memoryRows($0, &$1) },
     ]
   )
@@ -73,7 +73,28 @@ enum ExtensionBenchmarks {
           + "one fstatat that finds no mark log, and the heartbeat's write without a flush: 9 "
           + "system calls against the raw append's 4.",
         note: "the floor of a durable callback: open, write at the end, flush, close; " + note))
+
+    // The callback's own system calls, with no Swift work between them: how much of the row
+    // above the system calls are, and how much the work around them.
+    let calls = try RawCallback(directory: try options.freshDirectory("raw-callback"))
+    let heartbeat = Data(count: heartbeatFrame)
+    let (floor, appendedAgain) = try Measurement.paired(
+      floorName, against: "raw durable append of the fact's bytes (write + flush)",
+      iterations: iterations, baseline: { try append.append(frame, name: "facts") },
+      measuring: { try calls.call(fact: frame, heartbeat: heartbeat) })
+    report.add(
+      Report.Row(
+        suite: suite.name, scenario: floorName,
+        workSize: "one callback's calls × \(iterations.grouped)",
+        figure: .init(floor), baseline: Report.Baseline(appendedAgain), target: nil, limit: nil,
+        note: "flock, lstat of the lock file, fstatat of a missing mark log and of the two "
+          + "logs' files, pwrite of the \(frame.count)-byte fact frame, its flush, pwrite of the "
+          + "\(heartbeatFrame)-byte heartbeat frame, unlock, on descriptors kept open: the "
+          + "callback's system calls as strace shows them, with nothing between them; the "
+          + "callback's ratio above this one is the Swift work around them; timed alternately"))
   }
+
+  static let floorName = "the callback's system calls alone"
 }
 
 /// A shared store directory as a monitor extension finds it in the middle of a busy day, and

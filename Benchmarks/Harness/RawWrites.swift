@@ -119,3 +119,65 @@ final class RawAppend {
 private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(descriptor, buffer, count)
 }
+
+/// The system calls of a monitor callback with nothing between them: the floor of the callback
+/// row against ``RawAppend``, which no Swift code around them can go below.
+///
+/// One call is exactly what `strace` shows of a callback on the folder (the fact's frame and
+/// the heartbeat's, of the sizes given): `flock(LOCK_EX)` on a lock file kept open; `lstat` of
+/// the lock file's path; `fstatat` of three names in the directory, kept open (the mark log,
+/// which does not exist, then the heartbeats and the facts); `pwrite` of the fact's frame at
+/// the end of its file, kept open; its flush; `pwrite` of the heartbeat's frame at the end of
+/// its file, kept open; `flock(LOCK_UN)`.
+final class RawCallback {
+  private let directory: Int32
+  private let lock: Int32
+  private let lockPath: String
+  private let facts: Int32
+  private let beats: Int32
+  private var factsEnd = 0
+  private var beatsEnd = 0
+
+  init(directory url: URL) throws {
+    directory = open(url.path, O_RDONLY | O_CLOEXEC)
+    lockPath = url.path + "/.lock"
+    lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    facts = openat(directory, "facts", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    beats = openat(directory, "beats", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard directory >= 0, lock >= 0, facts >= 0, beats >= 0 else {
+      throw RawReplace.Failure(call: "open", code: errno)
+    }
+  }
+
+  deinit {
+    for descriptor in [directory, lock, facts, beats] { close(descriptor) }
+  }
+
+  /// Makes one callback's system calls, appending `fact` (flushed) and `heartbeat` (not).
+  func call(fact: Data, heartbeat: Data) throws {
+    guard flock(lock, LOCK_EX) == 0 else { throw RawReplace.Failure(call: "flock", code: errno) }
+    defer { flock(lock, LOCK_UN) }
+    var status = stat()
+    guard lstat(lockPath, &status) == 0 else {
+      throw RawReplace.Failure(call: "lstat", code: errno)
+    }
+    // The mark log has no file; the two logs' files do.
+    _ = fstatat(directory, "facts.mark", &status, AT_SYMLINK_NOFOLLOW)
+    for name in ["beats", "facts"] where fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) != 0
+    {
+      throw RawReplace.Failure(call: "fstatat", code: errno)
+    }
+    factsEnd += try Self.write(fact, to: facts, at: factsEnd)
+    try RawReplace.synchronize(facts)
+    beatsEnd += try Self.write(heartbeat, to: beats, at: beatsEnd)
+  }
+
+  /// Writes `bytes` at `offset` of `descriptor` in one `pwrite`; returns how many.
+  private static func write(_ bytes: Data, to descriptor: Int32, at offset: Int) throws -> Int {
+    let written = bytes.withUnsafeBytes {
+      pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset))
+    }
+    guard written == bytes.count else { throw RawReplace.Failure(call: "pwrite", code: errno) }
+    return written
+  }
+}
