@@ -2,6 +2,7 @@ import Foundation
 import SequenceTracking
 import SharedStore
 import SignalValues
+import TestSupport
 import Testing
 
 /// An outbox that went back, was damaged or vanished: a publish never hands a number out twice
@@ -52,17 +53,21 @@ struct OutboxHealingTests {
     try words.publish("not a number")
     let numbers = try SequencedOutbox<Int>(
       store: store, key: "outbox", capacity: 10, markStore: store)
-    let undecodable = #expect(throws: SequenceTrackingError.self) {
-      try numbers.drain(after: OutboxCursor())
-    }
-    #expect(undecodable.map(numbers.isUnreadable) == false, "an entry that does not decode")
+    #expect(
+      thrownError { () throws(SequenceTrackingError) in
+        _ = try numbers.drain(after: OutboxCursor())
+      }.map(numbers.isUnreadable)
+        == false,
+      "an entry that does not decode")
     try numbers.checkWhole()
 
     var bytes = try #require(store.logBytes(for: "outbox"))
     for offset in 20..<24 { bytes[offset] ^= 0x5A }
     store.setLogBytes(bytes, for: "outbox")
-    let damage = #expect(throws: SequenceTrackingError.self) { try numbers.checkWhole() }
-    #expect(damage.map(numbers.isUnreadable) == true, "the damage a drain finds")
+    #expect(
+      thrownError { () throws(SequenceTrackingError) in try numbers.checkWhole() }.map(
+        numbers.isUnreadable) == true,
+      "the damage a drain finds")
   }
 
   @Test("an outbox cut to half numbers on after the last number handed out", arguments: [0, 20])

@@ -46,16 +46,6 @@ struct ProtectedDataTests {
     }
   }
 
-  /// The error `body` throws, or `nil`.
-  static func error(of body: () throws(SharedStoreError) -> Void) -> SharedStoreError? {
-    do {
-      try body()
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   @Test(
     "an open refused with EPERM is protectedDataUnavailable, naming the file, and changes nothing",
     arguments: Operation.allCases)
@@ -69,7 +59,7 @@ struct ProtectedDataTests {
     let before = try fixture.directory.contents().sorted()
 
     fixture.device.lock()
-    let error = Self.error { () throws(SharedStoreError) in try operation.run(fixture.store) }
+    let error = thrownError { () throws(SharedStoreError) in try operation.run(fixture.store) }
 
     guard case .protectedDataUnavailable(let key, let path)? = error else {
       Issue.record("expected protectedDataUnavailable, got \(String(describing: error))")
@@ -114,7 +104,7 @@ struct ProtectedDataTests {
       directory: directory.url, durability: .durable, fileSystem: fileSystem)
     try store.write(Data("old".utf8), for: "value")
     fileSystem.fail(.open, errno: code)
-    let error = Self.error { () throws(SharedStoreError) in _ = try store.read("value") }
+    let error = thrownError { () throws(SharedStoreError) in _ = try store.read("value") }
     guard case .io(_, _, let reported)? = error else {
       Issue.record("expected io, got \(String(describing: error))")
       return
@@ -130,7 +120,7 @@ struct ProtectedDataTests {
       directory: directory.url, durability: .durable, fileSystem: fileSystem)
     try store.write(Data("old".utf8), for: "value")
     fileSystem.fail(.open, errno: EPERM)
-    let error = Self.error { () throws(SharedStoreError) in _ = try store.read("value") }
+    let error = thrownError { () throws(SharedStoreError) in _ = try store.read("value") }
     #expect(error == .protectedDataUnavailable(key: "value", path: store.path(forKey: "value")))
   }
 
