@@ -295,8 +295,10 @@ public struct PipelineState: Sendable, Hashable, Codable {
     appendBounded(&recoveries, recovery)
   }
 
-  /// Records an entry passed over because it does not decode.
+  /// Records an entry passed over because it does not decode, once: two app processes that
+  /// find the same entry both see the cursor pass it, and only one of them skipped it.
   mutating func passOver(_ number: SequenceNumber) {
+    guard !undecodable.contains(number) else { return }
     _ = sequence.observe(number)
     appendBounded(&undecodable, number)
   }

@@ -12,33 +12,6 @@ import TrackerSignals
 /// lost without a report.
 @Suite("The app's quarantine of the outbox holds the folder's lock")
 struct OutboxQuarantineHoldTests {
-  /// The real file system, which runs an action once, when the app takes the folder's lock
-  /// after a read of the outbox — the hold of its quarantine, after the read that failed.
-  final class BeforeTheHold: ForwardingFileSystem, @unchecked Sendable {
-    let base: any FileSystem = POSIXFileSystem()
-    private let state = LockedValue<(action: (@Sendable () -> Void)?, read: Bool)>((nil, false))
-
-    /// Runs `action` when the lock is next taken after the outbox's file is opened.
-    func arm(_ action: @escaping @Sendable () -> Void) {
-      state.withLock { $0 = (action, false) }
-    }
-
-    func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
-      if path.hasSuffix("/stk.monitor.facts") { state.withLock { $0.read = true } }
-      return try base.open(path, mode: mode)
-    }
-
-    func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
-      let run = state.withLock { state -> (@Sendable () -> Void)? in
-        guard state.read, let action = state.action else { return nil }
-        state = (nil, false)
-        return action
-      }
-      run?()
-      try base.lockExclusively(descriptor)
-    }
-  }
-
   static let start = Date(timeIntervalSince1970: 1_776_211_200)
 
   static func minute(_ minute: Int) -> Date { start + Double(minute * 60) }
@@ -46,11 +19,11 @@ struct OutboxQuarantineHoldTests {
   /// A folder where the extension has published 1…3, with the app's pipeline and the
   /// extension's recorder on it.
   ///
-  /// The pipeline's store runs ``BeforeTheHold``'s action; the recorder opens the folder as
+  /// The pipeline's store runs ``/TestSupport/BeforeTheLock``'s action; the recorder opens the folder as
   /// another process does, with its own store and its own lock.
   struct Fixture {
     let directory: TemporaryDirectory
-    let hook = BeforeTheHold()
+    let hook = BeforeTheLock(afterOpening: "stk.monitor.facts")
     var pipeline: UsagePipeline
     let recorder: MonitorRecorder
     var outbox: URL { directory.url.appendingPathComponent("stk.monitor.facts") }

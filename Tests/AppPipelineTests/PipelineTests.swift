@@ -127,6 +127,41 @@ struct PipelineTests {
     #expect(dashboard.facts.undecodable == [number])
   }
 
+  @Test("an entry that never decodes, passed over by two app processes at once, is recorded once")
+  func undecodableEntryPassedOverTwiceIsRecordedOnce() throws {
+    /// The app's other process (a widget, say), for the other one's file system to run.
+    final class OtherProcess: @unchecked Sendable {
+      var pipeline: UsagePipeline
+      init(_ pipeline: UsagePipeline) { self.pipeline = pipeline }
+    }
+    let directory = try TemporaryDirectory(prefix: "stk-undecodable-twice")
+    let hook = BeforeTheLock(afterOpening: SharedFolderLayout.standard.outboxKey)
+    let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: hook)
+    let configuration = PipelineConfiguration(userId: "twice", timeZone: .gmt)
+    var app = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: configuration)
+    let other = OtherProcess(
+      try UsagePipeline(
+        folder: try SharedFolder(directory: directory.url), configuration: configuration))
+    let recorder = MonitorRecorder(
+      folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })
+    let start = Date(timeIntervalSince1970: 1_776_211_200)
+    _ = recorder.intervalDidStart(for: "daily", now: start)
+    let foreign = try SequencedOutbox<Int>(
+      store: try FileStore(directory: directory.url), key: SharedFolderLayout.standard.outboxKey,
+      capacity: SharedFolderLayout.standard.outboxCapacity)
+    let number = try foreign.publish(42)
+
+    // The app reads the entry; before it takes the lock to pass over it, the other process
+    // passes over it.
+    hook.arm { _ = try? other.pipeline.wake(.foreground, now: start + 60) }
+    _ = try app.wake(.foreground, now: start + 60)
+    #expect(try other.pipeline.state().undecodable == [number])
+    #expect(try app.state().undecodable == [number], "once, not once per process")
+  }
+
   @Test("facts older than the retention are dropped when the app drains")
   func retentionDropsOldFacts() throws {
     var harness = try PipelineHarness()

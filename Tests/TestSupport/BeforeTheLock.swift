@@ -1,0 +1,39 @@
+import SharedStore
+
+/// The real file system, which runs an action once, just before the store next takes its lock
+/// after opening a file of a given name: another process's work placed between a read and the
+/// hold that follows it, with no thread and no timing.
+///
+/// A store that reads a file outside its lock and then takes the lock to act on what it read
+/// (an app that found the outbox damaged and moves it aside) gets the action between the two,
+/// as if another process had run then.
+package final class BeforeTheLock: ForwardingFileSystem, @unchecked Sendable {
+  package let base: any FileSystem = POSIXFileSystem()
+  private let name: String
+  private let state = LockedValue<(action: (@Sendable () -> Void)?, opened: Bool)>((nil, false))
+
+  /// A file system that watches for an open of the file named `name` in any directory.
+  package init(afterOpening name: String) {
+    self.name = "/" + name
+  }
+
+  /// Runs `action` when the lock is next taken after the file is opened, and then no more.
+  package func arm(_ action: @escaping @Sendable () -> Void) {
+    state.withLock { $0 = (action, false) }
+  }
+
+  package func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+    if path.hasSuffix(name) { state.withLock { $0.opened = true } }
+    return try base.open(path, mode: mode)
+  }
+
+  package func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+    let run = state.withLock { state -> (@Sendable () -> Void)? in
+      guard state.opened, let action = state.action else { return nil }
+      state = (nil, false)
+      return action
+    }
+    run?()
+    try base.lockExclusively(descriptor)
+  }
+}
