@@ -69,9 +69,19 @@ extension UsagePipeline {
       try checkLedgerWentBack(try state())
       return try ledgerJournal.update(change)
     }
-    let position = try ledgerPosition()
-    if try state().ledgerMark != position {
-      try updateState { state throws(PipelineError) in state.ledgerMark = position }
+    guard let position = try ledgerPosition(), try state().ledgerMark != position else {
+      return result
+    }
+    try updateState { state throws(PipelineError) in
+      // Forward only, and only on the log this change was made to: another app process may
+      // have rebuilt the ledger since (a new log, whose mark its rebuild recorded), and the mark
+      // of the log it replaced would make every later check find the new one gone back.
+      if let mark = state.ledgerMark,
+        mark.identity != position.identity || mark.next >= position.next
+      {
+        return
+      }
+      state.ledgerMark = position
     }
     return result
   }

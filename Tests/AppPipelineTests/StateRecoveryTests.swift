@@ -404,6 +404,43 @@ struct StateRecoveryTests {
     #expect(try scenario.quarantined(.ledger).count == (damagedReads == 1 ? 0 : 1))
   }
 
+  @Test("a ledger another app process rebuilds during a transaction is not found gone back after")
+  func ledgerRebuiltDuringATransactionKeepsItsMark() throws {
+    let scenario = try Scenario()
+    let (harness, ledger) = (scenario.harness, try scenario.url(of: .ledger))
+    let hook = BeforeTheLock(afterOpening: try scenario.key(.ledger))
+    let store = try FileStore(
+      directory: harness.directory.url, durability: .durable, fileSystem: hook)
+    var app = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: harness.pipeline.configuration)
+    try scenario.useMore()
+    try app.wake(.foreground, now: try harness.at("\(scenario.second) 09:20"))
+    let other = harness.pipeline
+    let now = try harness.at("\(scenario.second) 09:30")
+
+    // Between this process's redemption and the record of the ledger's position after it,
+    // another app process finds the ledger damaged and rebuilds it: a new log, with its mark.
+    hook.arm(skippingLocks: 1) {
+      do {
+        var bytes = try Data(contentsOf: ledger)
+        for offset in bytes.count / 2..<bytes.count / 2 + 4 { bytes[offset] ^= 0x5A }
+        try bytes.write(to: ledger, options: .atomic)
+        try other.redeemAll(id: "snack", at: now)
+      } catch {
+        Issue.record(error)
+      }
+    }
+    #expect(try app.redeemAll(id: "popcorn", at: now).redeemedXP > 0)
+    let rebuilt = try app.state().recoveries.filter { $0.file == .ledger }
+    #expect(rebuilt.count == 1, "the other process's rebuild")
+
+    // The next transaction finds the rebuilt ledger where its mark says: nothing to rebuild.
+    try app.redeemAll(id: "tea", at: now + 60)
+    #expect(try app.state().recoveries.filter { $0.file == .ledger } == rebuilt)
+  }
+
   @Test("a recovery's JSON form round-trips and names its kinds")
   func recoveryCoding() throws {
     let recovery = try JSONDecoder().decode(

@@ -10,16 +10,18 @@ import SharedStore
 package final class BeforeTheLock: ForwardingFileSystem, @unchecked Sendable {
   package let base: any FileSystem = POSIXFileSystem()
   private let name: String
-  private let state = LockedValue<(action: (@Sendable () -> Void)?, opened: Bool)>((nil, false))
+  private let state = LockedValue<(action: (@Sendable () -> Void)?, opened: Bool, skip: Int)>(
+    (nil, false, 0))
 
   /// A file system that watches for an open of the file named `name` in any directory.
   package init(afterOpening name: String) {
     self.name = "/" + name
   }
 
-  /// Runs `action` when the lock is next taken after the file is opened, and then no more.
-  package func arm(_ action: @escaping @Sendable () -> Void) {
-    state.withLock { $0 = (action, false) }
+  /// Runs `action` when the lock is next taken after the file is opened — or, with
+  /// `skippingLocks`, after that many more locks — and then no more.
+  package func arm(skippingLocks: Int = 0, _ action: @escaping @Sendable () -> Void) {
+    state.withLock { $0 = (action, false, skippingLocks) }
   }
 
   package func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
@@ -30,7 +32,11 @@ package final class BeforeTheLock: ForwardingFileSystem, @unchecked Sendable {
   package func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
     let run = state.withLock { state -> (@Sendable () -> Void)? in
       guard state.opened, let action = state.action else { return nil }
-      state = (nil, false)
+      guard state.skip == 0 else {
+        state.skip -= 1
+        return nil
+      }
+      state = (nil, false, 0)
       return action
     }
     run?()
