@@ -79,8 +79,10 @@ extension UsagePipeline {
       if try windowBounds(for: day...day, now: .max).through < now { closed.append(day) }
     }
     var written: [DaySummary] = []
+    var windows: [FactWindow] = []
     for day in closed {
       let window = try window(for: day...day, now: now)
+      windows.append(window)
       let derived = derive(window)
       let through = Milliseconds.date(window.through)
       let interval = boundary.interval(of: day)
@@ -94,6 +96,16 @@ extension UsagePipeline {
           uncategorized: upper.uncategorizedApps))
     }
     try journal.append(written)
+    // Another app process may have drained a late fact of one of these days between the read of
+    // its window and this append, and found no summary to mark stale then (`markStale`): read
+    // each window again, and mark stale a day whose facts changed meanwhile, for the next wake
+    // to summarise again. A fact drained after this read finds the summary, and marks it.
+    var changed: [DaySummary] = []
+    for (day, window) in zip(closed, windows)
+    where try self.window(for: day...day, now: now) != window {
+      changed.append(DaySummary(staleDay: day))
+    }
+    try journal.append(changed)
   }
 
   /// Marks stale the summaries that a derivation of their day would read one of `facts` in.

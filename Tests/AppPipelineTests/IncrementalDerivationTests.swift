@@ -107,6 +107,63 @@ struct IncrementalDerivationTests {
   }
 
   @Test(
+    "a late fact another app process drains while a day is summarised marks the new summary stale")
+  func lateFactDrainedWhileSummarisingMarksTheSummaryStale() throws {
+    let harness = try PipelineHarness()
+    let (first, second) = ("2026-04-15", "2026-04-16")
+    let layout = harness.pipeline.folder.layout
+    let firstDay = try LocalDay(parsing: first)
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(first) 00:00"))
+    _ = try harness.use("com.example", day: first, from: "08:00", minutes: 30, step: 5)
+    // The other process drains the first day before it closes: nothing summarised yet.
+    let other = OtherAppProcess(harness.pipeline)
+    try other.pipeline.wake(.foreground, now: try harness.at("\(first) 09:00"))
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(second) 00:00"))
+
+    // This process summarises the first day; between its read of the day's facts and the
+    // append of the summary, the extension publishes a late threshold of that day (held while
+    // the device was locked) and the other process drains it. The day's facts are in the log
+    // of its UTC day: 08:00 in New York is 12:00 UTC.
+    let hook = BeforeTheLock(afterOpening: layout.appFactsKey(of: firstDay))
+    let store = try FileStore(
+      directory: harness.directory.url, durability: .durable, fileSystem: hook)
+    var app = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: harness.pipeline.configuration)
+    let late = try harness.at("\(first) 08:35")
+    let recorder = harness.recorder
+    let now = try harness.at("\(second) 09:00")
+    hook.arm(skippingLocks: Self.locksBeforeTheSummary) {
+      _ = recorder.eventDidReachThreshold("stk:35m:com.example", activity: "daily", now: late)
+      do {
+        let summaries = try store.readLog(layout.appSummariesKey, newest: nil)?.records ?? []
+        let summarised = summaries.contains {
+          String(decoding: $0.bytes, as: UTF8.self).contains("\"day\":\"\(first)\"")
+        }
+        #expect(!summarised, "the hook runs before the first day's summary is appended")
+        #expect(try other.pipeline.wake(.foreground, now: now).applied == 1)
+      } catch {
+        Issue.record(error)
+      }
+    }
+    #expect(try app.wake(.foreground, now: now).applied == 1, "the second day's start only")
+
+    let records = try #require(try store.readLog(layout.appSummariesKey, newest: nil)).records
+    let lines = records.map { String(decoding: $0.bytes, as: UTF8.self) }
+    let newest = try #require(lines.last { $0.contains("\"day\":\"\(first)\"") })
+    #expect(newest == #"{"day":"\#(first)","stale":true}"#, "the summary without 08:35 is stale")
+  }
+
+  /// The locks the app's wake takes between its first open of the first day's log and the lock
+  /// of the summary's append.
+  ///
+  /// They are its drain's writes: the hook runs just before the summary's lock. A wake that
+  /// took more or fewer fails the test loudly — the hook runs inside the drain, finds the
+  /// summary appended, or never runs — rather than passing without the interleaving.
+  static let locksBeforeTheSummary = 3
+
+  @Test(
     "control: a reference missing one late fact shows that fact's day differently",
     arguments: 1...2)
   func controlMissingLateFact(seed: UInt64) throws {

@@ -129,11 +129,6 @@ struct PipelineTests {
 
   @Test("an entry that never decodes, passed over by two app processes at once, is recorded once")
   func undecodableEntryPassedOverTwiceIsRecordedOnce() throws {
-    /// The app's other process (a widget, say), for the other one's file system to run.
-    final class OtherProcess: @unchecked Sendable {
-      var pipeline: UsagePipeline
-      init(_ pipeline: UsagePipeline) { self.pipeline = pipeline }
-    }
     let directory = try TemporaryDirectory(prefix: "stk-undecodable-twice")
     let hook = BeforeTheLock(afterOpening: SharedFolderLayout.standard.outboxKey)
     let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: hook)
@@ -142,7 +137,7 @@ struct PipelineTests {
       folder: try SharedFolder(
         store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
       configuration: configuration)
-    let other = OtherProcess(
+    let other = OtherAppProcess(
       try UsagePipeline(
         folder: try SharedFolder(directory: directory.url), configuration: configuration))
     let recorder = MonitorRecorder(

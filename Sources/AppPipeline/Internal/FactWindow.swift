@@ -15,7 +15,7 @@ import UsageModel
 /// (`IntervalAttribution.lastAttributable(of:before:)`: an interval's end, an hour after a
 /// scheduled occurrence for its late deliveries, or the next occurrence's end while its
 /// deliveries may be held), or at `now`.
-struct FactWindow {
+struct FactWindow: Equatable {
   /// The first instant of the window, in milliseconds.
   var from: Int64
   /// The last instant of the window, in milliseconds: at most the derivation's `now`.
@@ -23,7 +23,6 @@ struct FactWindow {
   /// The facts dated within the window, and every `intervalDidStart` up to its end; sorted,
   /// each once.
   var facts: [MonitorFact]
-
 }
 
 extension UsagePipeline {
