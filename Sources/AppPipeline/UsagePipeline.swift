@@ -60,6 +60,10 @@ public struct UsagePipeline: Sendable {
   var cursor: OutboxCursor?
   /// When the last fact applied before the last drain of this process ran, in milliseconds.
   var appliedBeforeLastDrain: Int64?
+  /// The last number applied before the last drain of this process, as the stored cursor said
+  /// when it began — by any app process, unlike ``cursor``; `nil` when no drain ran in the
+  /// current wake.
+  var appliedNumberBeforeLastDrain: SequenceNumber?
 
   /// Opens the pipeline on the shared folder, with its layout's keys.
   ///
@@ -161,6 +165,7 @@ public struct UsagePipeline: Sendable {
   {
     // Read before the drain, as a hint: a state that cannot be read now is healed by the drain.
     let before = (try? appliedNumber()) ?? nil
+    appliedNumberBeforeLastDrain = nil
     let drain: PipelineDrain
     var healed = false
     do throws(PipelineError) {
@@ -184,7 +189,10 @@ public struct UsagePipeline: Sendable {
       consumer.outbox.markHandedOut(through: before)
     }
     guard healed || drain.crossedEpochs else { return drain }
-    return drain.reporting(try recordRecoveries(after: before, now: now))
+    // The numbers an ended epoch cost are those after the last one applied by any app process:
+    // this process's own cursor may be older than another's drains (the app and its widget).
+    return drain.reporting(
+      try recordRecoveries(after: appliedNumberBeforeLastDrain ?? before, now: now))
   }
 
   /// Drains the outbox if the coordinator says there is anything to drain, then settles the
@@ -205,13 +213,14 @@ public struct UsagePipeline: Sendable {
       return PipelineDrain(
         decision: decision, applied: 0, lost: nil, reset: nil, recoveries: recoveries)
     }
-    let (batch, previous) = try healer.healing(now: instant, into: &recoveries) {
+    let (batch, previous, appliedNumber) = try healer.healing(now: instant, into: &recoveries) {
       () throws(PipelineError) in
       try healer.checkFilesWentBack(now: instant)
       return try healer.drainPassingOverUndecodable()
     }
     cursor = batch.cursor
     appliedBeforeLastDrain = previous
+    appliedNumberBeforeLastDrain = appliedNumber
     // Credits are settled over the days from the last fact of the previous drain on: the
     // intervals that were current then may have been confirmed since.
     let earliest = ([previous].compactMap { $0 } + batch.entries.map(\.payload.instant)).min()
@@ -265,9 +274,10 @@ public struct UsagePipeline: Sendable {
   /// it are two writes: a kill between them leaves the entry unrecorded as undecodable, and the
   /// next fact drained then reports its number as lost.
   private func drainPassingOverUndecodable() throws(PipelineError)
-    -> (batch: OutboxBatch<MonitorFact>, previous: Int64?)
+    -> (batch: OutboxBatch<MonitorFact>, previous: Int64?, appliedNumber: SequenceNumber?)
   {
     var previous: Int64?
+    var appliedNumber: SequenceNumber?
     var applied: [SequencedEntry<MonitorFact>] = []
     var lost: SequenceRange?
     var reset: SequenceResetReason?
@@ -278,7 +288,7 @@ public struct UsagePipeline: Sendable {
     // underneath.
     for pass in 0...consumer.outbox.capacity {
       let step = try drainStep()
-      if pass == 0 { previous = step.previous }
+      if pass == 0 { (previous, appliedNumber) = (step.previous, step.stored.last) }
       applied += step.batch.entries
       lost = lost ?? step.batch.lost
       reset = reset ?? step.batch.reset
@@ -288,13 +298,13 @@ public struct UsagePipeline: Sendable {
     }
     let batch = OutboxBatch(
       entries: applied, lost: lost, reset: reset, cursor: cursor ?? OutboxCursor(), head: head)
-    return (batch, previous)
+    return (batch, previous, appliedNumber)
   }
 
-  /// One write-then-commit step of a drain: what it committed, whether there may be more, and
-  /// the instant of the last fact applied before it.
+  /// One write-then-commit step of a drain: what it committed, whether there may be more, the
+  /// instant of the last fact applied before it, and the stored cursor it began from.
   private func drainStep() throws(PipelineError)
-    -> (batch: OutboxBatch<MonitorFact>, again: Bool, previous: Int64?)
+    -> (batch: OutboxBatch<MonitorFact>, again: Bool, previous: Int64?, stored: OutboxCursor)
   {
     let stored: OutboxCursor
     let previous: Int64?
@@ -340,7 +350,7 @@ public struct UsagePipeline: Sendable {
     // After passing over an entry, the ones after it are still to read. After a commit through
     // the last entry read, entries published since are left to the next wake, which the
     // extension's notification or the poll brings.
-    return (batch, undecodable != nil && batch.cursor != stored, previous)
+    return (batch, undecodable != nil && batch.cursor != stored, previous, stored)
   }
 
   /// The entries after `cursor`; when one does not decode, the entries before it, with its

@@ -157,6 +157,36 @@ struct PipelineTests {
     #expect(try app.state().undecodable == [number], "once, not once per process")
   }
 
+  @Test(
+    "an ended epoch costs the numbers after the last one any app process applied, not this one's")
+  func endedEpochCountsFromTheStoredCursor() throws {
+    var harness = try PipelineHarness()
+    var other = try UsagePipeline(
+      folder: try SharedFolder(directory: harness.directory.url),
+      configuration: harness.pipeline.configuration)
+    let start = try harness.at("\(day) 00:00")
+    func publish(_ range: ClosedRange<Int>) -> [SequenceNumber] {
+      range.compactMap {
+        harness.recorder.intervalDidStart(for: "a\($0)", now: start + Double($0 * 60)).notification
+      }
+    }
+    let epoch = try #require(publish(1...5).last).epoch
+    #expect(try harness.pipeline.wake(.foreground, now: start + 300).applied == 5)
+    _ = publish(6...10)
+    // The other process (a widget, say) drains 6…10; this one's own cursor stays at 5.
+    #expect(try other.wake(.foreground, now: start + 600).applied == 5)
+
+    // The epoch ends after 10 (the outbox is removed), and the next fact begins another.
+    try FileManager.default.removeItem(
+      at: harness.directory.url.appendingPathComponent(SharedFolderLayout.standard.outboxKey))
+    let next = try #require(publish(11...11).first)
+    #expect(next.epoch != epoch && next.value == 1)
+    let drain = try harness.pipeline.wake(.foreground, now: start + 700)
+    #expect(drain.applied == 1)
+    #expect(drain.outboxRecoveries.map(\.lastNumber) == [10])
+    #expect(try harness.pipeline.state().losses.isEmpty, "6…10 were applied, by the other process")
+  }
+
   @Test("facts older than the retention are dropped when the app drains")
   func retentionDropsOldFacts() throws {
     var harness = try PipelineHarness()
