@@ -272,16 +272,18 @@ public struct PipelineState: Sendable, Hashable, Codable {
   }
 
   /// Records the recoveries among `found` not recorded yet, and the numbers each cost a
-  /// consumer whose last applied number was `last`, lost between `after` and `before`
-  /// (milliseconds); returns the ones recorded now.
+  /// consumer whose last applied number was the highest of `applied` in the recovery's epoch
+  /// (none: it applied nothing of it), lost between `after` and `before` (milliseconds);
+  /// returns the ones recorded now.
   mutating func record(
-    _ found: [OutboxRecovery], after last: SequenceNumber?, between after: Int64,
+    _ found: [OutboxRecovery], after applied: [SequenceNumber], between after: Int64,
     and before: Int64
   ) -> [OutboxRecovery] {
     var recorded: [OutboxRecovery] = []
     for recovery in found where !outboxRecoveries.contains(recovery) {
       appendBounded(&outboxRecoveries, recovery)
       recorded.append(recovery)
+      let last = applied.filter { $0.epoch == recovery.epoch }.max { $0.value < $1.value }
       if let lost = recovery.lost(after: last) {
         appendBounded(
           &losses, SequenceLoss(range: lost, after: min(after, before), before: before))

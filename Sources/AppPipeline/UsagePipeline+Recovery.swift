@@ -6,6 +6,15 @@ import UsageModel
 
 // How the app gets past an outbox that cannot be read, and reports the epochs that ended.
 extension UsagePipeline {
+  /// The number of the last fact applied by any app process, as the stored cursor says.
+  func storedAppliedNumber() throws(PipelineError) -> SequenceNumber? {
+    do throws(SequenceTrackingError) {
+      return try consumer.record().cursor.last
+    } catch {
+      throw .sequence(error)
+    }
+  }
+
   /// The number of the last fact applied, as the cursor says.
   func appliedNumber() throws(PipelineError) -> SequenceNumber? {
     if let cursor { return cursor.last }
@@ -83,8 +92,13 @@ extension UsagePipeline {
   }
 
   /// Records in the state the recoveries of the outbox not recorded yet, with the numbers each
-  /// cost a consumer whose last applied number was `last`; returns them.
-  func recordRecoveries(after last: SequenceNumber?, now: Date) throws(PipelineError)
+  /// cost a consumer whose last applied number was the highest of `applied` in its epoch;
+  /// returns them.
+  ///
+  /// `applied` holds what this wake knows of the last number applied before its drain: this
+  /// process's cursor, and the stored one, which another app process (a widget) may have moved
+  /// past it — or into the new epoch already, when the other one holds nothing of the old.
+  func recordRecoveries(after applied: [SequenceNumber], now: Date) throws(PipelineError)
     -> [OutboxRecovery]
   {
     let found: [OutboxRecovery]
@@ -97,7 +111,7 @@ extension UsagePipeline {
     let instant = Milliseconds.clampedInstant(now)
     let previous = appliedBeforeLastDrain ?? instant
     return try updateState { state throws(PipelineError) in
-      state.record(found, after: last, between: previous, and: max(previous, instant))
+      state.record(found, after: applied, between: previous, and: max(previous, instant))
     }
   }
 }

@@ -98,14 +98,28 @@ extension UsagePipeline {
     try journal.append(written)
     // Another app process may have drained a late fact of one of these days between the read of
     // its window and this append, and found no summary to mark stale then (`markStale`): read
-    // each window again, and mark stale a day whose facts changed meanwhile, for the next wake
-    // to summarise again. A fact drained after this read finds the summary, and marks it.
+    // each window again, and mark stale a day with a fact there now that `markStale` would have
+    // marked it for, for the next wake to summarise again. A fact drained after this read finds
+    // the summary, and marks it.
     var changed: [DaySummary] = []
-    for (day, window) in zip(closed, windows)
-    where try self.window(for: day...day, now: now) != window {
-      changed.append(DaySummary(staleDay: day))
+    for (day, window) in zip(closed, windows) {
+      let reach = summaryReach(of: day, through: window.through)
+      let again = try self.window(for: day...day, now: now)
+      if again.facts.filter({ reach.contains($0.instant) })
+        != window.facts.filter({ reach.contains($0.instant) })
+      {
+        changed.append(DaySummary(staleDay: day))
+      }
     }
     try journal.append(changed)
+  }
+
+  /// The instants (milliseconds) of the facts that make a summary of `day` derived through
+  /// `through` stale: from the longest lookback of an interval before the day's start on.
+  func summaryReach(of day: LocalDay, through: Int64) -> ClosedRange<Int64> {
+    let start =
+      Milliseconds.clampedInstant(configuration.boundary.start(of: day)) - Self.summaryLookback
+    return min(start, through)...through
   }
 
   /// Marks stale the summaries that a derivation of their day would read one of `facts` in.
@@ -119,9 +133,8 @@ extension UsagePipeline {
     var stale: [DaySummary] = []
     for day in summaries.keys.sorted() {
       guard let through = summaries[day]?.header.through else { continue }
-      let start =
-        Milliseconds.clampedInstant(configuration.boundary.start(of: day)) - Self.summaryLookback
-      if facts.contains(where: { $0.instant >= start && $0.instant <= through }) {
+      let reach = summaryReach(of: day, through: through)
+      if facts.contains(where: { reach.contains($0.instant) }) {
         stale.append(DaySummary(staleDay: day))
       }
     }

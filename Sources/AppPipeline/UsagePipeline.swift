@@ -191,8 +191,11 @@ public struct UsagePipeline: Sendable {
     guard healed || drain.crossedEpochs else { return drain }
     // The numbers an ended epoch cost are those after the last one applied by any app process:
     // this process's own cursor may be older than another's drains (the app and its widget).
+    // The stored cursor is the drain's, or read now when the wake healed and drained nothing.
+    var stored = appliedNumberBeforeLastDrain
+    if stored == nil { stored = try storedAppliedNumber() }
     return drain.reporting(
-      try recordRecoveries(after: appliedNumberBeforeLastDrain ?? before, now: now))
+      try recordRecoveries(after: [before, stored].compactMap { $0 }, now: now))
   }
 
   /// Drains the outbox if the coordinator says there is anything to drain, then settles the

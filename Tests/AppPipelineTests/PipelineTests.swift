@@ -157,9 +157,19 @@ struct PipelineTests {
     #expect(try app.state().undecodable == [number], "once, not once per process")
   }
 
+  /// How an epoch ends in ``endedEpochCountsFromTheStoredCursor(ending:)``.
+  enum EpochEnd: String, CaseIterable, Sendable {
+    /// The outbox is removed; the extension's next fact begins a new epoch, which the app's
+    /// drain crosses into.
+    case outboxRemoved
+    /// The outbox's header is damaged; the app's wake moves it aside, and drains nothing.
+    case appHealsTheOutbox
+  }
+
   @Test(
-    "an ended epoch costs the numbers after the last one any app process applied, not this one's")
-  func endedEpochCountsFromTheStoredCursor() throws {
+    "an ended epoch costs the numbers after the last one any app process applied, not this one's",
+    arguments: EpochEnd.allCases)
+  func endedEpochCountsFromTheStoredCursor(ending: EpochEnd) throws {
     var harness = try PipelineHarness()
     var other = try UsagePipeline(
       folder: try SharedFolder(directory: harness.directory.url),
@@ -176,13 +186,21 @@ struct PipelineTests {
     // The other process (a widget, say) drains 6…10; this one's own cursor stays at 5.
     #expect(try other.wake(.foreground, now: start + 600).applied == 5)
 
-    // The epoch ends after 10 (the outbox is removed), and the next fact begins another.
-    try FileManager.default.removeItem(
-      at: harness.directory.url.appendingPathComponent(SharedFolderLayout.standard.outboxKey))
-    let next = try #require(publish(11...11).first)
-    #expect(next.epoch != epoch && next.value == 1)
+    let outbox = harness.directory.url.appendingPathComponent(
+      SharedFolderLayout.standard.outboxKey)
+    switch ending {
+    case .outboxRemoved:
+      try FileManager.default.removeItem(at: outbox)
+      let next = try #require(publish(11...11).first)
+      #expect(next.epoch != epoch && next.value == 1)
+    case .appHealsTheOutbox:
+      var bytes = try Data(contentsOf: outbox)
+      for offset in 20..<24 { bytes[offset] ^= 0x5A }
+      try bytes.write(to: outbox, options: .atomic)
+    }
     let drain = try harness.pipeline.wake(.foreground, now: start + 700)
-    #expect(drain.applied == 1)
+    #expect(drain.applied == (ending == .outboxRemoved ? 1 : 0))
+    #expect(drain.outboxRecoveries.map(\.epoch) == [epoch])
     #expect(drain.outboxRecoveries.map(\.lastNumber) == [10])
     #expect(try harness.pipeline.state().losses.isEmpty, "6…10 were applied, by the other process")
   }

@@ -15,7 +15,7 @@ import UsageModel
 /// (`IntervalAttribution.lastAttributable(of:before:)`: an interval's end, an hour after a
 /// scheduled occurrence for its late deliveries, or the next occurrence's end while its
 /// deliveries may be held), or at `now`.
-struct FactWindow: Equatable {
+struct FactWindow {
   /// The first instant of the window, in milliseconds.
   var from: Int64
   /// The last instant of the window, in milliseconds: at most the derivation's `now`.
