@@ -125,12 +125,8 @@ struct IncrementalDerivationTests {
     // the device was locked) and the other process drains it. The day's facts are in the log
     // of its UTC day: 08:00 in New York is 12:00 UTC.
     let hook = BeforeTheLock(afterOpening: layout.appFactsKey(of: firstDay))
-    let store = try FileStore(
-      directory: harness.directory.url, durability: .durable, fileSystem: hook)
-    var app = try UsagePipeline(
-      folder: try SharedFolder(
-        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
-      configuration: harness.pipeline.configuration)
+    let (folder, store) = try hook.folder(at: harness.directory.url)
+    var app = try UsagePipeline(folder: folder, configuration: harness.pipeline.configuration)
     let late = try harness.at("\(first) 08:35")
     let recorder = harness.recorder
     let now = try harness.at("\(second) 09:00")

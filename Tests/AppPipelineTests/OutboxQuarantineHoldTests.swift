@@ -30,11 +30,8 @@ struct OutboxQuarantineHoldTests {
 
     init() throws {
       directory = try TemporaryDirectory(prefix: "stk-quarantine-hold")
-      let store = try FileStore(
-        directory: directory.url, durability: .durable, fileSystem: hook)
       pipeline = try UsagePipeline(
-        folder: try SharedFolder(
-          store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+        folder: try hook.folder(at: directory.url).folder,
         configuration: PipelineConfiguration(userId: "hold", timeZone: .gmt))
       recorder = MonitorRecorder(
         folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })

@@ -131,12 +131,9 @@ struct PipelineTests {
   func undecodableEntryPassedOverTwiceIsRecordedOnce() throws {
     let directory = try TemporaryDirectory(prefix: "stk-undecodable-twice")
     let hook = BeforeTheLock(afterOpening: SharedFolderLayout.standard.outboxKey)
-    let store = try FileStore(directory: directory.url, durability: .durable, fileSystem: hook)
     let configuration = PipelineConfiguration(userId: "twice", timeZone: .gmt)
     var app = try UsagePipeline(
-      folder: try SharedFolder(
-        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
-      configuration: configuration)
+      folder: try hook.folder(at: directory.url).folder, configuration: configuration)
     let other = OtherAppProcess(
       try UsagePipeline(
         folder: try SharedFolder(directory: directory.url), configuration: configuration))

@@ -409,11 +409,8 @@ struct StateRecoveryTests {
     let scenario = try Scenario()
     let (harness, ledger) = (scenario.harness, try scenario.url(of: .ledger))
     let hook = BeforeTheLock(afterOpening: try scenario.key(.ledger))
-    let store = try FileStore(
-      directory: harness.directory.url, durability: .durable, fileSystem: hook)
     var app = try UsagePipeline(
-      folder: try SharedFolder(
-        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      folder: try hook.folder(at: harness.directory.url).folder,
       configuration: harness.pipeline.configuration)
     try scenario.useMore()
     try app.wake(.foreground, now: try harness.at("\(scenario.second) 09:20"))

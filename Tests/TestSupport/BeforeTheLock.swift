@@ -1,4 +1,6 @@
+import Foundation
 import SharedStore
+import TrackerSignals
 
 /// The real file system, which runs an action once, just before the store next takes its lock
 /// after opening a file of a given name: another process's work placed between a read and the
@@ -16,6 +18,16 @@ package final class BeforeTheLock: ForwardingFileSystem, @unchecked Sendable {
   /// A file system that watches for an open of the file named `name` in any directory.
   package init(afterOpening name: String) {
     self.name = "/" + name
+  }
+
+  /// The shared folder at `directory` on this file system, opened as
+  /// `SharedFolder(directory:)` opens it — a durable store and its sibling without flushes —
+  /// and its durable store.
+  package func folder(at directory: URL) throws -> (folder: SharedFolder, store: FileStore) {
+    let store = try FileStore(directory: directory, durability: .durable, fileSystem: self)
+    let folder = try SharedFolder(
+      store: store, heartbeatStore: store.withDurability(.processCrashSafe))
+    return (folder, store)
   }
 
   /// Runs `action` when the lock is next taken after the file is opened — or, with
