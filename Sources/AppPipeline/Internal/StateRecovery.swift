@@ -155,20 +155,69 @@ extension UsagePipeline {
   /// moved, so that no file is left quarantined and empty — a reward ledger credited again from
   /// scratch would pay twice.
   ///
+  /// The read, the move and the rebuild's writes happen in one hold of the folder's lock. Another
+  /// app process (the app and its widget) appends to a damaged log without seeing the damage —
+  /// an append reads only the newest frame — so outside a hold, a fact it drained between the
+  /// read and the move went aside with the file, read by neither rebuild nor drain: lost without
+  /// a report. In the hold, its append comes before the read, which finds the fact in the outbox,
+  /// or after the rebuild, into the new file. A ledger's credits are derived from every retained
+  /// day, so they are read before the hold, which keeps the extension's callbacks waiting only
+  /// for reads and writes: a transaction another process makes in between is not in the rebuilt
+  /// ledger — fewer XP, never more.
+  ///
   /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
   ///   with, if they did: then this recovery reports everything the file held as not rebuilt.
-  /// - Throws: ``PipelineError/store(_:)`` when a quarantine fails; an error that is not damage
-  ///   while the rebuild reads, and damage of a key healed already (nothing moved then).
+  /// - Throws: ``PipelineError/store(_:)`` when a quarantine fails or the lock cannot be taken;
+  ///   an error that is not damage while the rebuild reads, and damage of a key healed already
+  ///   (nothing moved then).
   private func recover(
     _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64,
     healed: inout Set<String>
   ) throws(PipelineError) -> ([PipelineRecovery], PipelineError?) {
     var made: [PipelineRecovery] = []
-    var plan: RebuildPlan
+    var plan: RebuildPlan?
+    if file == .ledger {
+      plan = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+    }
+    return try holding(folder.store) { () throws(PipelineError) in
+      let ready: RebuildPlan
+      if let plan {
+        ready = plan
+      } else {
+        ready = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+      }
+      let keptAt: String?
+      do throws(SharedStoreError) {
+        keptAt = try folder.store.quarantine(key)
+      } catch {
+        throw .store(error)
+      }
+      var failure: PipelineError?
+      var unrebuilt: [PipelineRecovery.Loss]
+      do throws(PipelineError) {
+        unrebuilt = try write(ready, now: now)
+      } catch {
+        failure = error
+        unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
+      }
+      if case .state(let unknown?) = ready { unrebuilt.insert(.deliveries(unknown), at: 0) }
+      made.append(
+        PipelineRecovery(
+          file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+          unrebuilt: unrebuilt))
+      return (made, failure)
+    }
+  }
+
+  /// What rebuilding `file` needs, read after healing first each other damaged file met on the
+  /// way; the recoveries of those are appended to `made`.
+  private func prepared(
+    _ file: PipelineRecovery.File, key: String, now: Int64, healed: inout Set<String>,
+    made: inout [PipelineRecovery]
+  ) throws(PipelineError) -> RebuildPlan {
     while true {
       do throws(PipelineError) {
-        plan = try prepare(file, key: key, now: now)
-        break
+        return try prepare(file, key: key, now: now)
       } catch {
         guard let (other, otherFile) = damagedFile(error), other != key,
           !healed.contains(other), healed.count < Self.recoveryLimit
@@ -180,26 +229,6 @@ extension UsagePipeline {
         if let failure { throw failure }
       }
     }
-    let keptAt: String?
-    do throws(SharedStoreError) {
-      keptAt = try folder.store.quarantine(key)
-    } catch {
-      throw .store(error)
-    }
-    var failure: PipelineError?
-    var unrebuilt: [PipelineRecovery.Loss]
-    do throws(PipelineError) {
-      unrebuilt = try write(plan, now: now)
-    } catch {
-      failure = error
-      unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
-    }
-    if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
-    made.append(
-      PipelineRecovery(
-        file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-        unrebuilt: unrebuilt))
-    return (made, failure)
   }
 
   /// Reads what rebuilding `file` needs.
@@ -211,9 +240,11 @@ extension UsagePipeline {
     case .state:
       return .state(unknown: outbox.unknown)
     case .facts:
-      return try prepareFacts(key: key, survivors: salvage(key), outbox: outbox.facts)
+      return try prepareFacts(
+        key: key, survivors: salvage(key), outbox: outbox.drained + outbox.undrained)
     case .starts:
-      return try prepareStarts(from: salvage(key) + outbox.facts, now: now)
+      return try prepareStarts(
+        from: salvage(key) + outbox.drained + outbox.undrained, now: now)
     case .summaries:
       let first = try journal.days().first
       let before = first.map {
@@ -229,7 +260,13 @@ extension UsagePipeline {
         uncheckedDayNumber: max(
           LocalDay.supportedDayNumbers.lowerBound,
           today.dayNumber - min(configuration.retentionDays, 400) + 1))
-      let window = try window(for: first...today, now: now)
+      var window = try window(for: first...today, now: now)
+      // Fail safe: a day log may hold facts no drain has applied yet — a rebuilt day takes the
+      // outbox's undrained facts too, and a drain appends before it commits — and a ledger
+      // credited and expired with them would never pay their minutes. A fact drained before
+      // and delivered again since is left out too: fewer XP, never more.
+      let undrained = Set(outbox.undrained)
+      window.facts.removeAll { undrained.contains($0) }
       return .ledger(
         credits: (derive(window).accountant(for: configuration.rewardBound), window.from))
     }
@@ -360,29 +397,34 @@ extension UsagePipeline {
 
   // MARK: - Rebuilding
 
-  /// The facts the outbox holds that the app drained (all of them when the consumer's record
-  /// does not read), each decodable one; and the numbers before the oldest entry in its epoch,
-  /// which a rebuilt state cannot vouch for.
+  /// The facts the outbox holds, each decodable one: those the app drained (all of them when
+  /// the consumer's record does not read) and those after its cursor; and the numbers before the
+  /// oldest entry in its epoch, which a rebuilt state cannot vouch for.
   ///
-  /// The facts after the cursor are left to the drain: a rebuilt ledger must not credit, and
-  /// expire, minutes that were never drained.
+  /// A rebuilt day or starts' log takes both: another app process may have appended an undrained
+  /// fact to the damaged log, to commit it after the rebuild, and the drain would never append it
+  /// again. A rebuilt ledger leaves the undrained ones out: it must not credit, and expire,
+  /// minutes that were never drained.
   ///
   /// An outbox that cannot be read gives no facts: the rebuild then reports everything it could
   /// not bring back, and the outbox's own error reaches the caller at the next drain.
-  private func outboxFacts() -> (facts: [MonitorFact], unknown: SequenceRange?) {
-    var facts: [MonitorFact] = []
+  private func outboxFacts() -> (
+    drained: [MonitorFact], undrained: [MonitorFact], unknown: SequenceRange?
+  ) {
+    var drained: [MonitorFact] = []
+    var undrained: [MonitorFact] = []
     var first: SequenceNumber?
     var head: SequenceNumber?
     var cursor = OutboxCursor()
-    var drained: SequenceNumber?
+    var last: SequenceNumber?
     do throws(SequenceTrackingError) {
-      drained = try consumer.record().cursor.last
+      last = try consumer.record().cursor.last
     } catch {
-      drained = nil  // the state is what is damaged: every fact the outbox holds
+      last = nil  // the state is what is damaged: every fact the outbox holds
     }
     let wasDrained = { (number: SequenceNumber) in
-      guard let drained else { return true }
-      return number.epoch != drained.epoch || number.value <= drained.value
+      guard let last else { return true }
+      return number.epoch != last.epoch || number.value <= last.value
     }
     // Each pass reads to the end or passes over one undecodable entry; the capacity bounds them.
     for _ in 0...consumer.outbox.capacity {
@@ -394,7 +436,13 @@ extension UsagePipeline {
         break  // unreadable: nothing to rebuild from
       }
       first = first ?? [batch.entries.first?.number, undecodable].compactMap { $0 }.first
-      facts += batch.entries.filter { wasDrained($0.number) }.map(\.payload)
+      for entry in batch.entries {
+        if wasDrained(entry.number) {
+          drained.append(entry.payload)
+        } else {
+          undrained.append(entry.payload)
+        }
+      }
       head = batch.head
       guard undecodable != nil, batch.cursor != cursor else { break }
       cursor = batch.cursor
@@ -408,7 +456,7 @@ extension UsagePipeline {
     } else {
       unknown = nil
     }
-    return (facts, unknown)
+    return (drained, undrained, unknown)
   }
 
   /// The facts of the log `key` that still read: every record that decodes, when the log
