@@ -132,10 +132,12 @@ struct StateRecoveryHoldTests {
     // the day's log in a dashboard, which does not drain.
     let cold = OtherAppProcess(try fixture.coldPipeline())
     let (day, now) = (try LocalDay(parsing: Self.day), try fixture.at("08:56"))
+    let committed = try fixture.at("08:40")
     let ran = LockedValue(false)
     hook.arm(skippingLocks: 1) { [fixture] in
       do {
-        #expect(try fixture.logEndsWithTheLateFact(), "appended, not committed yet")
+        #expect(try fixture.logEndsWithTheLateFact(), "appended")
+        #expect(try cold.pipeline.state().lastApplied?.at == committed, "not committed yet")
         let dashboard = try cold.pipeline.dashboard(for: day, now: now)
         #expect(dashboard.facts.recoveries.map(\.file) == [.facts])
         ran.withLock { $0 = true }

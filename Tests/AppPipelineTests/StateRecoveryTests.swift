@@ -199,6 +199,58 @@ struct StateRecoveryTests {
     #expect(dashboard.usage.total == .seconds(10 * 60))
   }
 
+  @Test("a summarised day rebuilt with an undrained late fact is marked stale")
+  func dayRebuiltWithUndrainedFactMarksItsSummaryStale() throws {
+    let scenario = try Scenario()
+    let harness = scenario.harness
+    // A threshold of the first day, summarised at 09:00 on the second, delivered late and not
+    // drained yet: 18:00 in New York is 22:00 UTC, in the first day's log.
+    let late = try ThresholdEventName(app: try AppID("com.example"), threshold: .seconds(35 * 60))
+    #expect(
+      harness.recorder.eventDidReachThreshold(
+        late.rawValue, activity: "daily", now: try harness.at("\(scenario.first) 18:00")
+      ).succeeded)
+    let layout = harness.pipeline.folder.layout
+    let first = try LocalDay(parsing: scenario.first)
+    try FolderDamage.garbage.apply(
+      to: harness.directory.url.appendingPathComponent(layout.appFactsKey(of: first)))
+
+    // A dashboard heals the day and drains nothing: the rebuilt log holds the late fact, and
+    // nothing but the rebuild can tell the day's summary that it lacks it.
+    let dashboard = try harness.pipeline.dashboard(
+      for: first, now: try harness.at("\(scenario.second) 09:30"))
+    #expect(dashboard.facts.recoveries.map(\.file) == [.facts])
+    let store = try FileStore(directory: harness.directory.url)
+    let records = try #require(try store.readLog(layout.appSummariesKey, newest: nil)).records
+    let newest = try #require(
+      records.map { String(decoding: $0.bytes, as: UTF8.self) }.last {
+        $0.contains("\"day\":\"\(scenario.first)\"")
+      })
+    #expect(newest == #"{"day":"\#(scenario.first)","stale":true}"#)
+  }
+
+  @Test("a rebuilt ledger credits a fact delivered again, so that its copy does not pay it twice")
+  func rebuiltLedgerCreditsAFactDeliveredAgain() throws {
+    var scenario = try Scenario()
+    // The second day's 10th minute, drained and credited before the redemption, published
+    // again under a new number (the extension's backlog retried it): undrained when the ledger
+    // is rebuilt, with the same payload as a drained fact.
+    let outbox = scenario.harness.pipeline.folder.outbox
+    let entries = try outbox.drain(after: OutboxCursor()).entries
+    let tenth = try #require(entries.last { $0.payload.callback == .eventDidReachThreshold })
+    try outbox.publish(tenth.payload)
+    try FolderDamage.garbage.apply(to: try scenario.url(of: .ledger))
+
+    let now = try scenario.harness.at("\(scenario.second) 09:30")
+    let wake = try scenario.harness.pipeline.wake(.notification, now: now)
+    #expect(wake.recoveries.map(\.file) == [.ledger])
+    let second = try scenario.harness.pipeline.dashboard(
+      for: try LocalDay(parsing: scenario.second), now: now)
+    #expect(second.usage.total == .seconds(10 * 60))
+    // Every minute credited before was credited again and expired: none is paid twice.
+    #expect(second.rewards.xp == 0)
+  }
+
   @Test("a rebuilt state reports the numbers it cannot vouch for, not a loss of them")
   func rebuiltStateReportsUnknownDeliveries() throws {
     // An outbox of 8: the first facts were evicted after the app drained them.

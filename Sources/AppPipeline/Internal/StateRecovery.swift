@@ -137,8 +137,9 @@ extension UsagePipeline {
   private enum RebuildPlan {
     /// Nothing to write: the next drain applies the outbox from its start again.
     case state(unknown: SequenceRange?)
-    /// The facts of a UTC day to append, and the stretch of it that is lost.
-    case facts(append: [MonitorFact], lost: (from: Int64, to: Int64)?)
+    /// The facts of a UTC day to append, the stretch of it that is lost, and the facts among
+    /// them that no drain has applied yet.
+    case facts(append: [MonitorFact], lost: (from: Int64, to: Int64)?, undrained: [MonitorFact])
     /// The interval starts to append, and the instant before which starts may be lost.
     case starts(append: [MonitorFact], before: Int64)
     /// Nothing to write: the next wake summarises again; the day before which summaries are lost.
@@ -155,18 +156,22 @@ extension UsagePipeline {
   /// moved, so that no file is left quarantined and empty — a reward ledger credited again from
   /// scratch would pay twice.
   ///
-  /// The read, the move and the rebuild's writes happen in one hold of the folder's lock. Another
-  /// app process (the app and its widget) appends to a damaged log without seeing the damage —
-  /// an append reads only the newest frame — so outside a hold, a fact it drained between the
-  /// read and the move went aside with the file, read by neither rebuild nor drain: lost without
-  /// a report. In the hold, its append comes before the read, which finds the fact in the outbox,
-  /// or after the rebuild, into the new file. A ledger's credits are derived from every retained
-  /// day, so they are read before the hold, which keeps the extension's callbacks waiting only
-  /// for reads and writes: a transaction another process makes in between is not in the rebuilt
-  /// ledger — fewer XP, never more.
+  /// The move and the rebuild's writes happen in one hold of the folder's lock, after reading
+  /// what the rebuild needs again there. Another app process (the app and its widget) appends
+  /// to a damaged log without seeing the damage — an append reads only the newest frame — so
+  /// outside a hold, a fact it drained between the read and the move went aside with the file,
+  /// read by neither rebuild nor drain: lost without a report. In the hold, its append comes
+  /// before the read, which finds the fact in the outbox, or after the rebuild, into the new
+  /// file. The read before the hold heals the other damaged files and fills the journal's cache,
+  /// so that the read in the hold decodes only what changed since, and the extension's
+  /// callbacks wait for little more than the writes. A ledger's credits are derived from every
+  /// retained day, so they are not read again in the hold: a transaction another process makes
+  /// in between is not in the rebuilt ledger — fewer XP, never more.
   ///
   /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
   ///   with, if they did: then this recovery reports everything the file held as not rebuilt.
+  ///   When other files were healed on the way, a failure after them (the quarantine, the lock)
+  ///   is returned with their recoveries rather than thrown, so that they are recorded.
   /// - Throws: ``PipelineError/store(_:)`` when a quarantine fails or the lock cannot be taken;
   ///   an error that is not damage while the rebuild reads, and damage of a key healed already
   ///   (nothing moved then).
@@ -175,37 +180,40 @@ extension UsagePipeline {
     healed: inout Set<String>
   ) throws(PipelineError) -> ([PipelineRecovery], PipelineError?) {
     var made: [PipelineRecovery] = []
-    var plan: RebuildPlan?
-    if file == .ledger {
-      plan = try prepared(file, key: key, now: now, healed: &healed, made: &made)
-    }
-    return try holding(folder.store) { () throws(PipelineError) in
-      let ready: RebuildPlan
-      if let plan {
-        ready = plan
-      } else {
-        ready = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+    do throws(PipelineError) {
+      let early = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+      return try holding(folder.store) { () throws(PipelineError) in
+        // Read again in the hold, but for a ledger's credits, which are derived.
+        let plan: RebuildPlan
+        if file == .ledger {
+          plan = early
+        } else {
+          plan = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+        }
+        let keptAt: String?
+        do throws(SharedStoreError) {
+          keptAt = try folder.store.quarantine(key)
+        } catch {
+          throw .store(error)
+        }
+        var failure: PipelineError?
+        var unrebuilt: [PipelineRecovery.Loss]
+        do throws(PipelineError) {
+          unrebuilt = try write(plan, now: now)
+        } catch {
+          failure = error
+          unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
+        }
+        if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
+        made.append(
+          PipelineRecovery(
+            file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+            unrebuilt: unrebuilt))
+        return (made, failure)
       }
-      let keptAt: String?
-      do throws(SharedStoreError) {
-        keptAt = try folder.store.quarantine(key)
-      } catch {
-        throw .store(error)
-      }
-      var failure: PipelineError?
-      var unrebuilt: [PipelineRecovery.Loss]
-      do throws(PipelineError) {
-        unrebuilt = try write(ready, now: now)
-      } catch {
-        failure = error
-        unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
-      }
-      if case .state(let unknown?) = ready { unrebuilt.insert(.deliveries(unknown), at: 0) }
-      made.append(
-        PipelineRecovery(
-          file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-          unrebuilt: unrebuilt))
-      return (made, failure)
+    } catch {
+      guard !made.isEmpty else { throw error }
+      return (made, error)
     }
   }
 
@@ -235,14 +243,15 @@ extension UsagePipeline {
   private func prepare(_ file: PipelineRecovery.File, key: String, now: Int64)
     throws(PipelineError) -> RebuildPlan
   {
-    let outbox = outboxFacts()
     switch file {
     case .state:
-      return .state(unknown: outbox.unknown)
+      return .state(unknown: outboxFacts().unknown)
     case .facts:
+      let outbox = outboxFacts()
       return try prepareFacts(
-        key: key, survivors: salvage(key), outbox: outbox.drained + outbox.undrained)
+        key: key, survivors: salvage(key), drained: outbox.drained, undrained: outbox.undrained)
     case .starts:
+      let outbox = outboxFacts()
       return try prepareStarts(
         from: salvage(key) + outbox.drained + outbox.undrained, now: now)
     case .summaries:
@@ -263,9 +272,12 @@ extension UsagePipeline {
       var window = try window(for: first...today, now: now)
       // Fail safe: a day log may hold facts no drain has applied yet — a rebuilt day takes the
       // outbox's undrained facts too, and a drain appends before it commits — and a ledger
-      // credited and expired with them would never pay their minutes. A fact drained before
-      // and delivered again since is left out too: fewer XP, never more.
-      let undrained = Set(outbox.undrained)
+      // credited and expired with them would never pay their minutes. The outbox is read after
+      // the days, so that a fact another process appended in between is among its undrained
+      // ones. A fact the drained ones hold too (delivered twice) stays: it was credited before,
+      // and leaving it out would pay it again when its copy is drained.
+      let outbox = outboxFacts()
+      let undrained = Set(outbox.undrained).subtracting(outbox.drained)
       window.facts.removeAll { undrained.contains($0) }
       return .ledger(
         credits: (derive(window).accountant(for: configuration.rewardBound), window.from))
@@ -279,8 +291,17 @@ extension UsagePipeline {
     switch plan {
     case .state:
       return [.acknowledgedAlerts]
-    case .facts(let facts, let lost):
+    case .facts(let facts, let lost, let undrained):
       try appendFacts(facts)
+      do throws(PipelineError) {
+        // A summary of the day may lack the undrained facts; their drain marks it stale too, but
+        // the outbox may evict them or be moved aside first.
+        try markStale(undrained)
+      } catch {
+        // A summaries' log that does not read is healed when it is read next, and its rebuild
+        // summarises every closed day again.
+        guard damagedFile(error) != nil else { throw error }
+      }
       guard let lost else { return [] }
       return [.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to))]
     case .starts(let starts, let before):
@@ -397,9 +418,13 @@ extension UsagePipeline {
 
   // MARK: - Rebuilding
 
-  /// The facts the outbox holds, each decodable one: those the app drained (all of them when
-  /// the consumer's record does not read) and those after its cursor; and the numbers before the
-  /// oldest entry in its epoch, which a rebuilt state cannot vouch for.
+  /// The facts the outbox holds, each decodable one: those the app drained, and those after the
+  /// consumer's cursor in its epoch; and the numbers before the oldest entry in its epoch, which
+  /// a rebuilt state cannot vouch for.
+  ///
+  /// An entry of another epoch than the cursor's counts as drained, and so does every entry
+  /// when the consumer's record does not read (or was just rebuilt): nothing says it was not
+  /// drained, and a ledger that credits too little is safe where one that pays twice is not.
   ///
   /// A rebuilt day or starts' log takes both: another app process may have appended an undrained
   /// fact to the damaged log, to commit it after the rebuild, and the drain would never append it
@@ -481,13 +506,14 @@ extension UsagePipeline {
   }
 
   /// The facts of the UTC day of the log `key` that still read in it, those of the starts' log
-  /// and those the outbox holds; and the stretch of the day between the last one that read and
-  /// the outbox's oldest, whose facts are lost.
+  /// and those the outbox holds, drained or not, each once; the stretch of the day between the
+  /// last one that read and the outbox's oldest, whose facts are lost; and the undrained ones of
+  /// the day.
   private func prepareFacts(
-    key: String, survivors: [MonitorFact], outbox: [MonitorFact]
+    key: String, survivors: [MonitorFact], drained: [MonitorFact], undrained: [MonitorFact]
   ) throws(PipelineError) -> RebuildPlan {
     guard case .appFacts(let day)? = folder.layout.content(of: key) else {
-      return .facts(append: [], lost: nil)
+      return .facts(append: [], lost: nil, undrained: [])
     }
     let onDay = { (fact: MonitorFact) in FactJournal.utcDay(of: fact.instant) == day }
     // The starts' log holds a copy of the day's interval starts: without them, the day's events
@@ -498,12 +524,14 @@ extension UsagePipeline {
     } catch {
       // A damaged starts' log is healed when it is read next; the day is rebuilt without it.
     }
+    let outbox = drained + undrained
     let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
     let end = start + FactJournal.dayMilliseconds
     let from = survivors.filter(onDay).map { $0.instant + 1 }.max() ?? start
     let to = min(outbox.map(\.instant).min() ?? end, end)
     return .facts(
-      append: (survivors + starts + outbox).filter(onDay), lost: to > from ? (from, to) : nil)
+      append: PipelineState.sortedSet((survivors + starts + outbox).filter(onDay)),
+      lost: to > from ? (from, to) : nil, undrained: undrained.filter(onDay))
   }
 
   /// The `intervalDidStart` facts of `facts` and of the day logs, and the instant before which
