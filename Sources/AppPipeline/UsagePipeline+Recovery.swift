@@ -79,33 +79,7 @@ extension UsagePipeline {
     // The move and the recovery are written through the outbox's store, the first of its
     // stores; the marks are only read, and a read takes no lock.
     guard let store = outbox.backingStores.first else { return try quarantine() }
-    try holding(store, quarantine)
-  }
-
-  /// Runs `body` in one hold of the lock of `store` when it is a `FileStore` — the lock every
-  /// process takes for each change to the folder, the extension's callbacks included — and
-  /// simply runs it otherwise: a store in memory has no other process.
-  ///
-  /// Every write in `body` must go through `store` or a sibling of it
-  /// (`FileStore.withDurability(_:)`); a write through another `FileStore` opened on the same
-  /// directory would wait for this hold forever.
-  ///
-  /// - Throws: What `body` throws; ``PipelineError/store(_:)`` when the lock cannot be taken
-  ///   (`body` does not run then).
-  func holding<Result>(
-    _ store: any SharedStore, _ body: () throws(PipelineError) -> Result
-  ) throws(PipelineError) -> Result {
-    guard let lock = store as? FileStore else { return try body() }
-    do {
-      return try lock.exclusively(body)
-    } catch let error as PipelineError {
-      throw error
-    } catch {
-      // `exclusively` throws the body's `PipelineError` or the lock's `SharedStoreError`.
-      throw .store(
-        error as? SharedStoreError
-          ?? .io(operation: "flock: \(error)", path: lock.directory.path, errno: .ioError))
-    }
+    try FolderHold.holding(store, quarantine)
   }
 
   /// Records in the state the recoveries of the outbox not recorded yet, with the numbers each

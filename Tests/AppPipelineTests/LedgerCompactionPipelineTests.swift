@@ -231,4 +231,82 @@ struct LedgerCompactionPipelineTests {
     #expect(try household.pipeline.ledger().opening == opening)
     #expect(try household.pipeline.ledger().balance == balance)
   }
+
+  /// The real file system, which runs an action once, just before the store takes its lock
+  /// while the reward ledger's newest record is a checkpoint: another app process's work placed
+  /// after a compaction's checkpoint, before whatever the store locks next.
+  final class AfterTheCheckpoint: ForwardingFileSystem, @unchecked Sendable {
+    let base: any FileSystem = POSIXFileSystem()
+    let directory: URL
+    let key: String
+    private let action = LockedValue<(@Sendable () -> Void)?>(nil)
+
+    init(directory: URL, key: String) {
+      self.directory = directory
+      self.key = key
+    }
+
+    func arm(_ run: @escaping @Sendable () -> Void) {
+      action.withLock { $0 = run }
+    }
+
+    func lockExclusively(_ descriptor: Int32) throws(SystemCallError) {
+      if action.withLock({ $0 != nil }) {
+        // Read as another process reads it: through a store on the real file system.
+        let newest = try? FileStore(directory: directory).readLog(key, newest: 1)?.records.last
+        if let newest, String(decoding: newest.bytes, as: UTF8.self).contains("\"covers\"") {
+          action.withLock { run in
+            let once = run
+            run = nil
+            return once
+          }?()
+        }
+      }
+      try base.lockExclusively(descriptor)
+    }
+  }
+
+  @Test(
+    "a ledger another app process replaces just after a compaction's checkpoint keeps its first records"
+  )
+  func ledgerReplacedAfterTheCheckpointKeepsItsRecords() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-ledger-checkpoint")
+    let key = SharedFolderLayout.standard.appLedgerKey
+    let hook = AfterTheCheckpoint(directory: directory.url, key: key)
+    var household = try Household(
+      store: try FileStore(directory: directory.url, durability: .durable, fileSystem: hook))
+    let early = try household.start(0).addingTimeInterval(3_600)
+    try household.pipeline.apply(LedgerTransaction(id: "task-1", at: early, kind: .earn(xp: 50)))
+    let later = try household.start(90)
+    try household.pipeline.apply(LedgerTransaction(id: "task-2", at: later, kind: .earn(xp: 5)))
+
+    // Once the compaction has appended its checkpoint (covering task-1), another process
+    // rebuilds the ledger with the transactions it finds, from its position 1: both, or task-2
+    // alone once the compaction has removed task-1.
+    let rebuilt = LockedValue<[Data]>([])
+    hook.arm {
+      do {
+        let other = try FileStore(directory: directory.url)
+        let records = try #require(try other.readLog(key, newest: nil)).records
+        let transactions = records.map(\.bytes).filter {
+          !String(decoding: $0, as: UTF8.self).contains("\"covers\"")
+        }
+        _ = try other.quarantine(key)
+        try other.append(transactions, toLog: key, capacity: 100_000)
+        rebuilt.withLock { $0 = transactions }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    _ = household.recorder.intervalDidStart(for: "daily", now: later)
+    try household.pipeline.wake(.notification, now: later.addingTimeInterval(60))
+    // The store's next lock, if the wake took none after the checkpoint.
+    try household.store.append([Data("{}".utf8)], toLog: "test.poke", capacity: 1)
+
+    let transactions = rebuilt.withLock { $0 }
+    #expect(!transactions.isEmpty, "the wake compacted the ledger, and the other rebuilt it")
+    let log = try #require(try FileStore(directory: directory.url).readLog(key, newest: nil))
+    #expect(Array(log.records.prefix(transactions.count).map(\.bytes)) == transactions)
+    #expect(log.records.first?.position == 1)
+  }
 }

@@ -135,13 +135,24 @@ extension LedgerJournal {
       } catch {
         throw .store(.encoding(key: key, type: "LedgerCheckpoint", description: "\(error)"))
       }
-      let appended: LogAppend?
-      do throws(SharedStoreError) {
-        appended = try store.appendToLog(key, capacity: Self.capacity, examiningNewest: 0) { log in
-          log.identity == before.identity && log.nextPosition == before.next ? [record] : []
+      // The checkpoint and the trim of what it covers in one hold: between them another app
+      // process could rebuild a damaged ledger, whose first records the trim, by position,
+      // would remove.
+      let appended = try FolderHold.holding(store) { () throws(PipelineError) -> LogAppend? in
+        let appended: LogAppend?
+        do throws(SharedStoreError) {
+          appended = try store.appendToLog(key, capacity: Self.capacity, examiningNewest: 0) {
+            log in
+            log.identity == before.identity && log.nextPosition == before.next ? [record] : []
+          }
+        } catch {
+          throw .store(error)
         }
-      } catch {
-        throw .store(error)
+        // What the checkpoint covers is superseded: removing it only saves space, and the fold
+        // skips it while it remains. Every record after it stays, older checkpoints too, so that
+        // a record missing there can only have been evicted.
+        if appended != nil { _ = try? store.compactLog(key) { record in record.position > covers } }
+        return appended
       }
       guard let appended else { continue }  // another writer appended first: fold again
       // As a fold of the log would find it: the checkpoint's, and the earnings kept.
@@ -151,10 +162,6 @@ extension LedgerJournal {
         ledger: compacted, earned: folded,
         position: (appended.identity, appended.positions.upperBound + 1),
         recordPositions: Array(fold.recordPositions[letGo...]))
-      // What the checkpoint covers is superseded: removing it only saves space, and the fold
-      // skips it while it remains. Every record after it stays, older checkpoints too, so that
-      // a record missing there can only have been evicted.
-      _ = try? store.compactLog(key) { record in record.position > covers }
       return true
     }
     return false

@@ -182,7 +182,7 @@ extension UsagePipeline {
     var made: [PipelineRecovery] = []
     do throws(PipelineError) {
       let early = try prepared(file, key: key, now: now, healed: &healed, made: &made)
-      return try holding(folder.store) { () throws(PipelineError) in
+      return try FolderHold.holding(folder.store) { () throws(PipelineError) in
         // Read again in the hold, but for a ledger's credits, which are derived.
         let plan: RebuildPlan
         if file == .ledger {
