@@ -204,23 +204,24 @@ struct StateRecoveryTests {
     let scenario = try Scenario()
     let harness = scenario.harness
     // A threshold of the first day, summarised at 09:00 on the second, delivered late and not
-    // drained yet: 18:00 in New York is 22:00 UTC, in the first day's log.
+    // drained yet: 23:30 in New York is 03:30 UTC, in the log of the second day, which holds
+    // nothing before the outbox's oldest entry (the first day's start): nothing of it is lost.
     let late = try ThresholdEventName(app: try AppID("com.example"), threshold: .seconds(35 * 60))
     #expect(
       harness.recorder.eventDidReachThreshold(
-        late.rawValue, activity: "daily", now: try harness.at("\(scenario.first) 18:00")
+        late.rawValue, activity: "daily", now: try harness.at("\(scenario.first) 23:30")
       ).succeeded)
-    let layout = harness.pipeline.folder.layout
-    let first = try LocalDay(parsing: scenario.first)
-    try FolderDamage.garbage.apply(
-      to: harness.directory.url.appendingPathComponent(layout.appFactsKey(of: first)))
+    try FolderDamage.garbage.apply(to: try scenario.url(of: .facts))
 
-    // A dashboard heals the day and drains nothing: the rebuilt log holds the late fact, and
-    // nothing but the rebuild can tell the day's summary that it lacks it.
+    // A dashboard heals the log and drains nothing: the rebuilt log holds the late fact, and
+    // nothing but the rebuild can tell the first day's summary that it lacks it.
     let dashboard = try harness.pipeline.dashboard(
-      for: first, now: try harness.at("\(scenario.second) 09:30"))
-    #expect(dashboard.facts.recoveries.map(\.file) == [.facts])
+      for: try LocalDay(parsing: scenario.second), now: try harness.at("\(scenario.second) 09:30"))
+    let recovery = try #require(dashboard.facts.recoveries.first)
+    #expect(recovery.file == .facts)
+    #expect(recovery.unrebuilt.isEmpty)
     let store = try FileStore(directory: harness.directory.url)
+    let layout = harness.pipeline.folder.layout
     let records = try #require(try store.readLog(layout.appSummariesKey, newest: nil)).records
     let newest = try #require(
       records.map { String(decoding: $0.bytes, as: UTF8.self) }.last {
@@ -244,11 +245,41 @@ struct StateRecoveryTests {
     let now = try scenario.harness.at("\(scenario.second) 09:30")
     let wake = try scenario.harness.pipeline.wake(.notification, now: now)
     #expect(wake.recoveries.map(\.file) == [.ledger])
+    #expect(wake.applied == 1, "the copy is drained")
     let second = try scenario.harness.pipeline.dashboard(
       for: try LocalDay(parsing: scenario.second), now: now)
     #expect(second.usage.total == .seconds(10 * 60))
     // Every minute credited before was credited again and expired: none is paid twice.
     #expect(second.rewards.xp == 0)
+  }
+
+  @Test(
+    "a rebuilt day reports lost what was published before the outbox's oldest entry, whatever a late fact's date"
+  )
+  func rebuiltDayReportsLossUpToTheOldestEntry() throws {
+    // An outbox of 8: the day's first facts were evicted after the app drained them.
+    var harness = try PipelineHarness(outboxCapacity: 8)
+    let day = "2026-04-15"
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+    try harness.use("com.example", day: day, from: "08:00", minutes: 5)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:05"))
+    try harness.use("com.example", day: day, from: "08:05", minutes: 5, alreadyUsed: 5)
+    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    // A threshold of 02:00 delivered late, after every other: the outbox now holds 08:04 to
+    // 08:10 and it.
+    let late = try ThresholdEventName(app: try AppID("com.example"), threshold: .seconds(60))
+    _ = harness.recorder.eventDidReachThreshold(
+      late.rawValue, activity: "daily", now: try harness.at("\(day) 02:00"))
+    let key = harness.pipeline.folder.layout.appFactsKey(of: try LocalDay(parsing: day))
+    try FolderDamage.garbage.apply(to: harness.directory.url.appendingPathComponent(key))
+
+    let wake = try harness.pipeline.wake(.notification, now: try harness.at("\(day) 08:20"))
+    let recovery = try #require(wake.recoveries.first)
+    #expect(recovery.file == .facts)
+    // Lost: the UTC day from its start to the oldest entry in number order, 08:04 in New York;
+    // not only to the late fact's 02:00.
+    let start = Date(timeIntervalSince1970: 1_776_211_200)  // 2026-04-15T00:00:00Z
+    #expect(recovery.unrebuilt == [.facts(from: start, to: try harness.at("\(day) 08:04"))])
   }
 
   @Test("a rebuilt state reports the numbers it cannot vouch for, not a loss of them")

@@ -162,19 +162,19 @@ extension UsagePipeline {
   /// outside a hold, a fact it drained between the read and the move went aside with the file,
   /// read by neither rebuild nor drain: lost without a report. In the hold, its append comes
   /// before the read, which finds the fact in the outbox, or after the rebuild, into the new
-  /// file. The read before the hold heals the other damaged files and fills the journal's cache,
-  /// so that the read in the hold decodes only what changed since, and the extension's
-  /// callbacks wait for little more than the writes. A ledger's credits are derived from every
-  /// retained day, so they are not read again in the hold: a transaction another process makes
-  /// in between is not in the rebuilt ledger — fewer XP, never more.
+  /// file. The read before the hold heals the other damaged files it meets and fills the
+  /// journal's cache, so that the read in the hold decodes again only the outbox, the damaged
+  /// file and the day logs changed since. A ledger's credits are derived from every retained
+  /// day, so they are not read again in the hold: a transaction another process makes in
+  /// between is not in the rebuilt ledger — fewer XP, never more.
   ///
   /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
   ///   with, if they did: then this recovery reports everything the file held as not rebuilt.
   ///   When other files were healed on the way, a failure after them (the quarantine, the lock)
   ///   is returned with their recoveries rather than thrown, so that they are recorded.
-  /// - Throws: ``PipelineError/store(_:)`` when a quarantine fails or the lock cannot be taken;
-  ///   an error that is not damage while the rebuild reads, and damage of a key healed already
-  ///   (nothing moved then).
+  /// - Throws: When no other file was healed on the way: ``PipelineError/store(_:)`` when the
+  ///   quarantine fails or the lock cannot be taken; an error that is not damage while the
+  ///   rebuild reads, and damage of a key healed already (nothing moved then).
   private func recover(
     _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64,
     healed: inout Set<String>
@@ -199,7 +199,7 @@ extension UsagePipeline {
         var failure: PipelineError?
         var unrebuilt: [PipelineRecovery.Loss]
         do throws(PipelineError) {
-          unrebuilt = try write(plan, now: now)
+          (unrebuilt, failure) = try write(plan, now: now)
         } catch {
           failure = error
           unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
@@ -275,7 +275,9 @@ extension UsagePipeline {
       // credited and expired with them would never pay their minutes. The outbox is read after
       // the days, so that a fact another process appended in between is among its undrained
       // ones. A fact the drained ones hold too (delivered twice) stays: it was credited before,
-      // and leaving it out would pay it again when its copy is drained.
+      // and leaving it out would pay it again when its copy is drained. (A drained copy the
+      // outbox evicted since is not seen: a fact published twice, to the millisecond, more
+      // than a capacity of entries apart.)
       let outbox = outboxFacts()
       let undrained = Set(outbox.undrained).subtracting(outbox.drained)
       window.facts.removeAll { undrained.contains($0) }
@@ -284,34 +286,39 @@ extension UsagePipeline {
     }
   }
 
-  /// Writes `plan` into the quarantined, now empty, key; returns what could not be rebuilt.
+  /// Writes `plan` into the quarantined, now empty, key; returns what could not be rebuilt, and
+  /// the error of a write after the rebuild (the stale mark of a rebuilt day's summary), which
+  /// leaves the rebuild whole.
   private func write(_ plan: RebuildPlan, now: Int64) throws(PipelineError)
-    -> [PipelineRecovery.Loss]
+    -> ([PipelineRecovery.Loss], PipelineError?)
   {
     switch plan {
     case .state:
-      return [.acknowledgedAlerts]
+      return ([.acknowledgedAlerts], nil)
     case .facts(let facts, let lost, let undrained):
       try appendFacts(facts)
-      do throws(PipelineError) {
+      guard let lost else {
         // A summary of the day may lack the undrained facts; their drain marks it stale too, but
-        // the outbox may evict them or be moved aside first.
-        try markStale(undrained)
-      } catch {
-        // A summaries' log that does not read is healed when it is read next, and its rebuild
-        // summarises every closed day again.
-        guard damagedFile(error) != nil else { throw error }
+        // the outbox may evict them or be moved aside first. Not when facts of the day are
+        // lost: then the summary keeps totals the rebuilt log no longer holds.
+        do throws(PipelineError) {
+          try markStale(undrained)
+        } catch {
+          // A summaries' log that does not read is healed when it is read next, and its
+          // rebuild summarises every closed day again.
+          guard damagedFile(error)?.file == .summaries else { return ([], error) }
+        }
+        return ([], nil)
       }
-      guard let lost else { return [] }
-      return [.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to))]
+      return ([.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to))], nil)
     case .starts(let starts, let before):
       try appendStarts(starts)
-      return [.intervalStarts(before: Milliseconds.date(before))]
+      return ([.intervalStarts(before: Milliseconds.date(before))], nil)
     case .summaries(let before):
-      return [.daySummaries(before: before)]
+      return ([.daySummaries(before: before)], nil)
     case .ledger(let credits):
       if let credits { try creditAndExpire(credits.usage, from: credits.from, now: now) }
-      return [.ledgerTransactions(before: Milliseconds.date(now))]
+      return ([.ledgerTransactions(before: Milliseconds.date(now))], nil)
     }
   }
 
@@ -506,9 +513,9 @@ extension UsagePipeline {
   }
 
   /// The facts of the UTC day of the log `key` that still read in it, those of the starts' log
-  /// and those the outbox holds, drained or not, each once; the stretch of the day between the
-  /// last one that read and the outbox's oldest, whose facts are lost; and the undrained ones of
-  /// the day.
+  /// and those the outbox holds, drained or not (`drained` and then `undrained`, each in number
+  /// order), each once; the stretch of the day between the last one that read and the outbox's
+  /// oldest entry, whose facts are lost; and the undrained ones of the day.
   private func prepareFacts(
     key: String, survivors: [MonitorFact], drained: [MonitorFact], undrained: [MonitorFact]
   ) throws(PipelineError) -> RebuildPlan {
@@ -528,7 +535,10 @@ extension UsagePipeline {
     let start = Int64(day.dayNumber) * FactJournal.dayMilliseconds
     let end = start + FactJournal.dayMilliseconds
     let from = survivors.filter(onDay).map { $0.instant + 1 }.max() ?? start
-    let to = min(outbox.map(\.instant).min() ?? end, end)
+    // The facts published before the outbox's oldest entry may be lost, and that entry (the
+    // first in number order) was published after them: a late fact published since, dated
+    // earlier, does not shorten the stretch.
+    let to = min(outbox.first?.instant ?? end, end)
     return .facts(
       append: PipelineState.sortedSet((survivors + starts + outbox).filter(onDay)),
       lost: to > from ? (from, to) : nil, undrained: undrained.filter(onDay))
