@@ -279,7 +279,8 @@ struct StateRecoveryTests {
     // Lost: the UTC day from its start to the oldest entry in number order, 08:04 in New York;
     // not only to the late fact's 02:00.
     let start = Date(timeIntervalSince1970: 1_776_211_200)  // 2026-04-15T00:00:00Z
-    #expect(recovery.unrebuilt == [.facts(from: start, to: try harness.at("\(day) 08:04"))])
+    let oldest = try harness.at("\(day) 08:04")
+    #expect(recovery.unrebuilt == [.facts(from: start, to: oldest)])
   }
 
   @Test("a rebuilt state reports the numbers it cannot vouch for, not a loss of them")
