@@ -253,18 +253,27 @@ struct StateRecoveryTests {
     #expect(second.rewards.xp == 0)
   }
 
-  @Test(
-    "a rebuilt day reports lost what was published before the outbox's oldest entry, whatever a late fact's date"
-  )
-  func rebuiltDayReportsLossUpToTheOldestEntry() throws {
-    // An outbox of 8: the day's first facts were evicted after the app drained them.
+  static let morning = "2026-04-15"
+
+  /// A start and ten minutes of use on ``morning``, drained in two wakes (08:05 and 08:10)
+  /// through an outbox of 8, which evicted the first facts after the app drained them.
+  static func drainedMorning() throws -> PipelineHarness {
     var harness = try PipelineHarness(outboxCapacity: 8)
-    let day = "2026-04-15"
+    let day = morning
     _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
     try harness.use("com.example", day: day, from: "08:00", minutes: 5)
     try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:05"))
     try harness.use("com.example", day: day, from: "08:05", minutes: 5, alreadyUsed: 5)
     try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    return harness
+  }
+
+  @Test(
+    "a rebuilt day reports lost what was published before the outbox's oldest entry, whatever a late fact's date"
+  )
+  func rebuiltDayReportsLossUpToTheOldestEntry() throws {
+    var harness = try Self.drainedMorning()
+    let day = Self.morning
     // A threshold of 02:00 delivered late, after every other: the outbox now holds 08:04 to
     // 08:10 and it.
     let late = try ThresholdEventName(app: try AppID("com.example"), threshold: .seconds(60))
@@ -285,14 +294,8 @@ struct StateRecoveryTests {
 
   @Test("a rebuilt state reports the numbers it cannot vouch for, not a loss of them")
   func rebuiltStateReportsUnknownDeliveries() throws {
-    // An outbox of 8: the first facts were evicted after the app drained them.
-    var harness = try PipelineHarness(outboxCapacity: 8)
-    let day = "2026-04-15"
-    _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
-    try harness.use("com.example", day: day, from: "08:00", minutes: 5)
-    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:05"))
-    try harness.use("com.example", day: day, from: "08:05", minutes: 5, alreadyUsed: 5)
-    try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 08:10"))
+    var harness = try Self.drainedMorning()
+    let day = Self.morning
     let key = harness.pipeline.folder.layout.appStateKey
     try FolderDamage.garbage.apply(to: harness.directory.url.appendingPathComponent(key))
     try harness.use("com.example", day: day, from: "08:10", minutes: 2, alreadyUsed: 10)
