@@ -6,8 +6,9 @@ import SharedStore
 enum FolderHold {
   /// Runs `body` in one hold of the lock of `store` when it is a `FileStore` — the lock every
   /// process takes for each change to the folder, the extension's callbacks included — and
-  /// simply runs it otherwise: a store in memory has no other process, and a store of your own
-  /// that wraps a `FileStore` makes its own exclusion.
+  /// simply runs it otherwise: a store in memory has no other process, and a store of your own,
+  /// even one that forwards to a `FileStore`, gets no hold (each of its changes is still
+  /// exclusive on its own).
   ///
   /// Every write in `body` must go through `store` or a sibling of it
   /// (`FileStore.withDurability(_:)`); a write through another `FileStore` opened on the same
