@@ -169,7 +169,9 @@ extension UsagePipeline {
   /// between is not in the rebuilt ledger — fewer XP, never more.
   ///
   /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
-  ///   with, if they did: then this recovery reports everything the file held as not rebuilt.
+  ///   with, if they did: then this recovery reports everything the file held as not rebuilt;
+  ///   or the error of a write after a whole rebuild (a summary's stale mark), with the
+  ///   rebuild's own losses.
   ///   When other files were healed on the way, a failure after them (the quarantine, the lock)
   ///   is returned with their recoveries rather than thrown, so that they are recorded.
   /// - Throws: When no other file was healed on the way: ``PipelineError/store(_:)`` when the
@@ -297,20 +299,20 @@ extension UsagePipeline {
       return ([.acknowledgedAlerts], nil)
     case .facts(let facts, let lost, let undrained):
       try appendFacts(facts)
-      guard let lost else {
-        // A summary of the day may lack the undrained facts; their drain marks it stale too, but
-        // the outbox may evict them or be moved aside first. Not when facts of the day are
-        // lost: then the summary keeps totals the rebuilt log no longer holds.
-        do throws(PipelineError) {
-          try markStale(undrained)
-        } catch {
-          // A summaries' log that does not read is healed when it is read next, and its
-          // rebuild summarises every closed day again.
-          guard damagedFile(error)?.file == .summaries else { return ([], error) }
-        }
-        return ([], nil)
+      var losses: [PipelineRecovery.Loss] = []
+      if let lost {
+        losses.append(.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to)))
       }
-      return ([.facts(from: Milliseconds.date(lost.from), to: Milliseconds.date(lost.to))], nil)
+      do throws(PipelineError) {
+        // A summary may lack the undrained facts; their drain marks it stale as it marks any
+        // late fact's, but the outbox may evict them or be moved aside first.
+        try markStale(undrained)
+      } catch {
+        // A summaries' log that does not read is healed when it is read next, and its rebuild
+        // summarises every closed day again.
+        guard damagedFile(error)?.file == .summaries else { return (losses, error) }
+      }
+      return (losses, nil)
     case .starts(let starts, let before):
       try appendStarts(starts)
       return ([.intervalStarts(before: Milliseconds.date(before))], nil)
