@@ -95,6 +95,25 @@ struct ScriptAndReferenceTests {
     #expect(ReferenceUsage.secondsInUse(50, [120: 150]) == Array(50..<150))
   }
 
+  @Test("the reference gives each second of an interval to one app, the step due latest first")
+  func referenceLaysOutOneAppAtATime() {
+    // Alone, b would be in use from 130 to 190, while a is: b's step, due earlier, goes before.
+    let apart = ReferenceUsage.secondsInUse(
+      0, ["a": [60: 200], "b": [60: 190]], lastReport: 200)
+    #expect(apart.mapValues { $0.sorted() } == ["a": Array(140..<200), "b": Array(80..<140)])
+    // Alone, b's whole step fits after the start; beside a, 20 s of it do not, and go to the
+    // latest seconds still free before the last report (a duplicate at 300).
+    let crowded = ReferenceUsage.secondsInUse(
+      0, ["a": [60: 100], "b": [60: 90]], lastReport: 300)
+    #expect(
+      crowded.mapValues { $0.sorted() } == [
+        "a": Array(40..<100), "b": Array(0..<40) + Array(280..<300),
+      ])
+    // Control: the same reports laid out app by app overlap, which one foreground app forbids.
+    let alone = Set(ReferenceUsage.secondsInUse(0, [60: 200]))
+    #expect(!alone.isDisjoint(with: ReferenceUsage.secondsInUse(0, [60: 190])))
+  }
+
   @Test("the reference parses threshold event names in minutes and in seconds")
   func referenceParsesNames() throws {
     #expect(try ReferenceUsage.parse("stk:15m:com.example.app") == (900, "com.example.app"))

@@ -14,11 +14,21 @@ import UsageModel
 /// 2. It counts only if its threshold is at most the time from the interval's start to its
 ///    arrival.
 /// 3. Per interval and app, each threshold `h` counted, first received at `r`, means "`h` of use
-///    by `r`". The use is the latest one those reports allow: the cumulative use `U` is the
-///    smallest function that never decreases, grows at most one second a second and reaches `h`
-///    by each `r`, so `U(t) = max(U(t + 1) - 1, highest h reported by t)` backwards from the last
-///    report; the app was in use in second `t` when `U(t + 1) > U(t)`, from the interval's start.
-/// 4. Per local day and app, the union of those seconds over all intervals; and per local day,
+///    by `r`". Alone, an app's use is the latest one those reports allow: the cumulative use `U`
+///    is the smallest function that never decreases, grows at most one second a second and
+///    reaches `h` by each `r`, so `U(t) = max(U(t + 1) - 1, highest h reported by t)` backwards
+///    from the last report; the app was in use in second `t` when `U(t + 1) > U(t)`, from the
+///    interval's start.
+/// 4. One foreground app: within an interval, no two apps are in use in the same second. The
+///    use between an app's threshold and its next lower one counted (or zero) is a step, due by
+///    the earliest report of that threshold or of a higher one of the app. Backwards from the
+///    latest deadline, a second at a time down to the interval's start, each second goes to the
+///    first step still short of its length, in the order latest deadline, then higher
+///    threshold, then app that sorts last, whose deadline is after that second.
+/// 5. What an app's use alone (rule 3) holds beyond the seconds rule 4 gave it goes, apps in
+///    ascending order, each into the latest seconds still free between the interval's start
+///    and its last report of any counted threshold, a duplicate included.
+/// 6. Per local day and app, the union of those seconds over all intervals; and per local day,
 ///    their union over all apps, the device's total.
 ///
 /// Local days and occurrences come from `Calendar`; event names are parsed here.
@@ -53,8 +63,10 @@ struct ReferenceUsage {
     }
     for activity in starts.keys { starts[activity]?.sort() }
 
-    // Rules 1 and 2: the earliest report of each counted threshold, per interval and app.
-    var steps: [Interval: [Int64: Int64]] = [:]
+    // Rules 1 and 2: per interval, the earliest report of each counted threshold of each app,
+    // and the last report of any.
+    var reports: [Int64: [String: [Int64: Int64]]] = [:]
+    var lastReports: [Int64: Int64] = [:]
     for event in thresholds {
       let known = starts[event.activity] ?? []
       let start: Int64
@@ -69,15 +81,16 @@ struct ReferenceUsage {
         continue
       }
       guard event.threshold <= event.second - start else { continue }
-      let key = Interval(start: start, app: event.app)
-      steps[key, default: [:]][event.threshold] = min(
-        steps[key]?[event.threshold] ?? .max, event.second)
+      reports[start, default: [:]][event.app, default: [:]][event.threshold] = min(
+        reports[start]?[event.app]?[event.threshold] ?? .max, event.second)
+      lastReports[start] = max(lastReports[start] ?? .min, event.second)
     }
 
-    // Rules 3 and 4: the seconds in use, as a set per app.
+    // Rules 3 to 6: the seconds in use, as a set per app.
     var used: [String: Set<Int64>] = [:]
-    for (interval, reports) in steps {
-      used[interval.app, default: []].formUnion(Self.secondsInUse(interval.start, reports))
+    for (start, apps) in reports {
+      let seconds = Self.secondsInUse(start, apps, lastReport: lastReports[start] ?? start)
+      for (app, list) in seconds { used[app, default: []].formUnion(list) }
     }
     var totals: [LocalDay: [String: Int64]] = [:]
     var deviceTotals: [LocalDay: Int64] = [:]
@@ -94,8 +107,58 @@ struct ReferenceUsage {
     self.deviceTotals = deviceTotals
   }
 
+  /// The seconds from `start` in which each app of one interval was in use (rules 3 to 5), its
+  /// thresholds first reported as `apps` (app to threshold to second), `lastReport` the last
+  /// report of any counted threshold in the interval.
+  static func secondsInUse(
+    _ start: Int64, _ apps: [String: [Int64: Int64]], lastReport: Int64
+  ) -> [String: [Int64]] {
+    // Rule 4: every app's steps, each with its length and deadline, in the order of rule 4;
+    // `next` is the first step still short of its length.
+    var steps: [(app: String, threshold: Int64, length: Int64, deadline: Int64)] = []
+    for (app, reports) in apps {
+      var deadline = Int64.max
+      let thresholds = reports.keys.sorted()
+      for (index, threshold) in thresholds.enumerated().reversed() {
+        deadline = min(deadline, reports[threshold] ?? .max)
+        let lower = index == 0 ? 0 : thresholds[index - 1]
+        steps.append((app, threshold, threshold - lower, deadline))
+      }
+    }
+    steps.sort { ($0.deadline, $0.threshold, $0.app) > ($1.deadline, $1.threshold, $1.app) }
+    var left = steps.map(\.length)
+    var held: [Int64: String] = [:]
+    var next = 0
+    var second = (steps.first?.deadline ?? start) - 1
+    while second >= start, next < steps.count {
+      if left[next] == 0 {
+        next += 1
+      } else if steps[next].deadline <= second {
+        // No step is due after this second: those after `next` in the order are due no later.
+        second = steps[next].deadline - 1
+      } else {
+        held[second] = steps[next].app
+        left[next] -= 1
+        second -= 1
+      }
+    }
+    var seconds: [String: [Int64]] = [:]
+    for (second, app) in held { seconds[app, default: []].append(second) }
+
+    // Rule 5: what each app alone holds beyond that, into the latest free seconds.
+    var free = (start..<max(start, lastReport)).reversed().filter { held[$0] == nil }[...]
+    for app in apps.keys.sorted() {
+      let alone = secondsInUse(start, apps[app] ?? [:]).count
+      let crowdedOut = alone - (seconds[app]?.count ?? 0)
+      guard crowdedOut > 0 else { continue }
+      seconds[app, default: []] += free.prefix(crowdedOut)
+      free = free.dropFirst(crowdedOut)
+    }
+    return seconds
+  }
+
   /// The seconds from `start` in which an app whose thresholds were first reported as
-  /// `reports` (threshold to second) was in use, as late as the reports allow.
+  /// `reports` (threshold to second) was in use alone, as late as the reports allow (rule 3).
   static func secondsInUse(_ start: Int64, _ reports: [Int64: Int64]) -> [Int64] {
     guard let last = reports.values.max(), let highest = reports.keys.max() else { return [] }
     // Seconds before `start` are computed too, then dropped: the rule clamps there.
@@ -145,11 +208,6 @@ struct ReferenceUsage {
   }
 
   // MARK: - Parts
-
-  private struct Interval: Hashable {
-    var start: Int64
-    var app: String
-  }
 
   /// The threshold in seconds and the app of an event name `stk:<n>m:<app>` or `stk:<n>s:<app>`.
   static func parse(_ name: String) throws -> (Int64, String) {
