@@ -37,6 +37,8 @@ struct ReferenceUsage {
   let totals: [LocalDay: [String: Int64]]
   /// Seconds in which any app was in use, by day.
   let deviceTotals: [LocalDay: Int64]
+  /// The seconds in which each app was in use, over the script.
+  let seconds: [String: Set<Int64>]
 
   /// Derives the use of the callbacks among `entries`.
   ///
@@ -105,6 +107,7 @@ struct ReferenceUsage {
     }
     self.totals = totals
     self.deviceTotals = deviceTotals
+    seconds = used
   }
 
   /// The seconds from `start` in which each app of one interval was in use (rules 3 to 5), its
