@@ -24,7 +24,9 @@ import UsageModel
 /// - ``recoveries``: the app side's files that were damaged, moved aside and rebuilt, with what
 ///   could not be rebuilt;
 /// - the reward ledger's position after the app's last own transaction, so that a ledger cut
-///   short, rolled back or removed — which reads without an error — is found, not paid from twice.
+///   short, rolled back or removed — which reads without an error — is found, not paid from twice;
+/// - whether a drain began, so that a state removed beside its day logs is told from a first
+///   drain that appended its facts and was killed before it committed.
 ///
 /// The reward ledger is in a log of its own (`UsagePipeline.ledger()`).
 ///
@@ -37,8 +39,9 @@ import UsageModel
 /// "…"}, "losses": [SequenceLoss, …], "undecodable": [SequenceNumber, …], "outboxRecoveries":
 /// [OutboxRecovery, …], "alerts": BudgetAlertState, "acknowledgedTrackerDown":
 /// ["2026-03-08T00:00:00Z", …], "recoveries": [PipelineRecovery, …], "ledger": {"identity":
-/// "5f1c0a3be29d4471", "next": 42}}`; `lastApplied` is omitted before the first fact, `ledger`
-/// before the app's first transaction, and an empty list is left out.
+/// "5f1c0a3be29d4471", "next": 42}, "drainBegan": true}`; `lastApplied` is omitted before the
+/// first fact, `ledger` before the app's first transaction, `drainBegan` before the first drain
+/// appends a fact to the day logs, and an empty list is left out.
 public struct PipelineState: Sendable, Hashable, Codable {
   /// The most items ``losses``, ``undecodable``, ``recoveries`` and ``outboxRecoveries`` keep:
   /// 1,000 each.
@@ -114,6 +117,13 @@ public struct PipelineState: Sendable, Hashable, Codable {
   /// The reward ledger log's identity and next position after the app's last own transaction
   /// (or its last rebuild): the log must hold at least that much.
   var ledgerMark: LedgerMark?
+  /// Whether the day logs may hold facts this state did not apply: written, with nothing else
+  /// changed, before the first drain appends anything, and with the recovery of a rebuilt state.
+  ///
+  /// A state with nothing applied and day logs beside it was removed or replaced — unless its
+  /// first drain appended the facts and had not committed yet (another app process reads in
+  /// between, or the app was killed in between): this tells the two apart. No drain clears it.
+  var drainBegan: Bool
 
   /// A position in the reward ledger's log.
   ///
@@ -165,6 +175,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     acknowledgedTrackerDownInstants = []
     recoveries = []
     ledgerMark = nil
+    drainBegan = false
   }
 
   // MARK: - Codable
@@ -173,6 +184,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     case sequence, lastApplied, losses, undecodable, outboxRecoveries, alerts
     case acknowledgedTrackerDown, recoveries
     case ledgerMark = "ledger"
+    case drainBegan
   }
 
   /// Decodes the documented JSON form.
@@ -192,6 +204,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     recoveries =
       try container.decodeIfPresent([PipelineRecovery].self, forKey: .recoveries) ?? []
     ledgerMark = try container.decodeIfPresent(LedgerMark.self, forKey: .ledgerMark)
+    drainBegan = try container.decodeIfPresent(Bool.self, forKey: .drainBegan) ?? false
     for (key, count) in [
       (CodingKeys.losses, losses.count), (.undecodable, undecodable.count),
       (.recoveries, recoveries.count), (.outboxRecoveries, outboxRecoveries.count),
@@ -238,6 +251,7 @@ public struct PipelineState: Sendable, Hashable, Codable {
     }
     if !recoveries.isEmpty { try container.encode(recoveries, forKey: .recoveries) }
     try container.encodeIfPresent(ledgerMark, forKey: .ledgerMark)
+    if drainBegan { try container.encode(true, forKey: .drainBegan) }
   }
 
   // MARK: - Applying

@@ -273,7 +273,10 @@ public struct UsagePipeline: Sendable {
   /// Each step writes, then commits: the facts read from the outbox are appended to the
   /// folder's per-day logs (``FactJournal``), and only then is the cursor moved past them
   /// (`OutboxConsumer.drain(through:_:)`), so a kill in between leaves them to the next drain,
-  /// which appends them again — the logs are read as a set. Passing over an entry and recording
+  /// which appends them again — the logs are read as a set. Before the first drain appends a
+  /// fact, it writes in the state that a drain began (`PipelineState.drainBegan`), so that a
+  /// state with nothing applied beside the day logs is not taken for a removed one meanwhile.
+  /// Passing over an entry and recording
   /// it are two writes: a kill between them leaves the entry unrecorded as undecodable, and the
   /// next fact drained then reports its number as lost.
   private func drainPassingOverUndecodable() throws(PipelineError)
@@ -312,16 +315,30 @@ public struct UsagePipeline: Sendable {
     let stored: OutboxCursor
     let previous: Int64?
     let read: OutboxBatch<MonitorFact>
+    let began: Bool
     var undecodable: SequenceNumber?
     do throws(SequenceTrackingError) {
       let record = try consumer.record()
       stored = record.cursor
       previous = record.state.lastApplied.flatMap { Milliseconds.instant($0.at) }
+      began = record.state.drainBegan
       read = try peek(after: stored, undecodable: &undecodable)
     } catch {
       throw .sequence(error)
     }
     let facts = read.entries.map(\.payload)
+    if !began, !facts.isEmpty {
+      // Before the first facts reach the day logs: a state with nothing applied beside them
+      // would otherwise read as a removed one until this drain commits — to another app
+      // process meanwhile, or to the next wake after a kill (`checkFilesWentBack`). A mark
+      // written but not flushed is kept: a power cut that loses it brings back only that
+      // false alarm, which rebuilds the state and loses nothing.
+      do throws(PipelineError) {
+        try updateState { state throws(PipelineError) in state.drainBegan = true }
+      } catch {
+        guard case .notDurable? = error.storeError else { throw error }
+      }
+    }
     try journal.append(facts)
     try markStale(facts)
     let written = Set(read.entries.map(\.number))

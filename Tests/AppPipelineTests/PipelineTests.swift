@@ -271,6 +271,24 @@ struct PipelineTests {
     #expect(try decode(PipelineState.self, json(state)) == state)
   }
 
+  @Test("the state says that a drain began from the first drain on, and round-trips with it")
+  func stateSaysThatADrainBegan() throws {
+    var harness = try PipelineHarness()
+    #expect(try !json(harness.pipeline.state()).contains("drainBegan"))
+    try harness.use("com.example", day: "2026-04-16", from: "08:00", minutes: 5, step: 5)
+    try harness.pipeline.wake(.foreground, now: try harness.at("2026-04-16 08:30"))
+    let state = try harness.pipeline.state()
+    #expect(try json(state).contains(#""drainBegan":true"#))
+    #expect(try decode(PipelineState.self, json(state)) == state)
+    // Alone, it is what tells a state whose drain began from one that never drained.
+    let initial = try json(PipelineState())
+    #expect(try decode(PipelineState.self, initial) == PipelineState())
+    let began = try decode(PipelineState.self, #"{"drainBegan":true,"# + initial.dropFirst())
+    #expect(began != PipelineState())
+    #expect(try json(began).contains(#""drainBegan":true"#))
+    #expect(try decode(PipelineState.self, json(began)) == began)
+  }
+
   @Test("a pipeline error gives the store's error in one call")
   func storeErrorIsOneCallAway() {
     let error = SharedStoreError.corrupted(key: "k", path: "/p", reason: "r")

@@ -399,6 +399,74 @@ struct StateRecoveryTests {
     #expect(recovery.unrebuilt.contains(.acknowledgedAlerts))
   }
 
+  @Test("a first drain killed, or read by another process, before its commit is no removed state")
+  func firstDrainBeforeItsCommitIsNoRemovedState() throws {
+    let harness = try PipelineHarness()
+    let day = "2026-04-16"
+    let at = { (time: String) throws -> Date in try harness.at("\(day) \(time)") }
+    _ = harness.recorder.intervalDidStart(for: "daily", now: try at("00:00"))
+    try harness.use("com.example", day: day, from: "08:00", minutes: 10, step: 5)
+    let hook = BeforeTheLock(afterOpening: harness.pipeline.folder.layout.outboxKey)
+    var first = try UsagePipeline(
+      folder: try hook.folder(at: harness.directory.url).folder,
+      configuration: harness.pipeline.configuration)
+    let other = OtherAppProcess(
+      try UsagePipeline(
+        folder: try SharedFolder(directory: harness.directory.url),
+        configuration: harness.pipeline.configuration))
+    // The folder as a kill just before the first drain's commit leaves it.
+    let killed = try TemporaryDirectory(prefix: "stk-killed")
+    let dayLog = harness.directory.url.appendingPathComponent(
+      harness.pipeline.folder.layout.appFactsKey(of: try LocalDay(parsing: day)))
+    let (url, now) = (harness.directory.url, try at("08:31"))
+    let ran = LockedValue(false)
+    hook.arm(skippingLocks: Self.locksBeforeTheFirstCommit) {
+      do {
+        #expect(FileManager.default.fileExists(atPath: dayLog.path), "appended")
+        #expect(try other.pipeline.state().lastApplied == nil, "not committed yet")
+        let copy = killed.url.appendingPathComponent("folder")
+        try FileManager.default.copyItem(at: url, to: copy)
+        let wake = try other.pipeline.wake(.foreground, now: now)
+        #expect(wake.recoveries == [])
+        ran.withLock { $0 = true }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    #expect(try first.wake(.foreground, now: try at("08:30")).recoveries == [])
+    #expect(ran.withLock { $0 }, "the other process woke between the append and the commit")
+
+    // Control: without the state's first write, that folder is a removed state's.
+    let copy = killed.url.appendingPathComponent("folder")
+    let control = killed.url.appendingPathComponent("control")
+    try FileManager.default.copyItem(at: copy, to: control)
+    try FolderDamage.delete.apply(
+      to: control.appendingPathComponent(harness.pipeline.folder.layout.appStateKey))
+    var removed = try UsagePipeline(
+      folder: try SharedFolder(directory: control), configuration: harness.pipeline.configuration)
+    #expect(try removed.wake(.foreground, now: try at("08:40")).recoveries.map(\.file) == [.state])
+
+    // The app killed then: its next launch drains the facts again, and finds nothing damaged.
+    var relaunched = try UsagePipeline(
+      folder: try SharedFolder(directory: copy), configuration: harness.pipeline.configuration)
+    let wake = try relaunched.wake(.foreground, now: try at("08:40"))
+    #expect(wake.recoveries == [])
+    #expect(wake.applied == 3)
+    for pipeline in [relaunched, other.pipeline] {
+      #expect(try pipeline.state().recoveries == [])
+      let dashboard = try pipeline.dashboard(for: try LocalDay(parsing: day), now: try at("08:45"))
+      #expect(dashboard.usage.total == .seconds(10 * 60))
+    }
+  }
+
+  /// The locks a first drain takes after it reads the outbox and before its commit's.
+  ///
+  /// They are the locks to write that it began, to append the facts to their day's log and to
+  /// append the interval's start to the starts' log (no summary exists yet to mark stale), for
+  /// facts of one UTC day that include a start. The hook's checks fail, rather than pass without
+  /// the interleaving, if the order changes.
+  static let locksBeforeTheFirstCommit = 3
+
   @Test(
     "a record that does not decode is damage: the file is rebuilt, keeping what still decodes",
     arguments: [Target.state, .facts, .starts, .ledger])

@@ -106,6 +106,9 @@ extension UsagePipeline {
     try updateState { state throws(PipelineError) in
       for recovery in pending { state.record(recovery) }
       if rebuiltLedger { state.ledgerMark = mark }
+      // A rebuilt state beside the day logs applies them again from the outbox's start: once
+      // the retention drops its recovery, it must not read as one removed.
+      if pending.contains(where: { $0.file == .state }) { state.drainBegan = true }
     }
     recoveries += unrecorded
     unrecorded = []
@@ -352,11 +355,13 @@ extension UsagePipeline {
 
   /// Checks that no file of the app side went back without an error.
   ///
-  /// The day log of the last fact applied must still hold it, a state with nothing applied must
-  /// have no day logs beside it, and the ledger must hold what it held after the app's last
-  /// transaction: a log truncated, rolled back to an older copy or removed reads without an
-  /// error, and would otherwise lose its facts silently. A day the
-  /// retention before `now` (milliseconds) may have removed is not checked.
+  /// The day log of the last fact applied must still hold it, a state whose drains never began
+  /// (`PipelineState.drainBegan`) must have no day logs beside it, and the ledger must hold
+  /// what it held after the app's last transaction: a log truncated, rolled back to an older
+  /// copy or removed reads without an error, and would otherwise lose its facts silently. A day
+  /// the retention before `now` (milliseconds) may have removed is not checked. A state that
+  /// went back to an older version is an older cursor, not a loss: the next drain applies the
+  /// outbox again from it.
   ///
   /// - Throws: ``PipelineError/store(_:)`` with `SharedStoreError.corrupted` naming the file
   ///   that went back, which ``healing(now:into:_:)`` quarantines and rebuilds.
