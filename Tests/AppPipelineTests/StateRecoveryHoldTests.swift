@@ -118,6 +118,40 @@ struct StateRecoveryHoldTests {
     #expect(try fixture.usage() == .seconds(25 * 60))
   }
 
+  @Test("a file another app process healed since this one found it damaged is not moved again")
+  func fileHealedMeanwhileIsNotMovedAgain() throws {
+    let fixture = try Fixture()
+    let hook = BeforeTheLock(afterOpening: Self.key)
+    let cold = try UsagePipeline(
+      folder: try hook.folder(at: fixture.harness.directory.url).folder,
+      configuration: fixture.harness.pipeline.configuration)
+
+    // When the cold process takes the lock to move the log it found damaged, another app process
+    // has just healed it.
+    let other = OtherAppProcess(try fixture.coldPipeline())
+    let (day, now) = (try LocalDay(parsing: Self.day), try fixture.at("09:00"))
+    let ran = LockedValue(false)
+    hook.arm {
+      do {
+        let healed = try other.pipeline.dashboard(for: day, now: now)
+        #expect(healed.facts.recoveries.map(\.file) == [.facts])
+        ran.withLock { $0 = true }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    let dashboard = try cold.dashboard(for: day, now: now)
+    #expect(ran.withLock { $0 }, "the other process healed the log during the heal")
+    // One recovery, the other's, and one file moved aside: the rebuild stays where it is.
+    #expect(dashboard.facts.recoveries.map(\.file) == [.facts])
+    let moved = try fixture.harness.directory.contents().filter {
+      $0.hasPrefix(".quarantined.\(Self.key).")
+    }
+    #expect(moved.count == 1)
+    #expect(dashboard.usage.total == .seconds(20 * 60))
+    #expect(try fixture.usage() == .seconds(20 * 60))
+  }
+
   @Test("a fact another app process appended but has not committed when this one heals is kept")
   func factAppendedButNotCommittedIsKept() throws {
     let hook = BeforeTheLock(afterOpening: Self.key)

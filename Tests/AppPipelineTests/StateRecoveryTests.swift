@@ -541,7 +541,7 @@ struct StateRecoveryTests {
 
   @Test(
     "a file found damaged once, then whole — healed by another process meanwhile — is not moved",
-    arguments: [1, 2])
+    arguments: [1, Int.max])
   func fileHealedMeanwhileIsNotMoved(_ damagedReads: Int) throws {
     let scenario = try Scenario()
     let layout = scenario.harness.pipeline.folder.layout
@@ -554,9 +554,83 @@ struct StateRecoveryTests {
     try scenario.useMore()
     let wake = try pipeline.wake(
       .notification, now: try scenario.harness.at("\(scenario.second) 09:30"))
-    // Control: a file damaged at both reads is moved and reported.
+    // Control: a file damaged at every read until it is moved is moved and reported.
     #expect(wake.recoveries.map(\.file) == (damagedReads == 1 ? [] : [.ledger]))
     #expect(try scenario.quarantined(.ledger).count == (damagedReads == 1 ? 0 : 1))
+  }
+
+  @Test("a ledger another app process healed and paid from meanwhile is not rebuilt again")
+  func ledgerHealedMeanwhileKeepsItsTransactions() throws {
+    let scenario = try Scenario()
+    let harness = scenario.harness
+    try FolderDamage.flipHeader.apply(to: try scenario.url(of: .ledger))
+    try scenario.useMore()
+    let hook = BeforeTheLock(afterOpening: harness.pipeline.folder.layout.appLedgerKey)
+    var cold = try UsagePipeline(
+      folder: try hook.folder(at: harness.directory.url).folder,
+      configuration: harness.pipeline.configuration)
+
+    // When the cold process takes the lock to move the ledger it found damaged, another app
+    // process has healed it and the app has granted 500 XP through it.
+    let other = OtherAppProcess(
+      try UsagePipeline(
+        folder: try SharedFolder(directory: harness.directory.url),
+        configuration: harness.pipeline.configuration))
+    let now = try harness.at("\(scenario.second) 09:30")
+    let ran = LockedValue(false)
+    hook.arm {
+      do {
+        let healed = try other.pipeline.wake(.notification, now: now)
+        #expect(healed.recoveries.map(\.file) == [.ledger])
+        let grant = LedgerTransaction(id: "grant", at: now, kind: .earn(xp: 500))
+        _ = try other.pipeline.apply(grant)
+        ran.withLock { $0 = true }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    let wake = try cold.wake(.notification, now: now)
+    #expect(ran.withLock { $0 }, "the other process healed the ledger during the heal")
+    #expect(wake.recoveries == [])
+    #expect(try scenario.quarantined(.ledger).count == 1)
+    // The ten minutes drained since the rebuild earn 100 XP; the grant is kept.
+    #expect(try cold.ledger().balance.xp == 600)
+  }
+
+  @Test("another app process that takes the lock right after a ledger's rebuild finds it known")
+  func ledgerRebuildIsRecordedInItsHold() throws {
+    let scenario = try Scenario()
+    let harness = scenario.harness
+    try FolderDamage.flipHeader.apply(to: try scenario.url(of: .ledger))
+    try scenario.useMore()
+    let hook = BeforeTheLock(afterOpening: harness.pipeline.folder.layout.appLedgerKey)
+    var cold = try UsagePipeline(
+      folder: try hook.folder(at: harness.directory.url).folder,
+      configuration: harness.pipeline.configuration)
+
+    // At the first lock after the rebuild's hold, another app process wakes: the state names the
+    // rebuilt ledger already, so it finds nothing gone back and moves nothing.
+    let other = OtherAppProcess(
+      try UsagePipeline(
+        folder: try SharedFolder(directory: harness.directory.url),
+        configuration: harness.pipeline.configuration))
+    let now = try harness.at("\(scenario.second) 09:30")
+    let ran = LockedValue(false)
+    hook.arm(skippingLocks: 1) {
+      do {
+        #expect(try other.pipeline.state().recoveries.map(\.file) == [.ledger], "rebuilt")
+        #expect(try other.pipeline.wake(.notification, now: now).recoveries == [])
+        ran.withLock { $0 = true }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    let wake = try cold.wake(.notification, now: now)
+    #expect(ran.withLock { $0 }, "the other process woke after the rebuild")
+    #expect(wake.recoveries.map(\.file) == [.ledger])
+    #expect(try scenario.quarantined(.ledger).count == 1)
+    // The ten minutes drained since the rebuild earn 100 XP.
+    #expect(try cold.ledger().balance.xp == 100)
   }
 
   @Test("a ledger another app process rebuilds during a transaction is not found gone back after")
@@ -671,7 +745,7 @@ private final class FailingStore: ForwardingStore {
 }
 
 /// A store whose first `count` reads of one log report it corrupted, as a file another process
-/// heals meanwhile reads.
+/// heals meanwhile reads — or, with `Int.max`, every read until the log is moved aside.
 private final class DamagedReads: ForwardingStore, @unchecked Sendable {
   let base: any SharedStore
   let key: String
@@ -693,5 +767,15 @@ private final class DamagedReads: ForwardingStore, @unchecked Sendable {
       if damaged { throw .corrupted(key: key, path: key, reason: "planted") }
     }
     return try base.readLog(key, newest: newest)
+  }
+
+  /// Moves the file aside, and with it the damage its reads report.
+  func quarantine(_ key: String) throws(SharedStoreError) -> String? {
+    if key == self.key {
+      lock.lock()
+      left = 0
+      lock.unlock()
+    }
+    return try base.quarantine(key)
   }
 }

@@ -28,10 +28,9 @@ extension UsagePipeline {
   /// Runs `body`; when it fails on a damaged file of the app side, quarantines the file,
   /// rebuilds it, records the recovery in the state and runs `body` again.
   ///
-  /// A file is moved only when `body` fails on it twice in a row: the second run finds it healed
-  /// if another process healed it in between, which leaves a narrower window for two processes
-  /// to heal one file twice (each would report it; the rebuilds agree, being derived from the
-  /// same facts).
+  /// A file is moved only when `body` fails on it twice in a row, and only if, in the hold of the
+  /// move, the key still names the file it found before the second run: another process (the
+  /// app and its widget) that healed the file in between is left its rebuild.
   ///
   /// Call it on a copy of the pipeline when `body` changes the pipeline itself.
   ///
@@ -41,22 +40,25 @@ extension UsagePipeline {
   ///   - body: The operation.
   /// - Returns: What `body` returned.
   /// - Throws: What `body` throws when it is not damage, or is damage of a key healed already in
-  ///   this call; ``PipelineError/store(_:)`` when a quarantine or a rebuild fails.
+  ///   this call (or left to another process's rebuild); ``PipelineError/store(_:)`` when a
+  ///   quarantine or a rebuild fails.
   func healing<Result>(
     now: Int64, into recoveries: inout [PipelineRecovery],
     _ body: () throws(PipelineError) -> Result
   ) throws(PipelineError) -> Result {
     var healed: Set<String> = []
-    var suspected: Set<String> = []
+    // The file each suspected key named before `body` ran again: the quarantine moves it only
+    // if it is still that file.
+    var suspected: [String: KeyFile] = [:]
     var unrecorded: [PipelineRecovery] = []
     var failure: PipelineError?
     while true {
-      if let error = failure, let key = damagedFile(error)?.key, !suspected.contains(key),
+      if let error = failure, let key = damagedFile(error)?.key, suspected[key] == nil,
         !healed.contains(key)
       {
         // Once more before moving anything: another process (the app and its widget, say) may
         // have healed the file since it was read.
-        suspected.insert(key)
+        suspected[key] = keyFile(key)
         failure = nil
       } else if let error = failure {
         failure = nil
@@ -76,7 +78,7 @@ extension UsagePipeline {
         healed.insert(key)
         do throws(PipelineError) {
           let (made, rebuildFailure) = try recover(
-            file, key: key, damage: error, now: now, healed: &healed)
+            file, key: key, damage: error, found: suspected[key], now: now, healed: &healed)
           unrecorded += made
           failure = rebuildFailure
         } catch {
@@ -171,6 +173,14 @@ extension UsagePipeline {
   /// day, so they are not read again in the hold: a transaction another process makes in
   /// between is not in the rebuilt ledger — fewer XP, never more.
   ///
+  /// The file is moved only if the key still names the one found damaged (``stillNames(_:_:)``):
+  /// `found`, read before the second read that found the damage (or when this starts, after
+  /// it). Another process that healed the file meanwhile left a whole rebuild, which would
+  /// otherwise be moved aside and rebuilt again — for a ledger, losing the transactions made in
+  /// between. Nothing is recorded for the key then, and the caller reads the healed file. The
+  /// recovery is recorded in the state within the same hold, so that no process finds a rebuild
+  /// the state does not know yet.
+  ///
   /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
   ///   with, if they did: then this recovery reports everything the file held as not rebuilt;
   ///   or the error of a write after a whole rebuild (a summary's stale mark), with the
@@ -181,13 +191,15 @@ extension UsagePipeline {
   ///   quarantine fails or the lock cannot be taken; an error that is not damage while the
   ///   rebuild reads, and damage of a key healed already (nothing moved then).
   private func recover(
-    _ file: PipelineRecovery.File, key: String, damage: PipelineError, now: Int64,
-    healed: inout Set<String>
+    _ file: PipelineRecovery.File, key: String, damage: PipelineError, found: KeyFile? = nil,
+    now: Int64, healed: inout Set<String>
   ) throws(PipelineError) -> ([PipelineRecovery], PipelineError?) {
     var made: [PipelineRecovery] = []
+    let found = found ?? keyFile(key)
     do throws(PipelineError) {
       let early = try prepared(file, key: key, now: now, healed: &healed, made: &made)
       return try FolderHold.holding(folder.store) { () throws(PipelineError) in
+        guard try stillNames(key, found) else { return (made, nil) }
         // Read again in the hold, but for a ledger's credits, which are derived.
         let plan: RebuildPlan
         if file == .ledger {
@@ -210,15 +222,75 @@ extension UsagePipeline {
           unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
         }
         if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
-        made.append(
-          PipelineRecovery(
-            file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-            unrebuilt: unrebuilt))
+        let recovery = PipelineRecovery(
+          file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+          unrebuilt: unrebuilt)
+        made.append(recovery)
+        // Recorded in the hold too: another app process that takes the lock next finds the
+        // state naming the rebuild (the recovery, a rebuilt ledger's position), never a rebuilt
+        // file its checks would take for one gone back, and move again. When this fails, the
+        // caller records it after the hold, as it records every recovery (each once).
+        var pending = [recovery]
+        var recorded: [PipelineRecovery] = []
+        do throws(PipelineError) {
+          try record(&pending, into: &recorded)
+        } catch {
+          // Left to the caller's record, which reports its failure.
+        }
         return (made, failure)
       }
     } catch {
       guard !made.isEmpty else { throw error }
       return (made, error)
+    }
+  }
+
+  /// Which file a key names, to tell in the hold of a quarantine whether another process
+  /// replaced it since it was found damaged.
+  ///
+  /// A log's identity is drawn at random when its file is created — a rebuild's included — and
+  /// kept by its compactions, so a file that another process moved aside and rebuilt has
+  /// another identity, or none when its rebuild writes nothing.
+  enum KeyFile: Equatable {
+    /// The key has no file.
+    case absent
+    /// A log with this identity.
+    case log(identity: UInt64)
+    /// A file that does not read as a log: damaged in its header or newest frame, not a log, or
+    /// not readable then.
+    case unreadable
+  }
+
+  /// The file `key` names now (``KeyFile``), read to its header and newest frame.
+  ///
+  /// Any error reads as `unreadable`: this only tells whether the file changes, and the
+  /// operation that found the damage reports it.
+  func keyFile(_ key: String) -> KeyFile {
+    do throws(SharedStoreError) {
+      guard let log = try folder.store.readLog(key, newest: 0) else { return .absent }
+      return .log(identity: log.identity)
+    } catch {
+      return .unreadable
+    }
+  }
+
+  /// Whether `key` still names the file `found` was read from, damaged: the file does not read
+  /// whole, or it is the same log — which reads whole when its damage is a cut at a frame
+  /// boundary or a record that does not decode — or there is still no file.
+  ///
+  /// The whole file is read, never what a store remembers of its end: a byte changed in place
+  /// leaves a file's size, and so a kept end, as they were.
+  ///
+  /// - Throws: ``PipelineError/store(_:)`` when the file cannot be read for a reason that is
+  ///   not damage (an I/O error): nothing is moved for it.
+  /// - Complexity: O(*n*) in the file's size; only after damage.
+  func stillNames(_ key: String, _ found: KeyFile) throws(PipelineError) -> Bool {
+    do throws(SharedStoreError) {
+      guard let log = try folder.store.readLog(key, newest: nil) else { return found == .absent }
+      return found == .log(identity: log.identity)
+    } catch {
+      guard damagedFile(.store(error)) != nil else { throw .store(error) }
+      return true
     }
   }
 
@@ -228,6 +300,9 @@ extension UsagePipeline {
     _ file: PipelineRecovery.File, key: String, now: Int64, healed: inout Set<String>,
     made: inout [PipelineRecovery]
   ) throws(PipelineError) -> RebuildPlan {
+    // As `healing` does: once more before moving another file, which another process may have
+    // healed since, and the file found then is the one to move.
+    var suspected: [String: KeyFile] = [:]
     while true {
       do throws(PipelineError) {
         return try prepare(file, key: key, now: now)
@@ -235,9 +310,13 @@ extension UsagePipeline {
         guard let (other, otherFile) = damagedFile(error), other != key,
           !healed.contains(other), healed.count < Self.recoveryLimit
         else { throw error }
+        guard let found = suspected[other] else {
+          suspected[other] = keyFile(other)
+          continue
+        }
         healed.insert(other)
         let (more, failure) = try recover(
-          otherFile, key: other, damage: error, now: now, healed: &healed)
+          otherFile, key: other, damage: error, found: found, now: now, healed: &healed)
         made += more
         if let failure { throw failure }
       }
