@@ -306,10 +306,8 @@ public struct PipelineState: Sendable, Hashable, Codable {
     return recorded
   }
 
-  /// Records the recovery of a damaged file, once: a recovery is recorded in the hold of its
-  /// rebuild, and again by the call that made it, in case that record failed.
+  /// Records the recovery of a damaged file.
   mutating func record(_ recovery: PipelineRecovery) {
-    guard !recoveries.contains(recovery) else { return }
     appendBounded(&recoveries, recovery)
   }
 

@@ -633,6 +633,54 @@ struct StateRecoveryTests {
     #expect(try cold.ledger().balance.xp == 100)
   }
 
+  @Test("a reader that found a rebuilt ledger before its rebuild was recorded moves nothing")
+  func ledgerRebuiltButNotRecordedYetIsNotMoved() throws {
+    let scenario = try Scenario()
+    let harness = scenario.harness
+    let (key, configuration) = (
+      harness.pipeline.folder.layout.appLedgerKey, harness.pipeline.configuration
+    )
+    try FolderDamage.flipHeader.apply(to: try scenario.url(of: .ledger))
+    try scenario.useMore()
+    let now = try harness.at("\(scenario.second) 09:30")
+
+    // Process A heals the ledger. Once its rebuild is renamed into place, and before A records it
+    // in the state, process B — a reader, which takes no lock — finds the rebuilt ledger behind
+    // the state's old mark, twice, and asks for the lock to move it; then A goes on.
+    let renaming = AfterRenaming(to: key)
+    let store = try FileStore(
+      directory: harness.directory.url, durability: .durable, fileSystem: renaming)
+    var healer = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: configuration)
+    let hook = BeforeTheLock(afterOpening: key)
+    let reader = OtherAppProcess(
+      try UsagePipeline(
+        folder: try hook.folder(at: harness.directory.url).folder, configuration: configuration))
+    let (waiting, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let read = LockedValue<[PipelineRecovery.File]?>(nil)
+    hook.arm { waiting.signal() }
+    renaming.arm {
+      Thread.detachNewThread {
+        do {
+          let wake = try reader.pipeline.wake(.notification, now: now)
+          read.withLock { $0 = wake.recoveries.map(\.file) }
+        } catch {
+          Issue.record(error)
+        }
+        done.signal()
+      }
+      #expect(waiting.wait(timeout: .now() + 30) == .success, "B asks for the lock")
+    }
+    let wake = try healer.wake(.notification, now: now)
+    #expect(done.wait(timeout: .now() + 30) == .success, "B woke")
+    #expect(wake.recoveries.map(\.file) == [.ledger])
+    #expect(read.withLock { $0 } == [], "B found the rebuild recorded, and moved nothing")
+    #expect(try scenario.quarantined(.ledger).count == 1)
+    #expect(try healer.ledger().balance.xp == 100)
+  }
+
   @Test("a ledger another app process rebuilds during a transaction is not found gone back after")
   func ledgerRebuiltDuringATransactionKeepsItsMark() throws {
     let scenario = try Scenario()
@@ -741,6 +789,34 @@ private final class FailingStore: ForwardingStore {
   func readLog(_ key: String, newest: Int?) throws(SharedStoreError) -> LogSnapshot? {
     try check(key)
     return try base.readLog(key, newest: newest)
+  }
+}
+
+/// The real file system, which runs an action once, just after a file is renamed to a name:
+/// another process's work placed between a rebuild's rename and what follows it in the same
+/// hold.
+private final class AfterRenaming: ForwardingFileSystem, @unchecked Sendable {
+  let base: any FileSystem = POSIXFileSystem()
+  private let name: String
+  private let action = LockedValue<(@Sendable () -> Void)?>(nil)
+
+  init(to name: String) {
+    self.name = "/" + name
+  }
+
+  /// Runs `action` after the next rename to the name, and then no more.
+  func arm(_ action: @escaping @Sendable () -> Void) {
+    self.action.withLock { $0 = action }
+  }
+
+  func rename(_ source: String, to destination: String) throws(SystemCallError) {
+    try base.rename(source, to: destination)
+    guard destination.hasSuffix(name) else { return }
+    let run = action.withLock { action -> (@Sendable () -> Void)? in
+      defer { action = nil }
+      return action
+    }
+    run?()
   }
 }
 

@@ -69,6 +69,15 @@ struct LedgerJournal: Sendable {
     } catch {
       throw .store(error)
     }
+    return try fold(snapshot)
+  }
+
+  /// The ledger `snapshot` holds — a whole read of the log, `nil` when it has no file — folded
+  /// afresh, and kept for ``fold()``.
+  ///
+  /// - Throws: ``PipelineError/store(_:)`` with `corrupted` or `decoding` when the records do
+  ///   not fold: damage, which the pipeline quarantines and rebuilds.
+  func fold(_ snapshot: LogSnapshot?) throws(PipelineError) -> Fold {
     let records = snapshot?.records ?? []
     // The newest checkpoint: the fold starts from it, and from the records after those it
     // covers. An older checkpoint is covered by it, or is among those records and is skipped.

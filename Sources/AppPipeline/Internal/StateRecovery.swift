@@ -77,8 +77,11 @@ extension UsagePipeline {
         }
         healed.insert(key)
         do throws(PipelineError) {
+          // Suspected before: a key is healed only at its second failure.
+          let found = suspected[key] ?? keyFile(key)
           let (made, rebuildFailure) = try recover(
-            file, key: key, damage: error, found: suspected[key], now: now, healed: &healed)
+            file, key: key, damage: error, found: found, now: now, healed: &healed,
+            recorded: &recoveries)
           unrecorded += made
           failure = rebuildFailure
         } catch {
@@ -173,39 +176,42 @@ extension UsagePipeline {
   /// day, so they are not read again in the hold: a transaction another process makes in
   /// between is not in the rebuilt ledger — fewer XP, never more.
   ///
-  /// The file is moved only if the key still names the one found damaged (``stillNames(_:_:)``):
-  /// `found`, read before the second read that found the damage (or when this starts, after
-  /// it). Another process that healed the file meanwhile left a whole rebuild, which would
-  /// otherwise be moved aside and rebuilt again — for a ledger, losing the transactions made in
-  /// between. Nothing is recorded for the key then, and the caller reads the healed file. The
-  /// recovery is recorded in the state within the same hold, so that no process finds a rebuild
-  /// the state does not know yet.
+  /// The file is moved only if it is still damaged in the hold (``stillDamaged(_:key:found:)``):
+  /// the key still names `found`, the file read before the second read that found the damage.
+  /// Another process that healed the file meanwhile left a whole rebuild, which would otherwise
+  /// be moved aside and rebuilt again — for a ledger, losing the transactions made in between.
+  /// Nothing is recorded for the key then, and the caller reads the healed file. The recovery
+  /// is recorded in the state within the same hold (into `recorded`), so that the next process
+  /// to take the lock finds the state naming the rebuild.
   ///
-  /// - Returns: The recoveries made — this one last — and the error the rebuild's writes failed
-  ///   with, if they did: then this recovery reports everything the file held as not rebuilt;
-  ///   or the error of a write after a whole rebuild (a summary's stale mark), with the
-  ///   rebuild's own losses.
+  /// - Returns: The recoveries made and not recorded yet — this one last, when its record in
+  ///   the hold failed — and the error the rebuild's writes failed with, if they did: then this
+  ///   recovery reports everything the file held as not rebuilt; or the error of a write after a
+  ///   whole rebuild (a summary's stale mark), with the rebuild's own losses; or the record's
+  ///   `notDurable`.
   ///   When other files were healed on the way, a failure after them (the quarantine, the lock)
   ///   is returned with their recoveries rather than thrown, so that they are recorded.
   /// - Throws: When no other file was healed on the way: ``PipelineError/store(_:)`` when the
-  ///   quarantine fails or the lock cannot be taken; an error that is not damage while the
-  ///   rebuild reads, and damage of a key healed already (nothing moved then).
+  ///   quarantine fails, the lock cannot be taken or the file cannot be read in the hold for a
+  ///   reason that is not damage; an error that is not damage while the rebuild reads, and
+  ///   damage of a key healed already (nothing moved then).
   private func recover(
-    _ file: PipelineRecovery.File, key: String, damage: PipelineError, found: KeyFile? = nil,
-    now: Int64, healed: inout Set<String>
+    _ file: PipelineRecovery.File, key: String, damage: PipelineError, found: KeyFile,
+    now: Int64, healed: inout Set<String>, recorded: inout [PipelineRecovery]
   ) throws(PipelineError) -> ([PipelineRecovery], PipelineError?) {
     var made: [PipelineRecovery] = []
-    let found = found ?? keyFile(key)
     do throws(PipelineError) {
-      let early = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+      let early = try prepared(
+        file, key: key, now: now, healed: &healed, made: &made, recorded: &recorded)
       return try FolderHold.holding(folder.store) { () throws(PipelineError) in
-        guard try stillNames(key, found) else { return (made, nil) }
+        guard try stillDamaged(file, key: key, found: found) else { return (made, nil) }
         // Read again in the hold, but for a ledger's credits, which are derived.
         let plan: RebuildPlan
         if file == .ledger {
           plan = early
         } else {
-          plan = try prepared(file, key: key, now: now, healed: &healed, made: &made)
+          plan = try prepared(
+            file, key: key, now: now, healed: &healed, made: &made, recorded: &recorded)
         }
         let keptAt: String?
         do throws(SharedStoreError) {
@@ -222,22 +228,26 @@ extension UsagePipeline {
           unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
         }
         if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
-        let recovery = PipelineRecovery(
-          file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-          unrebuilt: unrebuilt)
-        made.append(recovery)
-        // Recorded in the hold too: another app process that takes the lock next finds the
-        // state naming the rebuild (the recovery, a rebuilt ledger's position), never a rebuilt
-        // file its checks would take for one gone back, and move again. When this fails, the
-        // caller records it after the hold, as it records every recovery (each once).
-        var pending = [recovery]
-        var recorded: [PipelineRecovery] = []
+        // Recorded in the same hold: the next process to take the lock finds the state naming
+        // the rebuild (the recovery, a rebuilt ledger's position), never a rebuilt ledger its
+        // checks would take for one gone back, and move again.
+        var pending = [
+          PipelineRecovery(
+            file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+            unrebuilt: unrebuilt)
+        ]
         do throws(PipelineError) {
           try record(&pending, into: &recorded)
         } catch {
-          // Left to the caller's record, which reports its failure.
+          if case .notDurable? = error.storeError {
+            // Written, but perhaps not past a power cut: recorded, and the failure reported.
+            recorded += pending
+            pending = []
+            failure = failure ?? error
+          }
+          // Otherwise the caller records it after the hold, and reports that record's failure.
         }
-        return (made, failure)
+        return (made + pending, failure)
       }
     } catch {
       guard !made.isEmpty else { throw error }
@@ -274,31 +284,52 @@ extension UsagePipeline {
     }
   }
 
-  /// Whether `key` still names the file `found` was read from, damaged: the file does not read
-  /// whole, or it is the same log — which reads whole when its damage is a cut at a frame
-  /// boundary or a record that does not decode — or there is still no file.
+  /// Whether the file of `key`, found damaged, is still damaged in the hold of its move: it does
+  /// not read whole, or the key still names the same log — which reads whole when its damage is
+  /// a cut at a frame boundary or a record that does not decode — and a ledger is still behind
+  /// the state's mark or still does not fold, or there is still no file.
   ///
   /// The whole file is read, never what a store remembers of its end: a byte changed in place
-  /// leaves a file's size, and so a kept end, as they were.
+  /// leaves a file's size, and so a kept end, as they were. A ledger is damaged against the
+  /// state too, and readers take no lock: one that read while another process rebuilt the
+  /// ledger, before that process recorded the rebuild in the state, found the rebuilt file
+  /// behind the old mark; in this hold the record is made.
   ///
   /// - Throws: ``PipelineError/store(_:)`` when the file cannot be read for a reason that is
-  ///   not damage (an I/O error): nothing is moved for it.
+  ///   not damage (an I/O error): nothing is moved for it; the errors of reading the state.
   /// - Complexity: O(*n*) in the file's size; only after damage.
-  func stillNames(_ key: String, _ found: KeyFile) throws(PipelineError) -> Bool {
+  func stillDamaged(_ file: PipelineRecovery.File, key: String, found: KeyFile)
+    throws(PipelineError) -> Bool
+  {
+    let log: LogSnapshot?
     do throws(SharedStoreError) {
-      guard let log = try folder.store.readLog(key, newest: nil) else { return found == .absent }
-      return found == .log(identity: log.identity)
+      log = try folder.store.readLog(key, newest: nil)
     } catch {
       guard damagedFile(.store(error)) != nil else { throw .store(error) }
+      return true
+    }
+    guard (log.map { .log(identity: $0.identity) } ?? .absent) == found else { return false }
+    guard file == .ledger, let log else { return true }
+    // The same whole ledger, as the file holds it (not what the store or the journal remember
+    // of it): damaged if the state's mark is still ahead of it, or if it does not fold.
+    let position = PipelineState.LedgerMark(identity: log.identity, next: log.nextPosition)
+    if let mark = try state().ledgerMark, Self.ledger(at: position, isBehind: mark) {
+      return true
+    }
+    do throws(PipelineError) {
+      _ = try ledgerJournal.fold(log)
+      return false
+    } catch {
+      guard damagedFile(error)?.key == key else { throw error }
       return true
     }
   }
 
   /// What rebuilding `file` needs, read after healing first each other damaged file met on the
-  /// way; the recoveries of those are appended to `made`.
+  /// way; the recoveries of those go to `recorded` when recorded in their holds, else to `made`.
   private func prepared(
     _ file: PipelineRecovery.File, key: String, now: Int64, healed: inout Set<String>,
-    made: inout [PipelineRecovery]
+    made: inout [PipelineRecovery], recorded: inout [PipelineRecovery]
   ) throws(PipelineError) -> RebuildPlan {
     // As `healing` does: once more before moving another file, which another process may have
     // healed since, and the file found then is the one to move.
@@ -316,7 +347,8 @@ extension UsagePipeline {
         }
         healed.insert(other)
         let (more, failure) = try recover(
-          otherFile, key: other, damage: error, found: found, now: now, healed: &healed)
+          otherFile, key: other, damage: error, found: found, now: now, healed: &healed,
+          recorded: &recorded)
         made += more
         if let failure { throw failure }
       }
@@ -481,21 +513,27 @@ extension UsagePipeline {
   ///   when it was cut short, rolled back, removed or replaced, and the errors of a ledger that
   ///   does not read or fold.
   func checkLedgerWentBack(_ state: PipelineState) throws(PipelineError) {
-    if let mark = state.ledgerMark {
-      let position = try ledgerPosition()
-      guard let position, position.identity == mark.identity, position.next >= mark.next else {
-        let key = folder.layout.appLedgerKey
-        throw .store(
-          .corrupted(
-            key: key, path: key,
-            reason: "it holds less than after the app's last transaction (position \(mark.next)): "
-              + "it was cut short, rolled back, removed or replaced"))
-      }
+    if let mark = state.ledgerMark, Self.ledger(at: try ledgerPosition(), isBehind: mark) {
+      let key = folder.layout.appLedgerKey
+      throw .store(
+        .corrupted(
+          key: key, path: key,
+          reason: "it holds less than after the app's last transaction (position \(mark.next)): "
+            + "it was cut short, rolled back, removed or replaced"))
     }
     // Folded before anything is drained: a ledger found damaged is rebuilt from the facts
     // drained before, and the facts drained next are credited as usual. Cached: O(1) when
     // the log did not change.
     _ = try ledgerJournal.fold()
+  }
+
+  /// Whether the ledger's log at `position` (`nil`: no log) holds less than the state's `mark`,
+  /// its position after the app's last transaction: another log, or the same one shorter.
+  static func ledger(
+    at position: PipelineState.LedgerMark?, isBehind mark: PipelineState.LedgerMark
+  ) -> Bool {
+    guard let position, position.identity == mark.identity else { return true }
+    return position.next < mark.next
   }
 
   /// The reward ledger log's identity and next position; `nil` when there is no log.
