@@ -559,26 +559,42 @@ struct StateRecoveryTests {
     #expect(try scenario.quarantined(.ledger).count == (damagedReads == 1 ? 0 : 1))
   }
 
+  /// The ledger damaged, ten more minutes recorded, and two app processes on the folder: one
+  /// through a hook on the ledger's file, and one opened as usual.
+  struct DamagedLedger {
+    let scenario: Scenario
+    let hook: BeforeTheLock
+    var cold: UsagePipeline
+    let other: OtherAppProcess
+    /// When both wake.
+    let now: Date
+
+    init() throws {
+      scenario = try Scenario()
+      let harness = scenario.harness
+      try FolderDamage.flipHeader.apply(to: try scenario.url(of: .ledger))
+      try scenario.useMore()
+      hook = BeforeTheLock(afterOpening: harness.pipeline.folder.layout.appLedgerKey)
+      cold = try UsagePipeline(
+        folder: try hook.folder(at: harness.directory.url).folder,
+        configuration: harness.pipeline.configuration)
+      other = OtherAppProcess(
+        try UsagePipeline(
+          folder: try SharedFolder(directory: harness.directory.url),
+          configuration: harness.pipeline.configuration))
+      now = try harness.at("\(scenario.second) 09:30")
+    }
+  }
+
   @Test("a ledger another app process healed and paid from meanwhile is not rebuilt again")
   func ledgerHealedMeanwhileKeepsItsTransactions() throws {
-    let scenario = try Scenario()
-    let harness = scenario.harness
-    try FolderDamage.flipHeader.apply(to: try scenario.url(of: .ledger))
-    try scenario.useMore()
-    let hook = BeforeTheLock(afterOpening: harness.pipeline.folder.layout.appLedgerKey)
-    var cold = try UsagePipeline(
-      folder: try hook.folder(at: harness.directory.url).folder,
-      configuration: harness.pipeline.configuration)
+    var race = try DamagedLedger()
 
     // When the cold process takes the lock to move the ledger it found damaged, another app
     // process has healed it and the app has granted 500 XP through it.
-    let other = OtherAppProcess(
-      try UsagePipeline(
-        folder: try SharedFolder(directory: harness.directory.url),
-        configuration: harness.pipeline.configuration))
-    let now = try harness.at("\(scenario.second) 09:30")
+    let (other, now) = (race.other, race.now)
     let ran = LockedValue(false)
-    hook.arm {
+    race.hook.arm {
       do {
         let healed = try other.pipeline.wake(.notification, now: now)
         #expect(healed.recoveries.map(\.file) == [.ledger])
@@ -589,34 +605,23 @@ struct StateRecoveryTests {
         Issue.record(error)
       }
     }
-    let wake = try cold.wake(.notification, now: now)
+    let wake = try race.cold.wake(.notification, now: now)
     #expect(ran.withLock { $0 }, "the other process healed the ledger during the heal")
     #expect(wake.recoveries == [])
-    #expect(try scenario.quarantined(.ledger).count == 1)
+    #expect(try race.scenario.quarantined(.ledger).count == 1)
     // The ten minutes drained since the rebuild earn 100 XP; the grant is kept.
-    #expect(try cold.ledger().balance.xp == 600)
+    #expect(try race.cold.ledger().balance.xp == 600)
   }
 
   @Test("another app process that takes the lock right after a ledger's rebuild finds it known")
   func ledgerRebuildIsRecordedInItsHold() throws {
-    let scenario = try Scenario()
-    let harness = scenario.harness
-    try FolderDamage.flipHeader.apply(to: try scenario.url(of: .ledger))
-    try scenario.useMore()
-    let hook = BeforeTheLock(afterOpening: harness.pipeline.folder.layout.appLedgerKey)
-    var cold = try UsagePipeline(
-      folder: try hook.folder(at: harness.directory.url).folder,
-      configuration: harness.pipeline.configuration)
+    var race = try DamagedLedger()
 
     // At the first lock after the rebuild's hold, another app process wakes: the state names the
     // rebuilt ledger already, so it finds nothing gone back and moves nothing.
-    let other = OtherAppProcess(
-      try UsagePipeline(
-        folder: try SharedFolder(directory: harness.directory.url),
-        configuration: harness.pipeline.configuration))
-    let now = try harness.at("\(scenario.second) 09:30")
+    let (other, now) = (race.other, race.now)
     let ran = LockedValue(false)
-    hook.arm(skippingLocks: 1) {
+    race.hook.arm(skippingLocks: 1) {
       do {
         #expect(try other.pipeline.state().recoveries.map(\.file) == [.ledger], "rebuilt")
         #expect(try other.pipeline.wake(.notification, now: now).recoveries == [])
@@ -625,12 +630,12 @@ struct StateRecoveryTests {
         Issue.record(error)
       }
     }
-    let wake = try cold.wake(.notification, now: now)
+    let wake = try race.cold.wake(.notification, now: now)
     #expect(ran.withLock { $0 }, "the other process woke after the rebuild")
     #expect(wake.recoveries.map(\.file) == [.ledger])
-    #expect(try scenario.quarantined(.ledger).count == 1)
+    #expect(try race.scenario.quarantined(.ledger).count == 1)
     // The ten minutes drained since the rebuild earn 100 XP.
-    #expect(try cold.ledger().balance.xp == 100)
+    #expect(try race.cold.ledger().balance.xp == 100)
   }
 
   @Test("a reader that found a rebuilt ledger before its rebuild was recorded moves nothing")
