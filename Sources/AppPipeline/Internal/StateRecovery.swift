@@ -41,7 +41,9 @@ extension UsagePipeline {
   /// - Returns: What `body` returned.
   /// - Throws: What `body` throws when it is not damage, or is damage of a key healed already in
   ///   this call (or left to another process's rebuild); ``PipelineError/store(_:)`` when a
-  ///   quarantine or a rebuild fails.
+  ///   quarantine or a rebuild fails, or a file found damaged cannot be read again for another
+  ///   reason; the errors of recording a recovery (a `notDurable` one after the recovery was
+  ///   written).
   func healing<Result>(
     now: Int64, into recoveries: inout [PipelineRecovery],
     _ body: () throws(PipelineError) -> Result
@@ -58,8 +60,13 @@ extension UsagePipeline {
       {
         // Once more before moving anything: another process (the app and its widget, say) may
         // have healed the file since it was read.
-        suspected[key] = keyFile(key)
-        failure = nil
+        do throws(PipelineError) {
+          suspected[key] = try keyFile(key)
+          failure = nil
+        } catch {
+          failure = error
+          continue
+        }
       } else if let error = failure {
         failure = nil
         guard let (key, file) = damagedFile(error), !healed.contains(key),
@@ -78,7 +85,8 @@ extension UsagePipeline {
         healed.insert(key)
         do throws(PipelineError) {
           // Suspected before: a key is healed only at its second failure.
-          let found = suspected[key] ?? keyFile(key)
+          let found: KeyFile
+          if let known = suspected[key] { found = known } else { found = try keyFile(key) }
           let (made, rebuildFailure) = try recover(
             file, key: key, damage: error, found: found, now: now, healed: &healed,
             recorded: &recoveries)
@@ -101,19 +109,32 @@ extension UsagePipeline {
   }
 
   /// Records `unrecorded` in the state, and moves them to `recoveries`.
+  ///
+  /// In one hold of the folder's lock, so that a rebuilt ledger's position read here is still
+  /// the ledger's when the state names it. A `notDurable` failure wrote the state: the
+  /// recoveries are moved to `recoveries` too, and the failure thrown.
   private func record(
     _ unrecorded: inout [PipelineRecovery], into recoveries: inout [PipelineRecovery]
   ) throws(PipelineError) {
     guard !unrecorded.isEmpty else { return }
     let rebuiltLedger = unrecorded.contains { $0.file == .ledger }
-    let mark = rebuiltLedger ? try ledgerPosition() : nil
     let pending = unrecorded
-    try updateState { state throws(PipelineError) in
-      for recovery in pending { state.record(recovery) }
-      if rebuiltLedger { state.ledgerMark = mark }
-      // A rebuilt state beside the day logs applies them again from the outbox's start: once
-      // the retention drops its recovery, it must not read as one removed.
-      if pending.contains(where: { $0.file == .state }) { state.drainBegan = true }
+    do throws(PipelineError) {
+      try FolderHold.holding(folder.store) { () throws(PipelineError) in
+        let mark = rebuiltLedger ? try ledgerPosition() : nil
+        try updateState { state throws(PipelineError) in
+          for recovery in pending { state.record(recovery) }
+          if rebuiltLedger { state.ledgerMark = mark }
+          // A rebuilt state beside the day logs applies them again from the outbox's start:
+          // once the retention drops its recovery, it must not read as one removed.
+          if pending.contains(where: { $0.file == .state }) { state.drainBegan = true }
+        }
+      }
+    } catch {
+      guard case .notDurable? = error.storeError else { throw error }
+      recoveries += unrecorded
+      unrecorded = []
+      throw error
     }
     recoveries += unrecorded
     unrecorded = []
@@ -180,9 +201,10 @@ extension UsagePipeline {
   /// the key still names `found`, the file read before the second read that found the damage.
   /// Another process that healed the file meanwhile left a whole rebuild, which would otherwise
   /// be moved aside and rebuilt again — for a ledger, losing the transactions made in between.
-  /// Nothing is recorded for the key then, and the caller reads the healed file. The recovery
-  /// is recorded in the state within the same hold (into `recorded`), so that the next process
-  /// to take the lock finds the state naming the rebuild.
+  /// Nothing is recorded for the key then, and the caller reads the healed file. The recovery,
+  /// and those made on the way not recorded yet, are recorded in the state within the same hold
+  /// (into `recorded`), so that the next process to take the lock finds the state naming the
+  /// rebuild — unless that record fails: then they are returned, and the caller records them.
   ///
   /// - Returns: The recoveries made and not recorded yet — this one last, when its record in
   ///   the hold failed — and the error the rebuild's writes failed with, if they did: then this
@@ -228,26 +250,24 @@ extension UsagePipeline {
           unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
         }
         if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
-        // Recorded in the same hold: the next process to take the lock finds the state naming
-        // the rebuild (the recovery, a rebuilt ledger's position), never a rebuilt ledger its
-        // checks would take for one gone back, and move again.
-        var pending = [
-          PipelineRecovery(
-            file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
-            unrebuilt: unrebuilt)
-        ]
+        // Recorded in the same hold, with those healed on the way that are not yet: the next
+        // process to take the lock finds the state naming the rebuild (the recovery, a rebuilt
+        // ledger's position), never a rebuilt ledger its checks would take for one gone back,
+        // and move again.
+        var pending =
+          made + [
+            PipelineRecovery(
+              file: file, key: key, damage: damage.description, keptAt: keptAt, at: now,
+              unrebuilt: unrebuilt)
+          ]
         do throws(PipelineError) {
           try record(&pending, into: &recorded)
         } catch {
-          if case .notDurable? = error.storeError {
-            // Written, but perhaps not past a power cut: recorded, and the failure reported.
-            recorded += pending
-            pending = []
-            failure = failure ?? error
-          }
-          // Otherwise the caller records it after the hold, and reports that record's failure.
+          // Written but perhaps not past a power cut (`notDurable`): recorded, and reported.
+          // Otherwise the caller records them after the hold, and reports that failure.
+          if case .notDurable? = error.storeError { failure = failure ?? error }
         }
-        return (made + pending, failure)
+        return (pending, failure)
       }
     } catch {
       guard !made.isEmpty else { throw error }
@@ -273,13 +293,14 @@ extension UsagePipeline {
 
   /// The file `key` names now (``KeyFile``), read to its header and newest frame.
   ///
-  /// Any error reads as `unreadable`: this only tells whether the file changes, and the
-  /// operation that found the damage reports it.
-  func keyFile(_ key: String) -> KeyFile {
+  /// - Throws: ``PipelineError/store(_:)`` when the file cannot be read for a reason that is not
+  ///   damage (an I/O error), which is thrown as it is: healed on a later call.
+  func keyFile(_ key: String) throws(PipelineError) -> KeyFile {
     do throws(SharedStoreError) {
       guard let log = try folder.store.readLog(key, newest: 0) else { return .absent }
       return .log(identity: log.identity)
     } catch {
+      guard damagedFile(.store(error)) != nil else { throw .store(error) }
       return .unreadable
     }
   }
@@ -309,13 +330,18 @@ extension UsagePipeline {
       return true
     }
     guard (log.map { .log(identity: $0.identity) } ?? .absent) == found else { return false }
-    guard file == .ledger, let log else { return true }
-    // The same whole ledger, as the file holds it (not what the store or the journal remember
-    // of it): damaged if the state's mark is still ahead of it, or if it does not fold.
-    let position = PipelineState.LedgerMark(identity: log.identity, next: log.nextPosition)
+    guard file == .ledger else { return true }
+    // The same whole ledger, or still none, as the file holds it (not what the store or the
+    // journal remember of it): damaged if the state's mark is still ahead of it, or if it does
+    // not fold. A missing ledger another process rebuilt with nothing to credit left the state
+    // without a mark.
+    let position = log.map {
+      PipelineState.LedgerMark(identity: $0.identity, next: $0.nextPosition)
+    }
     if let mark = try state().ledgerMark, Self.ledger(at: position, isBehind: mark) {
       return true
     }
+    guard let log else { return false }
     do throws(PipelineError) {
       _ = try ledgerJournal.fold(log)
       return false
@@ -342,7 +368,7 @@ extension UsagePipeline {
           !healed.contains(other), healed.count < Self.recoveryLimit
         else { throw error }
         guard let found = suspected[other] else {
-          suspected[other] = keyFile(other)
+          suspected[other] = try keyFile(other)
           continue
         }
         healed.insert(other)
