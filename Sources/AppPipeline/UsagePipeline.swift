@@ -276,9 +276,8 @@ public struct UsagePipeline: Sendable {
   /// which appends them again — the logs are read as a set. Before the first drain appends a
   /// fact, it writes in the state that a drain began (`PipelineState.drainBegan`), so that a
   /// state with nothing applied beside the day logs is not taken for a removed one meanwhile.
-  /// Passing over an entry and recording
-  /// it are two writes: a kill between them leaves the entry unrecorded as undecodable, and the
-  /// next fact drained then reports its number as lost.
+  /// Passing over an entry and recording it are two writes: a kill between them leaves the
+  /// entry unrecorded as undecodable, and the next fact drained then reports its number as lost.
   private func drainPassingOverUndecodable() throws(PipelineError)
     -> (batch: OutboxBatch<MonitorFact>, previous: Int64?, appliedNumber: SequenceNumber?)
   {
