@@ -120,7 +120,9 @@ public protocol SharedStore: Sendable {
   /// - Parameter key: A valid store key.
   /// - Returns: Where the bytes were kept (for ``FileStore``, the quarantined file's path), or
   ///   `nil` when nothing was stored under `key`.
-  /// - Throws: ``SharedStoreError``.
+  /// - Throws: ``SharedStoreError``; ``SharedStoreError/notDurable(key:path:errno:)`` when the
+  ///   bytes were moved aside but the move may not survive a power cut, its `path` naming where
+  ///   they were kept.
   func quarantine(_ key: String) throws(SharedStoreError) -> String?
 
   // MARK: Append-only logs

@@ -73,8 +73,9 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// The change to `key` was made and is visible to readers, but flushing it afterwards failed
   /// with `errno` at `path`, so the change may not survive a power cut.
   ///
-  /// `path` is the directory after a rename or a removal, and the log file after an append to an
-  /// append-only log (whose flush, or close, failed once its records were written). This is the
+  /// `path` is the directory after a rename or a removal — but the file's new path after a
+  /// ``SharedStore/quarantine(_:)``, which moved it there — and the log file after an append to
+  /// an append-only log (whose flush, or close, failed once its records were written). This is the
   /// only error after which a change is in place: do not retry the change (an increment would
   /// then happen twice, a record be appended twice). Only ``FileStore/Durability/durable`` stores
   /// flush, so only they report it after a flush.

@@ -126,4 +126,34 @@ struct NotDurableTests {
           cursor: record.cursor))
     #expect(record.state.values == [1])
   }
+
+  @Test("an outbox moved aside without a flush has its ended epoch recorded before notDurable")
+  func unflushedQuarantineRecordsTheEndedEpoch() throws {
+    let fixture = try Fixture()
+    let outbox = try SequencedOutbox<Int>(
+      store: fixture.store, key: "outbox", capacity: 10, markStore: fixture.store)
+    let epoch = try #require(try outbox.publish(contentsOf: [1, 2, 3, 4, 5]) { _ in }).epoch
+    let file = fixture.directory.url.appendingPathComponent("outbox")
+    var bytes = try Data(contentsOf: file)
+    bytes[bytes.count - 3] ^= 0xFF  // the newest frame's checksum
+    try bytes.write(to: file)
+    let damage = try #require(
+      thrownError { () throws(SequenceTrackingError) in _ = try outbox.head() })
+    #expect(outbox.isUnreadable(damage))
+    #expect(try outbox.recoveries().isEmpty, "the control: nothing recorded before the move")
+
+    fixture.fileSystem.failNextFlushOfAChange()
+    let thrown = thrownError { () throws(SequenceTrackingError) in
+      try outbox.quarantine(because: damage)
+    }
+    guard case .store(.notDurable("outbox", let keptAt, .ioError))? = thrown else {
+      Issue.record("expected the move's notDurable, got \(String(describing: thrown))")
+      return
+    }
+    #expect(FileManager.default.fileExists(atPath: keptAt), "the error names the kept file")
+    let recoveries = try outbox.recoveries()
+    #expect(recoveries.map(\.quarantinedTo) == [keptAt])
+    #expect(recoveries.first?.epoch == epoch && recoveries.first?.lastNumber == 5)
+    #expect(try outbox.publish(6).epoch != epoch, "publishing goes on in a new epoch")
+  }
 }

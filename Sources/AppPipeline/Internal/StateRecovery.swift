@@ -43,7 +43,7 @@ extension UsagePipeline {
   ///   this call (or left to another process's rebuild); ``PipelineError/store(_:)`` when a
   ///   quarantine or a rebuild fails, or a file found damaged cannot be read again for another
   ///   reason; the errors of recording a recovery (a `notDurable` one after the recovery was
-  ///   written).
+  ///   written); a quarantine's `notDurable`, after the rebuild and its record.
   func healing<Result>(
     now: Int64, into recoveries: inout [PipelineRecovery],
     _ body: () throws(PipelineError) -> Result
@@ -209,8 +209,9 @@ extension UsagePipeline {
   /// - Returns: The recoveries made and not recorded yet — this one last, when its record in
   ///   the hold failed — and the error the rebuild's writes failed with, if they did: then this
   ///   recovery reports everything the file held as not rebuilt; or the error of a write after a
-  ///   whole rebuild (a summary's stale mark), with the rebuild's own losses; or the record's
-  ///   `notDurable`.
+  ///   whole rebuild (a summary's stale mark), with the rebuild's own losses; or the
+  ///   quarantine's `notDurable` (the file moved, the move perhaps not past a power cut), or the
+  ///   record's.
   ///   When other files were healed on the way, a failure after them (the quarantine, the lock)
   ///   is returned with their recoveries rather than thrown, so that they are recorded.
   /// - Throws: When no other file was healed on the way: ``PipelineError/store(_:)`` when the
@@ -236,15 +237,22 @@ extension UsagePipeline {
             file, key: key, now: now, healed: &healed, made: &made, recorded: &recorded)
         }
         let keptAt: String?
+        var failure: PipelineError?
         do throws(SharedStoreError) {
           keptAt = try folder.store.quarantine(key)
         } catch {
-          throw .store(error)
+          // Moved, but perhaps not past a power cut: rebuilt and recorded all the same, and
+          // reported. Thrown instead, it left the key empty and unrecorded — a day log that is
+          // not the last applied one reads empty then, and no later check finds it.
+          guard case .notDurable(_, let kept, _) = error else { throw .store(error) }
+          keptAt = kept
+          failure = .store(error)
         }
-        var failure: PipelineError?
         var unrebuilt: [PipelineRecovery.Loss]
         do throws(PipelineError) {
-          (unrebuilt, failure) = try write(plan, now: now)
+          let written: PipelineError?
+          (unrebuilt, written) = try write(plan, now: now)
+          failure = written ?? failure
         } catch {
           failure = error
           unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)

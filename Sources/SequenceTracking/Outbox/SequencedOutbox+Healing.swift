@@ -153,7 +153,8 @@ extension SequencedOutbox {
   ///   reason.
   /// - Returns: The recovery, also recorded in ``recoveries()`` when the outbox has a mark.
   /// - Throws: ``SequenceTrackingError/store(_:)`` when the outbox cannot be moved aside, or
-  ///   the recovery cannot be recorded (the outbox was moved aside then).
+  ///   the recovery cannot be recorded (the outbox was moved aside then); the store's
+  ///   `notDurable` when the move may not survive a power cut, after the recovery is recorded.
   @discardableResult
   public func quarantine(because error: SequenceTrackingError) throws(SequenceTrackingError)
     -> OutboxRecovery
@@ -168,15 +169,21 @@ extension SequencedOutbox {
       last = (try? lastNumber(of: marks)) ?? marks.byEpoch.first?.number
     }
     let path: String?
-    do {
+    var notDurable: SharedStoreError?
+    do throws(SharedStoreError) {
       path = try store.quarantine(key)
     } catch {
-      throw .store(error)
+      // Moved aside, but perhaps not past a power cut: the epoch ended all the same, and its
+      // consumers must learn which numbers it took with it.
+      guard case .notDurable(_, let kept, _) = error else { throw .store(error) }
+      path = kept
+      notDurable = error
     }
     let recovery = OutboxRecovery(
       epoch: last?.epoch, lastNumber: last?.value, quarantinedTo: path,
       reason: error.description)
     try record(recovery)
+    if let notDurable { throw .store(notDurable) }
     return recovery
   }
 

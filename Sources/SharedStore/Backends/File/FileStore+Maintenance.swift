@@ -23,7 +23,8 @@ extension FileStore {
   /// - Throws: ``SharedStoreError/invalidKey(key:reason:)`` or
   ///   ``SharedStoreError/io(operation:path:errno:)``; or
   ///   ``SharedStoreError/notDurable(key:path:errno:)`` when the file was moved but the
-  ///   directory flush failed.
+  ///   directory flush failed: its `path` is then the quarantined file's, as the return value
+  ///   would have been, so that a caller can go on and record where the bytes are.
   public func quarantine(_ key: String) throws(SharedStoreError) -> String? {
     try StoreKeyRules.validate(key)
     try acquireExclusiveAccess()
@@ -50,7 +51,14 @@ extension FileStore {
     } catch {
       throw error.ioError(path: path(forKey: key))
     }
-    try synchronizeDirectory(afterChanging: key)
+    do throws(SharedStoreError) {
+      try synchronizeDirectory(afterChanging: key)
+    } catch {
+      // Moved: the caller rebuilds the key, and a rename lost to a power cut brings the damaged
+      // file back, to be quarantined again.
+      guard case .notDurable(_, _, let errno) = error else { throw error }
+      throw .notDurable(key: key, path: destination, errno: errno)
+    }
     return destination
   }
 

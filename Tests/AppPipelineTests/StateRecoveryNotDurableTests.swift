@@ -1,0 +1,122 @@
+import AppPipeline
+import Foundation
+import SequenceTracking
+import SharedStore
+import TestSupport
+import Testing
+import TrackerSignals
+import UsageModel
+
+/// A heal whose quarantine moved the damaged file but could not flush the directory
+/// (`notDurable`): the file is gone from its key all the same, so the rebuild and its record go
+/// on, and the error is reported after them.
+@Suite("A quarantine that is not durable still rebuilds and records")
+struct StateRecoveryNotDurableTests {
+  /// The real file system, but the flush that follows a move aside (`.quarantined.…`), the
+  /// directory's in a `FileStore`'s quarantine, fails once with `EIO`.
+  final class QuarantineFlushFailure: ForwardingFileSystem {
+    let base: any FileSystem = POSIXFileSystem()
+    private let state = LockedValue((armed: false, failures: 0))
+
+    /// How many flushes failed.
+    var failures: Int { state.withLock { $0.failures } }
+
+    func rename(_ source: String, to destination: String) throws(SystemCallError) {
+      try base.rename(source, to: destination)
+      if URL(fileURLWithPath: destination).lastPathComponent.hasPrefix(".quarantined.") {
+        state.withLock { $0.armed = true }
+      }
+    }
+
+    func synchronize(_ descriptor: Int32) throws(SystemCallError) {
+      let fail = state.withLock { state -> Bool in
+        guard state.armed else { return false }
+        state = (false, state.failures + 1)
+        return true
+      }
+      if fail { throw SystemCallError("injected directory fsync", EIO) }
+      try base.synchronize(descriptor)
+    }
+  }
+
+  /// Two days of use drained, then the first day's log damaged: it is not the day of the last
+  /// fact applied, so only a read of that day finds the damage.
+  struct Fixture {
+    let harness: PipelineHarness
+    let key = SharedFolderLayout.standard.appFactsKeyPrefix + "2026-04-15"
+
+    init() throws {
+      var harness = try PipelineHarness()
+      for day in ["2026-04-15", "2026-04-16"] {
+        _ = harness.recorder.intervalDidStart(for: "daily", now: try harness.at("\(day) 00:00"))
+        try harness.use("com.example", day: day, from: "08:00", minutes: 10, step: 5)
+        try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 09:00"))
+      }
+      let url = harness.directory.url.appendingPathComponent(key)
+      var bytes = try Data(contentsOf: url)
+      for offset in try #require(bytes.range(of: Data("intervalDidStart".utf8))) {
+        bytes[offset] ^= 0x5A
+      }
+      try bytes.write(to: url, options: .atomic)
+      self.harness = harness
+    }
+
+    /// A pipeline on the folder opened afresh, as a relaunched app opens it.
+    func pipeline(on directory: URL? = nil) throws -> UsagePipeline {
+      try UsagePipeline(
+        folder: try SharedFolder(directory: directory ?? harness.directory.url),
+        configuration: harness.pipeline.configuration)
+    }
+
+    /// The first day's usage and the recoveries recorded, as a relaunched app finds them.
+    func outcome(on directory: URL? = nil) throws -> (usage: Duration, recoveries: [String]) {
+      let pipeline = try pipeline(on: directory)
+      let usage = try pipeline.dashboard(
+        for: try LocalDay(parsing: "2026-04-15"), now: try harness.at("2026-04-16 09:30")
+      )
+      .usage.total
+      return (usage, try pipeline.state().recoveries.map(\.key))
+    }
+  }
+
+  @Test("a day log moved aside without a flush is rebuilt and recorded, then notDurable thrown")
+  func unflushedQuarantineIsRebuiltAndRecorded() throws {
+    let fixture = try Fixture()
+    // The control, on a copy: the day log moved aside and nothing else — what a quarantine
+    // that throws before the rebuild leaves — reads as a day without use, and nothing reports
+    // it.
+    let copy = try TemporaryDirectory(prefix: "stk-not-durable-control")
+    try FileManager.default.removeItem(at: copy.url)
+    try FileManager.default.copyItem(at: fixture.harness.directory.url, to: copy.url)
+    _ = try FileStore(directory: copy.url).quarantine(fixture.key)
+    let control = try fixture.outcome(on: copy.url)
+    #expect(control.usage == .zero && control.recoveries.isEmpty)
+
+    let fileSystem = QuarantineFlushFailure()
+    let store = try FileStore(
+      directory: fixture.harness.directory.url, durability: .durable, fileSystem: fileSystem)
+    let pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: fixture.harness.pipeline.configuration)
+    let (day, now) = (
+      try LocalDay(parsing: "2026-04-15"), try fixture.harness.at("2026-04-16 09:30")
+    )
+    let thrown = thrownError { () throws(PipelineError) in
+      _ = try pipeline.dashboard(for: day, now: now)
+    }
+    #expect(fileSystem.failures == 1)
+    guard case .notDurable(let key, let keptAt, .ioError)? = thrown?.storeError else {
+      Issue.record("expected the quarantine's notDurable, got \(String(describing: thrown))")
+      return
+    }
+    #expect(key == fixture.key)
+    #expect(FileManager.default.fileExists(atPath: keptAt), "the error names the kept file")
+
+    let recovery = try #require(try pipeline.state().recoveries.first)
+    #expect(recovery.file == .facts && recovery.key == fixture.key && recovery.keptAt == keptAt)
+    let outcome = try fixture.outcome()
+    #expect(outcome.usage == .seconds(600), "rebuilt from the outbox")
+    #expect(outcome.recoveries == [fixture.key], "recorded once")
+  }
+}
