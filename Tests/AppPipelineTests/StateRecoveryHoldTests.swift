@@ -2,6 +2,7 @@ import AppPipeline
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -182,5 +183,95 @@ struct StateRecoveryHoldTests {
     #expect(try fixture.warm.wake(.foreground, now: try fixture.at("08:55")).applied == 1)
     #expect(ran.withLock { $0 }, "the other process healed during the drain")
     #expect(try fixture.usage() == .seconds(25 * 60))
+  }
+
+  @Test("a recovery another app process records in a removed state before it is moved is kept")
+  func recoveryRecordedInARemovedStateIsKept() throws {
+    let fixture = try Fixture()
+    // The state replaced by an empty one (an old backup restored, say), beside the day logs.
+    let stateKey = SharedFolderLayout.standard.appStateKey
+    let empty = OutboxConsumerRecord(cursor: .start, state: PipelineState())
+    let store = try FileStore(directory: fixture.harness.directory.url)
+    let key = StoreKey(
+      stateKey, default: empty, storage: OutboxConsumer<MonitorFact, PipelineState>.recordStorage)
+    let replaced = try #require(try store.quarantine(stateKey))
+    try store.set(empty, for: key)
+    let hook = BeforeTheLock(afterOpening: stateKey)
+    var cold = try UsagePipeline(
+      folder: try hook.folder(at: fixture.harness.directory.url).folder,
+      configuration: fixture.harness.pipeline.configuration)
+
+    // When the cold process takes the lock to move the state it found removed, another app
+    // process has healed the damaged day log in a dashboard, which does not check the state,
+    // and recorded that recovery in the removed state.
+    let other = OtherAppProcess(try fixture.coldPipeline())
+    let (day, now) = (try LocalDay(parsing: Self.day), try fixture.at("09:00"))
+    let ran = LockedValue(false)
+    hook.arm {
+      do {
+        let healed = try other.pipeline.dashboard(for: day, now: now)
+        #expect(healed.facts.recoveries.map(\.file) == [.facts])
+        ran.withLock { $0 = true }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    let drain = try cold.wake(.foreground, now: now)
+    #expect(ran.withLock { $0 }, "the other process healed the day log during the heal")
+    #expect(drain.recoveries.map(\.file) == [.state], "still removed: moved and rebuilt")
+    // The control: the state moved aside lists the other's recovery, so a rebuild that kept
+    // nothing of it would have lost it.
+    let aside = try #require(
+      try Self.statesMovedAside(fixture).first { !replaced.hasSuffix("/" + $0) })
+    let copy = try TemporaryDirectory(prefix: "stk-state-aside")
+    try FileManager.default.copyItem(
+      at: fixture.harness.directory.url.appendingPathComponent(aside),
+      to: copy.url.appendingPathComponent(stateKey))
+    let old = try FileStore(directory: copy.url).value(for: key)
+    #expect(old.state.recoveries.map(\.file) == [.facts])
+    #expect(try cold.state().recoveries.map(\.file) == [.facts, .state])
+    #expect(try fixture.usage() == .seconds(20 * 60))
+  }
+
+  @Test("a removed state another app process committed a drain to before it is moved stays")
+  func stateDrainedMeanwhileIsNotMoved() throws {
+    let fixture = try Fixture()
+    let stateKey = SharedFolderLayout.standard.appStateKey
+    let empty = OutboxConsumerRecord(cursor: .start, state: PipelineState())
+    let key = StoreKey(
+      stateKey, default: empty, storage: OutboxConsumer<MonitorFact, PipelineState>.recordStorage)
+    let store = try FileStore(directory: fixture.harness.directory.url)
+    let drained = try store.value(for: key)
+    _ = try store.quarantine(stateKey)
+    try store.set(empty, for: key)
+    let hook = BeforeTheLock(afterOpening: stateKey)
+    var cold = try UsagePipeline(
+      folder: try hook.folder(at: fixture.harness.directory.url).folder,
+      configuration: fixture.harness.pipeline.configuration)
+
+    // When the cold process takes the lock to move the state it found removed, another process
+    // has committed a drain to it: the same log, no longer removed.
+    let ran = LockedValue(false)
+    hook.arm {
+      do {
+        try store.set(drained, for: key)
+        ran.withLock { $0 = true }
+      } catch {
+        Issue.record(error)
+      }
+    }
+    let drain = try cold.wake(.foreground, now: try fixture.at("09:00"))
+    #expect(ran.withLock { $0 }, "the other process committed during the heal")
+    #expect(!drain.recoveries.contains { $0.file == .state }, "the state is not reported")
+    #expect(try Self.statesMovedAside(fixture).count == 1, "only the state the test replaced")
+    #expect(try cold.state().lastApplied == drained.state.lastApplied)
+  }
+
+  /// The names of the state's files moved aside, `.quarantined.<state key>.<n>`.
+  static func statesMovedAside(_ fixture: Fixture) throws -> [String] {
+    let prefix = ".quarantined.\(SharedFolderLayout.standard.appStateKey)."
+    return try fixture.harness.directory.contents().filter {
+      $0.hasPrefix(prefix) && Int($0.dropFirst(prefix.count)) != nil
+    }
   }
 }

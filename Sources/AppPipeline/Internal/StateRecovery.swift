@@ -164,8 +164,9 @@ extension UsagePipeline {
 
   /// What a rebuild writes once the damaged file is quarantined, read before it is.
   private enum RebuildPlan {
-    /// Nothing to write: the next drain applies the outbox from its start again.
-    case state(unknown: SequenceRange?)
+    /// Nothing to write but the recoveries the old state lists, when it decodes: the next drain
+    /// applies the outbox from its start again.
+    case state(unknown: SequenceRange?, kept: [PipelineRecovery])
     /// The facts of a UTC day to append, the stretch of it that is lost, and the facts among
     /// them that no drain has applied yet.
     case facts(append: [MonitorFact], lost: (from: Int64, to: Int64)?, undrained: [MonitorFact])
@@ -257,7 +258,7 @@ extension UsagePipeline {
           failure = error
           unrebuilt = Self.everything(of: file, key: key, layout: folder.layout, now: now)
         }
-        if case .state(let unknown?) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
+        if case .state(let unknown?, _) = plan { unrebuilt.insert(.deliveries(unknown), at: 0) }
         // Recorded in the same hold, with those healed on the way that are not yet: the next
         // process to take the lock finds the state naming the rebuild (the recovery, a rebuilt
         // ledger's position), never a rebuilt ledger its checks would take for one gone back,
@@ -315,8 +316,9 @@ extension UsagePipeline {
 
   /// Whether the file of `key`, found damaged, is still damaged in the hold of its move: it does
   /// not read whole, or the key still names the same log — which reads whole when its damage is
-  /// a cut at a frame boundary or a record that does not decode — and a ledger is still behind
-  /// the state's mark or still does not fold, or there is still no file.
+  /// a cut at a frame boundary or a record that does not decode — and a state's newest version
+  /// still does not decode or still reads as removed (``dayBesideRemoved(_:)``), a ledger is
+  /// still behind the state's mark or still does not fold; or there is still no file.
   ///
   /// The whole file is read, never what a store remembers of its end: a byte changed in place
   /// leaves a file's size, and so a kept end, as they were. A ledger is damaged against the
@@ -338,6 +340,17 @@ extension UsagePipeline {
       return true
     }
     guard (log.map { .log(identity: $0.identity) } ?? .absent) == found else { return false }
+    if file == .state, let newest = log?.records.last {
+      // The same whole log: still damaged if its newest version does not decode, or still
+      // reads as removed — not when another process drained into it meanwhile.
+      let state: PipelineState
+      do throws(SequenceTrackingError) {
+        state = try consumer.record(decoding: newest.bytes).state
+      } catch {
+        return true
+      }
+      return try dayBesideRemoved(state) != nil
+    }
     guard file == .ledger else { return true }
     // The same whole ledger, or still none, as the file holds it (not what the store or the
     // journal remember of it): damaged if the state's mark is still ahead of it, or if it does
@@ -395,7 +408,16 @@ extension UsagePipeline {
   {
     switch file {
     case .state:
-      return .state(unknown: outboxFacts().unknown)
+      // The recoveries of files healed before, which no drain derives again: another process
+      // may have recorded one in a state that reads as removed, which is moved aside all the
+      // same (`dayBesideRemoved`).
+      let kept: [PipelineRecovery]
+      do throws(PipelineError) {
+        kept = try state().recoveries
+      } catch {
+        kept = []  // the state does not decode: its recoveries are lost with it
+      }
+      return .state(unknown: outboxFacts().unknown, kept: kept)
     case .facts:
       let outbox = outboxFacts()
       return try prepareFacts(
@@ -443,7 +465,15 @@ extension UsagePipeline {
     -> ([PipelineRecovery.Loss], PipelineError?)
   {
     switch plan {
-    case .state:
+    case .state(_, let kept):
+      if !kept.isEmpty {
+        try updateState { state throws(PipelineError) in
+          for recovery in kept { state.record(recovery) }
+          // As the record of its recovery will: a reader that finds the rebuilt state before
+          // that record must not take it for a removed one.
+          state.drainBegan = true
+        }
+      }
       return ([.acknowledgedAlerts], nil)
     case .facts(let facts, let lost, let undrained):
       try appendFacts(facts)
@@ -529,15 +559,25 @@ extension UsagePipeline {
           reason: "it no longer holds the last fact applied, \(last.number) at "
             + "\(ISO8601Instant.format(instant)): it was truncated, rolled back or removed"))
     }
-    guard state.recoveries.isEmpty, state == PipelineState(),
-      let first = try journal.days().first
-    else { return }
+    guard let first = try dayBesideRemoved(state) else { return }
     let key = folder.layout.appStateKey
     throw .store(
       .corrupted(
         key: key, path: key,
         reason: "it was removed or replaced by an empty one while the facts of \(first) and "
           + "later remain"))
+  }
+
+  /// The first day whose log remains beside `state` when the state reads as removed: its
+  /// drains never began (`PipelineState.drainBegan`) and it applied nothing, yet only drains
+  /// write day logs; `nil` otherwise.
+  ///
+  /// What another process records in a removed state without draining — a recovery of another
+  /// file it healed, an outbox's recovery — leaves it removed: the heal moves it aside all the
+  /// same, and keeps its recoveries.
+  func dayBesideRemoved(_ state: PipelineState) throws(PipelineError) -> LocalDay? {
+    guard !state.drainBegan, state.lastApplied == nil else { return nil }
+    return try journal.days().first
   }
 
   /// Checks that the reward ledger's log holds at least what it held after the app's last own

@@ -248,4 +248,21 @@ public struct OutboxConsumer<Payload: Codable & Sendable, State: Codable & Senda
       throw .store(error)
     }
   }
+
+  /// Decodes `bytes`, a version of the record read from its log (`readLog(key)`), as
+  /// ``record()`` decodes the newest one — for a caller that read the whole log itself.
+  ///
+  /// - Parameter bytes: One version's bytes.
+  /// - Returns: The record.
+  /// - Throws: ``SequenceTrackingError/store(_:)`` with the store's `decoding` error.
+  /// - Complexity: O(*n*) in the size of `bytes`.
+  package func record(decoding bytes: Data) throws(SequenceTrackingError)
+    -> OutboxConsumerRecord<State>
+  {
+    do {
+      return try storeKey.codec.decode(bytes, key: key)
+    } catch {
+      throw .store(error)
+    }
+  }
 }
