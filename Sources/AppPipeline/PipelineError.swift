@@ -7,9 +7,12 @@ import UsageModel
 /// Everything the app side of the pipeline can fail at, with the module error that says why.
 ///
 /// A call that throws changes nothing: a drain applies nothing and leaves the cursor where it
-/// was, a dashboard reports no alert as raised — with one exception, inherited from the store:
+/// was, a dashboard reports no alert as raised — with two exceptions, inherited from the store:
 /// ``sequence(_:)`` carrying `SequenceTrackingError.notDurable(committed:key:path:errno:)`, after
-/// which the drain *was* applied (see that error).
+/// which the drain *was* applied (see that error); and ``store(_:)`` carrying
+/// `SharedStoreError.notDurable(key:path:errno:)` after a heal of the app side's files, which
+/// moved the damaged file to `path`, rebuilt it and recorded the recovery, and could not flush
+/// the move (or the record).
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The shared store failed.
   case store(SharedStoreError)

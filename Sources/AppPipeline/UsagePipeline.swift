@@ -158,7 +158,9 @@ public struct UsagePipeline: Sendable {
   ///   again. Rewards are settled only by a wake that drains: a threshold confirmed after its
   ///   burst window has passed is credited at the next one. A damaged file of the app side is
   ///   not thrown but healed — unless the same file is damaged again within the call, or a
-  ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``).
+  ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``; with the store's
+  ///   `notDurable`, the file was moved, rebuilt and recorded, but the move may not survive a
+  ///   power cut).
   @discardableResult
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain

@@ -185,17 +185,20 @@ struct StateRecoveryHoldTests {
     #expect(try fixture.usage() == .seconds(25 * 60))
   }
 
-  @Test("a recovery another app process records in a removed state before it is moved is kept")
-  func recoveryRecordedInARemovedStateIsKept() throws {
+  @Test(
+    "a recovery another app process records in a removed state before it is moved is kept",
+    arguments: [true, false])
+  func recoveryRecordedInARemovedStateIsKept(replacedByAnEmptyOne: Bool) throws {
     let fixture = try Fixture()
-    // The state replaced by an empty one (an old backup restored, say), beside the day logs.
+    // The state removed, or replaced by an empty one (an old backup restored, say), beside the
+    // day logs: the other process's record makes a new log of it, or a version of the same.
     let stateKey = SharedFolderLayout.standard.appStateKey
     let empty = OutboxConsumerRecord(cursor: .start, state: PipelineState())
     let store = try FileStore(directory: fixture.harness.directory.url)
     let key = StoreKey(
       stateKey, default: empty, storage: OutboxConsumer<MonitorFact, PipelineState>.recordStorage)
     let replaced = try #require(try store.quarantine(stateKey))
-    try store.set(empty, for: key)
+    if replacedByAnEmptyOne { try store.set(empty, for: key) }
     let hook = BeforeTheLock(afterOpening: stateKey)
     var cold = try UsagePipeline(
       folder: try hook.folder(at: fixture.harness.directory.url).folder,

@@ -111,6 +111,7 @@ struct StateRecoveryNotDurableTests {
       return
     }
     #expect(key == fixture.key)
+    #expect(URL(fileURLWithPath: keptAt).lastPathComponent == ".quarantined.\(fixture.key).1")
     #expect(FileManager.default.fileExists(atPath: keptAt), "the error names the kept file")
 
     let recovery = try #require(try pipeline.state().recoveries.first)

@@ -150,10 +150,36 @@ struct NotDurableTests {
       Issue.record("expected the move's notDurable, got \(String(describing: thrown))")
       return
     }
+    #expect(URL(fileURLWithPath: keptAt).lastPathComponent == ".quarantined.outbox.1")
     #expect(FileManager.default.fileExists(atPath: keptAt), "the error names the kept file")
     let recoveries = try outbox.recoveries()
     #expect(recoveries.map(\.quarantinedTo) == [keptAt])
     #expect(recoveries.first?.epoch == epoch && recoveries.first?.lastNumber == 5)
     #expect(try outbox.publish(6).epoch != epoch, "publishing goes on in a new epoch")
+  }
+
+  @Test("a healing publish whose move aside is not flushed publishes in a new epoch")
+  func unflushedQuarantineOfAHealingPublishPublishes() throws {
+    let fixture = try Fixture()
+    let outbox = try SequencedOutbox<Int>(
+      store: fixture.store, key: "outbox", capacity: 10, markStore: fixture.store)
+    let epoch = try #require(try outbox.publish(contentsOf: [1, 2, 3, 4, 5]) { _ in }).epoch
+    let file = fixture.directory.url.appendingPathComponent("outbox")
+    var bytes = try Data(contentsOf: file)
+    bytes[bytes.count - 3] ^= 0xFF  // the newest frame's checksum
+    try bytes.write(to: file)
+
+    // The first flush of a change is the directory's after the move: the publish before it
+    // fails on the damage without writing.
+    fixture.fileSystem.failNextFlushOfAChange()
+    let publication = try outbox.publishHealing(6)
+    #expect(publication.number.epoch != epoch && publication.number.value == 1)
+    let recovery = try #require(publication.recovery)
+    #expect(recovery.epoch == epoch && recovery.lastNumber == 5)
+    #expect(
+      recovery.quarantinedTo.map { URL(fileURLWithPath: $0).lastPathComponent }
+        == ".quarantined.outbox.1")
+    #expect(try outbox.recoveries() == [recovery])
+    #expect(try outbox.drain(after: .start).entries.map(\.payload) == [6])
   }
 }

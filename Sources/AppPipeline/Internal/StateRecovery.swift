@@ -78,6 +78,9 @@ extension UsagePipeline {
           do throws(PipelineError) {
             try record(&unrecorded, into: &recoveries)
           } catch {
+            // A `notDurable` (a quarantine's, say) says that the heal is in place: not while its
+            // recovery is unrecorded.
+            if case .notDurable? = original.storeError { throw error }
             throw original
           }
           throw original
@@ -339,18 +342,22 @@ extension UsagePipeline {
       guard damagedFile(.store(error)) != nil else { throw .store(error) }
       return true
     }
-    guard (log.map { .log(identity: $0.identity) } ?? .absent) == found else { return false }
-    if file == .state, let newest = log?.records.last {
-      // The same whole log: still damaged if its newest version does not decode, or still
-      // reads as removed — not when another process drained into it meanwhile.
-      let state: PipelineState
-      do throws(SequenceTrackingError) {
-        state = try consumer.record(decoding: newest.bytes).state
-      } catch {
-        return true
+    if file == .state {
+      // By what it holds, whichever log it is: still damaged if its newest version does not
+      // decode, or it still reads as removed — a missing one included, or one another process
+      // created meanwhile by recording a recovery in it. Not when another process drained into
+      // it, or rebuilt it (a rebuild says that a drain began).
+      var state = PipelineState()
+      if let newest = log?.records.last {
+        do throws(SequenceTrackingError) {
+          state = try consumer.record(decoding: newest.bytes).state
+        } catch {
+          return true
+        }
       }
       return try dayBesideRemoved(state) != nil
     }
+    guard (log.map { .log(identity: $0.identity) } ?? .absent) == found else { return false }
     guard file == .ledger else { return true }
     // The same whole ledger, or still none, as the file holds it (not what the store or the
     // journal remember of it): damaged if the state's mark is still ahead of it, or if it does
@@ -415,7 +422,9 @@ extension UsagePipeline {
       do throws(PipelineError) {
         kept = try state().recoveries
       } catch {
-        kept = []  // the state does not decode: its recoveries are lost with it
+        // A state that does not decode loses its recoveries with it; an I/O error moves nothing.
+        guard damagedFile(error) != nil else { throw error }
+        kept = []
       }
       return .state(unknown: outboxFacts().unknown, kept: kept)
     case .facts:
@@ -568,15 +577,18 @@ extension UsagePipeline {
           + "later remain"))
   }
 
-  /// The first day whose log remains beside `state` when the state reads as removed: its
-  /// drains never began (`PipelineState.drainBegan`) and it applied nothing, yet only drains
-  /// write day logs; `nil` otherwise.
+  /// The first day whose log remains beside `state` when the state reads as removed: it holds
+  /// nothing but the recoveries of files healed (its drains never began,
+  /// `PipelineState.drainBegan`), yet only drains write day logs; `nil` otherwise.
   ///
-  /// What another process records in a removed state without draining — a recovery of another
-  /// file it healed, an outbox's recovery — leaves it removed: the heal moves it aside all the
-  /// same, and keeps its recoveries.
+  /// A recovery another process records in a removed state — of another file it healed in a
+  /// dashboard, which does not check the state — leaves it removed: the heal moves it aside all
+  /// the same, and the rebuilt state keeps its recoveries. Anything else in it (an outbox's
+  /// recovery, a ledger's mark) makes it a state, as a drain does.
   func dayBesideRemoved(_ state: PipelineState) throws(PipelineError) -> LocalDay? {
-    guard !state.drainBegan, state.lastApplied == nil else { return nil }
+    var rest = state
+    rest.recoveries = []
+    guard rest == PipelineState() else { return nil }
     return try journal.days().first
   }
 

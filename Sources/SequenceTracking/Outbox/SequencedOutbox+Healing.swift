@@ -114,7 +114,10 @@ extension SequencedOutbox {
       }
     }
     guard let failure else { preconditionFailure("a failed publish leaves its error") }
-    let recovery = try quarantine(because: failure)
+    // A move that may not survive a power cut goes on all the same: the outbox is aside, and the
+    // publish creates the new file by a rename and a flush of the directory, which carries the
+    // move too (or fails, and says so).
+    let (recovery, _) = try moveAside(because: failure)
     return OutboxPublication(
       numbers: try append(records, advancingMark: advancingMark) { _ in }, recovery: recovery)
   }
@@ -159,6 +162,16 @@ extension SequencedOutbox {
   public func quarantine(because error: SequenceTrackingError) throws(SequenceTrackingError)
     -> OutboxRecovery
   {
+    let (recovery, notDurable) = try moveAside(because: error)
+    if let notDurable { throw .store(notDurable) }
+    return recovery
+  }
+
+  /// Moves the outbox aside and records the recovery, as ``quarantine(because:)`` does; returns
+  /// the store's `notDurable` instead of throwing it, when the move may not survive a power cut.
+  private func moveAside(because error: SequenceTrackingError) throws(SequenceTrackingError)
+    -> (OutboxRecovery, notDurable: SharedStoreError?)
+  {
     let last: SequenceNumber?
     if case .rolledBack(_, let epoch, _, let handedOut) = error {
       last = SequenceNumber(epoch: epoch, value: handedOut)
@@ -183,8 +196,7 @@ extension SequencedOutbox {
       epoch: last?.epoch, lastNumber: last?.value, quarantinedTo: path,
       reason: error.description)
     try record(recovery)
-    if let notDurable { throw .store(notDurable) }
-    return recovery
+    return (recovery, notDurable)
   }
 
   /// Returns the recoveries recorded for this outbox, oldest first: the epochs that ended
