@@ -77,6 +77,46 @@ struct StateRecoveryHoldTests {
       .usage.total
     }
 
+    /// Runs, when `hook` next fires, another app process's dashboard of the damaged day, which
+    /// heals its log (a dashboard does not check the state); returns whether it ran.
+    func healInAnotherProcess(at hook: BeforeTheLock) throws -> LockedValue<Bool> {
+      let other = OtherAppProcess(try coldPipeline())
+      let (day, now) = (try LocalDay(parsing: StateRecoveryHoldTests.day), try at("09:00"))
+      let ran = LockedValue(false)
+      hook.arm {
+        do {
+          let healed = try other.pipeline.dashboard(for: day, now: now)
+          #expect(healed.facts.recoveries.map(\.file) == [.facts])
+          ran.withLock { $0 = true }
+        } catch {
+          Issue.record(error)
+        }
+      }
+      return ran
+    }
+
+    /// The state's key, and the key to read its consumer's record through.
+    static let state = (
+      name: SharedFolderLayout.standard.appStateKey,
+      key: StoreKey(
+        SharedFolderLayout.standard.appStateKey, default: emptyState,
+        storage: OutboxConsumer<MonitorFact, PipelineState>.recordStorage)
+    )
+    /// A state with nothing applied: what a state replaced by an empty one holds.
+    static let emptyState = OutboxConsumerRecord(cursor: .start, state: PipelineState())
+
+    /// Moves the state aside, as a removal does, and then, when `empty`, stores a state with
+    /// nothing applied (an old backup restored, say); returns the record moved aside and where.
+    func removeState(leavingAnEmptyOne empty: Bool) throws -> (
+      OutboxConsumerRecord<PipelineState>, String
+    ) {
+      let store = try FileStore(directory: harness.directory.url)
+      let record = try store.value(for: Self.state.key)
+      let movedTo = try #require(try store.quarantine(Self.state.name))
+      if empty { try store.set(Self.emptyState, for: Self.state.key) }
+      return (record, movedTo)
+    }
+
     /// Whether the day's log, as it is on disk now, ends with the late threshold.
     func logEndsWithTheLateFact() throws -> Bool {
       let store = try FileStore(directory: harness.directory.url)
@@ -129,19 +169,9 @@ struct StateRecoveryHoldTests {
 
     // When the cold process takes the lock to move the log it found damaged, another app process
     // has just healed it.
-    let other = OtherAppProcess(try fixture.coldPipeline())
-    let (day, now) = (try LocalDay(parsing: Self.day), try fixture.at("09:00"))
-    let ran = LockedValue(false)
-    hook.arm {
-      do {
-        let healed = try other.pipeline.dashboard(for: day, now: now)
-        #expect(healed.facts.recoveries.map(\.file) == [.facts])
-        ran.withLock { $0 = true }
-      } catch {
-        Issue.record(error)
-      }
-    }
-    let dashboard = try cold.dashboard(for: day, now: now)
+    let ran = try fixture.healInAnotherProcess(at: hook)
+    let dashboard = try cold.dashboard(
+      for: try LocalDay(parsing: Self.day), now: try fixture.at("09:00"))
     #expect(ran.withLock { $0 }, "the other process healed the log during the heal")
     // One recovery, the other's, and one file moved aside: the rebuild stays where it is.
     #expect(dashboard.facts.recoveries.map(\.file) == [.facts])
@@ -190,36 +220,18 @@ struct StateRecoveryHoldTests {
     arguments: [true, false])
   func recoveryRecordedInARemovedStateIsKept(replacedByAnEmptyOne: Bool) throws {
     let fixture = try Fixture()
-    // The state removed, or replaced by an empty one (an old backup restored, say), beside the
-    // day logs: the other process's record makes a new log of it, or a version of the same.
-    let stateKey = SharedFolderLayout.standard.appStateKey
-    let empty = OutboxConsumerRecord(cursor: .start, state: PipelineState())
-    let store = try FileStore(directory: fixture.harness.directory.url)
-    let key = StoreKey(
-      stateKey, default: empty, storage: OutboxConsumer<MonitorFact, PipelineState>.recordStorage)
-    let replaced = try #require(try store.quarantine(stateKey))
-    if replacedByAnEmptyOne { try store.set(empty, for: key) }
-    let hook = BeforeTheLock(afterOpening: stateKey)
+    // The state removed, or replaced by an empty one, beside the day logs: the other process's
+    // record makes a new log of it, or a version of the same.
+    let (_, replaced) = try fixture.removeState(leavingAnEmptyOne: replacedByAnEmptyOne)
+    let hook = BeforeTheLock(afterOpening: Fixture.state.name)
     var cold = try UsagePipeline(
       folder: try hook.folder(at: fixture.harness.directory.url).folder,
       configuration: fixture.harness.pipeline.configuration)
 
     // When the cold process takes the lock to move the state it found removed, another app
-    // process has healed the damaged day log in a dashboard, which does not check the state,
-    // and recorded that recovery in the removed state.
-    let other = OtherAppProcess(try fixture.coldPipeline())
-    let (day, now) = (try LocalDay(parsing: Self.day), try fixture.at("09:00"))
-    let ran = LockedValue(false)
-    hook.arm {
-      do {
-        let healed = try other.pipeline.dashboard(for: day, now: now)
-        #expect(healed.facts.recoveries.map(\.file) == [.facts])
-        ran.withLock { $0 = true }
-      } catch {
-        Issue.record(error)
-      }
-    }
-    let drain = try cold.wake(.foreground, now: now)
+    // process has healed the damaged day log and recorded that recovery in the removed state.
+    let ran = try fixture.healInAnotherProcess(at: hook)
+    let drain = try cold.wake(.foreground, now: try fixture.at("09:00"))
     #expect(ran.withLock { $0 }, "the other process healed the day log during the heal")
     #expect(drain.recoveries.map(\.file) == [.state], "still removed: moved and rebuilt")
     // The control: the state moved aside lists the other's recovery, so a rebuild that kept
@@ -229,8 +241,8 @@ struct StateRecoveryHoldTests {
     let copy = try TemporaryDirectory(prefix: "stk-state-aside")
     try FileManager.default.copyItem(
       at: fixture.harness.directory.url.appendingPathComponent(aside),
-      to: copy.url.appendingPathComponent(stateKey))
-    let old = try FileStore(directory: copy.url).value(for: key)
+      to: copy.url.appendingPathComponent(Fixture.state.name))
+    let old = try FileStore(directory: copy.url).value(for: Fixture.state.key)
     #expect(old.state.recoveries.map(\.file) == [.facts])
     #expect(try cold.state().recoveries.map(\.file) == [.facts, .state])
     #expect(try fixture.usage() == .seconds(20 * 60))
@@ -239,15 +251,9 @@ struct StateRecoveryHoldTests {
   @Test("a removed state another app process committed a drain to before it is moved stays")
   func stateDrainedMeanwhileIsNotMoved() throws {
     let fixture = try Fixture()
-    let stateKey = SharedFolderLayout.standard.appStateKey
-    let empty = OutboxConsumerRecord(cursor: .start, state: PipelineState())
-    let key = StoreKey(
-      stateKey, default: empty, storage: OutboxConsumer<MonitorFact, PipelineState>.recordStorage)
+    let (drained, _) = try fixture.removeState(leavingAnEmptyOne: true)
     let store = try FileStore(directory: fixture.harness.directory.url)
-    let drained = try store.value(for: key)
-    _ = try store.quarantine(stateKey)
-    try store.set(empty, for: key)
-    let hook = BeforeTheLock(afterOpening: stateKey)
+    let hook = BeforeTheLock(afterOpening: Fixture.state.name)
     var cold = try UsagePipeline(
       folder: try hook.folder(at: fixture.harness.directory.url).folder,
       configuration: fixture.harness.pipeline.configuration)
@@ -257,7 +263,7 @@ struct StateRecoveryHoldTests {
     let ran = LockedValue(false)
     hook.arm {
       do {
-        try store.set(drained, for: key)
+        try store.set(drained, for: Fixture.state.key)
         ran.withLock { $0 = true }
       } catch {
         Issue.record(error)
@@ -272,7 +278,7 @@ struct StateRecoveryHoldTests {
 
   /// The names of the state's files moved aside, `.quarantined.<state key>.<n>`.
   static func statesMovedAside(_ fixture: Fixture) throws -> [String] {
-    let prefix = ".quarantined.\(SharedFolderLayout.standard.appStateKey)."
+    let prefix = ".quarantined.\(Fixture.state.name)."
     return try fixture.harness.directory.contents().filter {
       $0.hasPrefix(prefix) && Int($0.dropFirst(prefix.count)) != nil
     }

@@ -30,6 +30,19 @@ struct NotDurableTests {
       }
       throw ProcessFailure("the operation did not report notDurable")
     }
+
+    /// An outbox with a mark, holding 1…5 in one epoch, its newest frame's checksum damaged on
+    /// disk; and that epoch.
+    func damagedOutbox() throws -> (SequencedOutbox<Int>, SequenceEpoch) {
+      let outbox = try SequencedOutbox<Int>(
+        store: store, key: "outbox", capacity: 10, markStore: store)
+      let epoch = try #require(try outbox.publish(contentsOf: [1, 2, 3, 4, 5]) { _ in }).epoch
+      let file = directory.url.appendingPathComponent("outbox")
+      var bytes = try Data(contentsOf: file)
+      bytes[bytes.count - 3] ^= 0xFF
+      try bytes.write(to: file)
+      return (outbox, epoch)
+    }
   }
 
   @Test("control: the injected fault makes the store itself report a change in place")
@@ -130,13 +143,7 @@ struct NotDurableTests {
   @Test("an outbox moved aside without a flush has its ended epoch recorded before notDurable")
   func unflushedQuarantineRecordsTheEndedEpoch() throws {
     let fixture = try Fixture()
-    let outbox = try SequencedOutbox<Int>(
-      store: fixture.store, key: "outbox", capacity: 10, markStore: fixture.store)
-    let epoch = try #require(try outbox.publish(contentsOf: [1, 2, 3, 4, 5]) { _ in }).epoch
-    let file = fixture.directory.url.appendingPathComponent("outbox")
-    var bytes = try Data(contentsOf: file)
-    bytes[bytes.count - 3] ^= 0xFF  // the newest frame's checksum
-    try bytes.write(to: file)
+    let (outbox, epoch) = try fixture.damagedOutbox()
     let damage = try #require(
       thrownError { () throws(SequenceTrackingError) in _ = try outbox.head() })
     #expect(outbox.isUnreadable(damage))
@@ -161,13 +168,7 @@ struct NotDurableTests {
   @Test("a healing publish whose move aside is not flushed publishes in a new epoch")
   func unflushedQuarantineOfAHealingPublishPublishes() throws {
     let fixture = try Fixture()
-    let outbox = try SequencedOutbox<Int>(
-      store: fixture.store, key: "outbox", capacity: 10, markStore: fixture.store)
-    let epoch = try #require(try outbox.publish(contentsOf: [1, 2, 3, 4, 5]) { _ in }).epoch
-    let file = fixture.directory.url.appendingPathComponent("outbox")
-    var bytes = try Data(contentsOf: file)
-    bytes[bytes.count - 3] ^= 0xFF  // the newest frame's checksum
-    try bytes.write(to: file)
+    let (outbox, epoch) = try fixture.damagedOutbox()
 
     // The first flush of a change is the directory's after the move: the publish before it
     // fails on the damage without writing.
