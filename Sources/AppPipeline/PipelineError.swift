@@ -7,12 +7,14 @@ import UsageModel
 /// Everything the app side of the pipeline can fail at, with the module error that says why.
 ///
 /// A call that throws changes nothing: a drain applies nothing and leaves the cursor where it
-/// was, a dashboard reports no alert as raised — with two exceptions, inherited from the store:
-/// ``sequence(_:)`` carrying `SequenceTrackingError.notDurable(committed:key:path:errno:)`, after
-/// which the drain *was* applied (see that error); and ``store(_:)`` carrying
-/// `SharedStoreError.notDurable(key:path:errno:)` after a heal of the app side's files, which
-/// moved the damaged file to `path`, rebuilt it and recorded the recovery, and could not flush
-/// the move (or the record).
+/// was, a dashboard reports no alert as raised — with two exceptions, inherited from the store,
+/// after which something was changed but may not survive a power cut:
+/// - ``sequence(_:)`` carrying `SequenceTrackingError.notDurable(committed:key:path:errno:)`:
+///   what its `committed` says was done (a drain applied, the state changed, a damaged outbox
+///   moved aside and its recovery recorded);
+/// - ``store(_:)`` carrying `SharedStoreError.notDurable(key:path:errno:)`, after a heal of one
+///   of the app side's files: the damaged file was moved to `path`, rebuilt and its recovery
+///   recorded, and the call's own work did not run. Calling again is safe: the file is healed.
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The shared store failed.
   case store(SharedStoreError)

@@ -160,7 +160,7 @@ public struct UsagePipeline: Sendable {
   ///   not thrown but healed — unless the same file is damaged again within the call, or a
   ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``; with the store's
   ///   `notDurable`, the file was moved, rebuilt and recorded, but the move may not survive a
-  ///   power cut).
+  ///   power cut, and the wake did not drain: wake again).
   @discardableResult
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
@@ -277,7 +277,8 @@ public struct UsagePipeline: Sendable {
   /// (`OutboxConsumer.drain(through:_:)`), so a kill in between leaves them to the next drain,
   /// which appends them again — the logs are read as a set. Before the first drain appends a
   /// fact, it writes in the state that a drain began (`PipelineState.drainBegan`), so that a
-  /// state with nothing applied beside the day logs is not taken for a removed one meanwhile.
+  /// state with nothing else in it beside the day logs is not taken for a removed one
+  /// meanwhile.
   /// Passing over an entry and recording it are two writes: a kill between them leaves the
   /// entry unrecorded as undecodable, and the next fact drained then reports its number as lost.
   private func drainPassingOverUndecodable() throws(PipelineError)

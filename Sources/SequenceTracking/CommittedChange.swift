@@ -33,6 +33,11 @@ public enum CommittedChange: Sendable, Hashable, CustomStringConvertible {
   /// `cursor`.
   case updatedState(cursor: OutboxCursor)
 
+  /// ``SequencedOutbox/quarantine(because:)`` moved the outbox aside, to
+  /// ``OutboxRecovery/quarantinedTo``, and recorded `recovery` in
+  /// ``SequencedOutbox/recoveries()``; the next publish starts a new epoch.
+  case movedAside(OutboxRecovery)
+
   /// The change in words, such as `entries 5...6@5f1c0a3be29d4471 were published and notified`.
   public var description: String {
     switch self {
@@ -49,6 +54,9 @@ public enum CommittedChange: Sendable, Hashable, CustomStringConvertible {
       return text + ", and the cursor moved \(cursor)"
     case .updatedState(let cursor):
       return "the consumer's state was changed, its cursor left \(cursor)"
+    case .movedAside(let recovery):
+      return "the outbox was moved aside to \(recovery.quarantinedTo ?? "nowhere") and its "
+        + "recovery recorded"
     }
   }
 }

@@ -153,13 +153,14 @@ struct NotDurableTests {
     let thrown = thrownError { () throws(SequenceTrackingError) in
       try outbox.quarantine(because: damage)
     }
-    guard case .store(.notDurable("outbox", let keptAt, .ioError))? = thrown else {
+    guard case .notDurable(.movedAside(let moved), "outbox", let keptAt, .ioError)? = thrown else {
       Issue.record("expected the move's notDurable, got \(String(describing: thrown))")
       return
     }
     #expect(URL(fileURLWithPath: keptAt).lastPathComponent == ".quarantined.outbox.1")
     #expect(FileManager.default.fileExists(atPath: keptAt), "the error names the kept file")
     let recoveries = try outbox.recoveries()
+    #expect(recoveries == [moved], "what the error says was done")
     #expect(recoveries.map(\.quarantinedTo) == [keptAt])
     #expect(recoveries.first?.epoch == epoch && recoveries.first?.lastNumber == 5)
     #expect(try outbox.publish(6).epoch != epoch, "publishing goes on in a new epoch")
@@ -181,6 +182,24 @@ struct NotDurableTests {
       recovery.quarantinedTo.map { URL(fileURLWithPath: $0).lastPathComponent }
         == ".quarantined.outbox.1")
     #expect(try outbox.recoveries() == [recovery])
+    #expect(try outbox.drain(after: .start).entries.map(\.payload) == [6])
+  }
+
+  @Test("a healing publish whose every flush fails has published in a new epoch, and says so")
+  func healingPublishWhoseFlushesAllFailPublishes() throws {
+    let fixture = try Fixture()
+    let (outbox, epoch) = try fixture.damagedOutbox()
+    // The move's directory flush fails, the record's, and the new outbox's: none stops the
+    // publish, and the last is what it throws.
+    fixture.fileSystem.failEveryFlushOfAChange()
+    let thrown = thrownError { () throws(SequenceTrackingError) in _ = try outbox.publishHealing(6)
+    }
+    guard case .notDurable(.published(let numbers), _, _, .ioError)? = thrown else {
+      Issue.record("expected the publish's notDurable, got \(String(describing: thrown))")
+      return
+    }
+    #expect(numbers.epoch != epoch && numbers.values == 1...1)
+    #expect(try outbox.recoveries().map(\.epoch) == [epoch], "the ended epoch is recorded")
     #expect(try outbox.drain(after: .start).entries.map(\.payload) == [6])
   }
 }

@@ -11,7 +11,8 @@ package final class DirectoryFlushFailure: ForwardingFileSystem {
   private struct State {
     var directories: Set<Int32> = []
     var appended: Set<Int32> = []
-    var armed = false
+    /// How many flushes of a change are still to fail.
+    var armed = 0
   }
 
   package let base: any FileSystem = POSIXFileSystem()
@@ -22,7 +23,13 @@ package final class DirectoryFlushFailure: ForwardingFileSystem {
 
   /// Makes the next flush of a directory, or of a file appended to, fail with `EIO`.
   package func failNextFlushOfAChange() {
-    state.withLock { $0.armed = true }
+    state.withLock { $0.armed = 1 }
+  }
+
+  /// Makes every later flush of a directory, or of a file appended to, fail with `EIO`: a
+  /// device whose flushes keep failing.
+  package func failEveryFlushOfAChange() {
+    state.withLock { $0.armed = .max }
   }
 
   package func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
@@ -42,10 +49,10 @@ package final class DirectoryFlushFailure: ForwardingFileSystem {
 
   package func synchronize(_ descriptor: Int32) throws(SystemCallError) {
     let fail = state.withLock { state -> Bool in
-      guard state.armed,
+      guard state.armed > 0,
         state.directories.contains(descriptor) || state.appended.contains(descriptor)
       else { return false }
-      state.armed = false
+      state.armed -= 1
       return true
     }
     if fail { throw SystemCallError("injected directory fsync", EIO) }

@@ -29,8 +29,10 @@ extension UsagePipeline {
   /// rebuilds it, records the recovery in the state and runs `body` again.
   ///
   /// A file is moved only when `body` fails on it twice in a row, and only if, in the hold of the
-  /// move, the key still names the file it found before the second run: another process (the
-  /// app and its widget) that healed the file in between is left its rebuild.
+  /// move, it is still damaged (``stillDamaged(_:key:found:)``): the key still names the file it
+  /// found before the second run — a state, whichever file, still reads as damaged or removed —
+  /// so that another process (the app and its widget) that healed it in between is left its
+  /// rebuild.
   ///
   /// Call it on a copy of the pipeline when `body` changes the pipeline itself.
   ///
@@ -202,7 +204,8 @@ extension UsagePipeline {
   /// between is not in the rebuilt ledger — fewer XP, never more.
   ///
   /// The file is moved only if it is still damaged in the hold (``stillDamaged(_:key:found:)``):
-  /// the key still names `found`, the file read before the second read that found the damage.
+  /// the key still names `found`, the file read before the second read that found the damage
+  /// (a state is judged by what it holds instead).
   /// Another process that healed the file meanwhile left a whole rebuild, which would otherwise
   /// be moved aside and rebuilt again — for a ledger, losing the transactions made in between.
   /// Nothing is recorded for the key then, and the caller reads the healed file. The recovery,
@@ -539,8 +542,8 @@ extension UsagePipeline {
 
   /// Checks that no file of the app side went back without an error.
   ///
-  /// The day log of the last fact applied must still hold it, a state whose drains never began
-  /// (`PipelineState.drainBegan`) must have no day logs beside it, and the ledger must hold
+  /// The day log of the last fact applied must still hold it, a state that holds nothing but
+  /// recoveries (``dayBesideRemoved(_:)``) must have no day logs beside it, and the ledger must hold
   /// what it held after the app's last transaction: a log truncated, rolled back to an older
   /// copy or removed reads without an error, and would otherwise lose its facts silently. A day
   /// the retention before `now` (milliseconds) may have removed is not checked. A state that

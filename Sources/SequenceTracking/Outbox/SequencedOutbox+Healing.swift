@@ -43,8 +43,10 @@ extension SequencedOutbox {
   /// - Parameter payload: The entry to publish.
   /// - Returns: The entry's number and the recovery, if one was needed.
   /// - Throws: The errors of ``publish(_:then:)`` other than the ones healed; the errors of
-  ///   ``quarantine(because:)``; or the error of the publish after the quarantine, after which
-  ///   the recovery is recorded in ``recoveries()`` all the same.
+  ///   ``quarantine(because:)`` but its `notDurable` — a move or a record that may not survive a
+  ///   power cut does not stop the publish, whose new file's directory flush carries the move;
+  ///   or the error of the publish after the quarantine, after which the recovery is recorded in
+  ///   ``recoveries()`` all the same.
   /// - Complexity: Like ``publish(_:then:)``; a quarantine renames one file.
   public func publishHealing(_ payload: Payload) throws(SequenceTrackingError)
     -> OutboxPublication
@@ -114,9 +116,9 @@ extension SequencedOutbox {
       }
     }
     guard let failure else { preconditionFailure("a failed publish leaves its error") }
-    // A move that may not survive a power cut goes on all the same: the outbox is aside, and the
-    // publish creates the new file by a rename and a flush of the directory, which carries the
-    // move too (or fails, and says so).
+    // A move or a record that may not survive a power cut goes on all the same: both were made,
+    // and the publish creates the new file by a rename and a flush of the directory, which
+    // carries the move too (or fails, and says so). Thrown instead, the fact was lost.
     let (recovery, _) = try moveAside(because: failure)
     return OutboxPublication(
       numbers: try append(records, advancingMark: advancingMark) { _ in }, recovery: recovery)
@@ -156,19 +158,24 @@ extension SequencedOutbox {
   ///   reason.
   /// - Returns: The recovery, also recorded in ``recoveries()`` when the outbox has a mark.
   /// - Throws: ``SequenceTrackingError/store(_:)`` when the outbox cannot be moved aside, or
-  ///   the recovery cannot be recorded (the outbox was moved aside then); the store's
-  ///   `notDurable` when the move may not survive a power cut, after the recovery is recorded.
+  ///   the recovery cannot be recorded (the outbox was moved aside then);
+  ///   ``SequenceTrackingError/notDurable(committed:key:path:errno:)`` with
+  ///   ``CommittedChange/movedAside(_:)`` when the move or the record may not survive a power
+  ///   cut: both were made (the error's path is the moved file's after a move).
   @discardableResult
   public func quarantine(because error: SequenceTrackingError) throws(SequenceTrackingError)
     -> OutboxRecovery
   {
     let (recovery, notDurable) = try moveAside(because: error)
-    if let notDurable { throw .store(notDurable) }
+    if case .notDurable(let key, let path, let errno)? = notDurable {
+      throw .notDurable(committed: .movedAside(recovery), key: key, path: path, errno: errno)
+    }
     return recovery
   }
 
   /// Moves the outbox aside and records the recovery, as ``quarantine(because:)`` does; returns
-  /// the store's `notDurable` instead of throwing it, when the move may not survive a power cut.
+  /// the store's first `notDurable` instead of throwing it, when the move or the record may not
+  /// survive a power cut.
   private func moveAside(because error: SequenceTrackingError) throws(SequenceTrackingError)
     -> (OutboxRecovery, notDurable: SharedStoreError?)
   {
@@ -195,7 +202,13 @@ extension SequencedOutbox {
     let recovery = OutboxRecovery(
       epoch: last?.epoch, lastNumber: last?.value, quarantinedTo: path,
       reason: error.description)
-    try record(recovery)
+    do throws(SequenceTrackingError) {
+      try record(recovery)
+    } catch {
+      // Appended, not flushed: recorded.
+      guard case .store(let stored) = error, case .notDurable = stored else { throw error }
+      notDurable = notDurable ?? stored
+    }
     return (recovery, notDurable)
   }
 
