@@ -14,7 +14,8 @@
 #                      (SequenceTrackingTests/OutboxStressTests)
 #   4. pipeline kills  the pipeline's kill test over STK_STRESS_SCALE x 5 seeded scripts (1 x 5
 #                      unless set), each with STK_STRESS_KILLS extension kills (640 unless set)
-#                      and its control (PipelineKillTests/PipelineKillStressTests)
+#                      and its control, every other script on a device a relaunch may find
+#                      locked (PipelineKillTests/PipelineKillStressTests)
 #   5. disk full       a 1 MiB tmpfs filled up: ENOSPC as a typed error, old values intact, the
 #                      store working once space is freed; root only, otherwise skipped
 #                      (SharedStoreTests/DiskFullStressTests)
@@ -47,7 +48,7 @@
 #                 the run its total and time (Reliability.md, as above, has the figures).
 #
 # Prints one line per scenario, then the total; exits 1 when a scenario fails, with its errors.
-# The full run takes 2 to 3 minutes on 2 busy cores
+# The full run takes 3 to 4 minutes on 2 busy cores
 # (Sources/ScreenTimeKit/ScreenTimeKit.docc/Articles/Reliability.md has its
 # figures), plus about 5 for the planner sweep.
 set -euo pipefail

@@ -41,6 +41,26 @@ final class PipelineKillTests: XCTestCase {
     XCTAssertNotNil(outcome.deadStretchGap)
   }
 
+  /// Facts held on a locked device count once when published, and go only with the process.
+  ///
+  /// A relaunch, one in three, comes after a restart of the device: locked for a stretch, in
+  /// which the extension holds its facts in memory and publishes them, late and in order, at its
+  /// first callback after the unlock — or is killed holding them, and they are gone with it, as
+  /// `MonitorBacklogStatus` documents. The totals are the reference's over the facts published.
+  func testFactsHeldOnALockedDeviceCountOnceWhenPublishedAndGoOnlyWithTheProcess() throws {
+    let seed = Self.seed &+ 1
+    let script = try PipelineScript(seed: seed)
+    let outcome = try KillScenarios.pipeline(script, kills: 160, locking: true, seed: seed)
+    print(outcome.summary)
+    XCTAssertEqual(outcome.mismatches, [], "per-app day totals differ from the reference")
+    XCTAssertEqual(outcome.problems, [])
+    XCTAssertGreaterThanOrEqual(outcome.run.extensionKills, 150)
+    XCTAssertGreaterThan(outcome.run.lockedLaunches, 10)
+    XCTAssertGreaterThan(outcome.heldWritten, 0, "held facts were published late")
+    XCTAssertGreaterThan(outcome.heldLost, 0, "kills took held facts with them")
+    XCTAssertLessThan(outcome.durable, outcome.callbacks)
+  }
+
   func testControlTwoWriteGlueKilledBetweenItsWritesIsCaughtFallingShort() throws {
     let script = try PipelineScript(seed: Self.seed)
     let outcome = try KillScenarios.control(script, seed: Self.seed)
@@ -88,10 +108,13 @@ final class PipelineKillStressTests: XCTestCase {
     var mismatches = 0
     var problems = 0
     var controlsCaught = 0
+    var (lockedLaunches, heldWritten, heldLost) = (0, 0, 0)
     for index in 0..<scenarios {
       let seed = PipelineKillTests.seed &+ UInt64(index) &* 7_919
       let script = try PipelineScript(seed: seed)
-      let pipeline = try KillScenarios.pipeline(script, kills: perScenario, seed: seed)
+      // Every other script on a device that is sometimes locked after a relaunch.
+      let pipeline = try KillScenarios.pipeline(
+        script, kills: perScenario, locking: index % 2 == 1, seed: seed)
       let control = try KillScenarios.control(script, seed: seed)
       kills += pipeline.run.extensionKills
       inFlight += pipeline.run.inFlight.count
@@ -101,6 +124,9 @@ final class PipelineKillStressTests: XCTestCase {
       mismatches += pipeline.mismatches.count
       problems += pipeline.problems.count
       if !control.mismatches.isEmpty { controlsCaught += 1 }
+      lockedLaunches += pipeline.run.lockedLaunches
+      heldWritten += pipeline.heldWritten
+      heldLost += pipeline.heldLost
       print("scenario \(index + 1) seed=\(seed) \(pipeline.summary) | \(control.summary)")
       XCTAssertEqual(pipeline.mismatches, [], "scenario \(index + 1)")
       XCTAssertEqual(pipeline.problems, [], "scenario \(index + 1)")
@@ -126,7 +152,9 @@ final class PipelineKillStressTests: XCTestCase {
       "\(scenarios) seeded three-day script\(scenarios == 1 ? "" : "s"), "
         + "\(kills) extension SIGKILLs of \(scenarios * perScenario) planned (\(inFlight) in the "
         + "middle of a callback), \(appKills) app SIGKILLs, \(durable) of \(callbacks) callbacks "
-        + "durably recorded, day-app totals differing from the reference \(mismatches), other "
+        + "durably recorded, \(lockedLaunches) launches on a locked device (held facts published "
+        + "late \(heldWritten), gone with a killed process \(heldLost)), day-app totals differing "
+        + "from the reference \(mismatches), other "
         + "problems \(problems), controls caught losing use \(controlsCaught) of \(scenarios)")
   }
 }

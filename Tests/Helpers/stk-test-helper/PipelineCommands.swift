@@ -13,10 +13,13 @@ import UsageModel
 // the PipelineScript of --seed on the shared store in --dir; notifications are doorbell bytes
 // (see Doorbell).
 //
-//   pipeline-extension --dir D --seed S --from I --capacity C --doorbell F
+//   pipeline-extension --dir D --seed S --from I --capacity C --doorbell F [--locked-through J]
 //       Replays the script from entry I through a MonitorRecorder whose outbox holds C facts.
 //       Prints "b I" before each entry and "d I" once it is recorded (for a callback: after its
-//       durable fact write, its heartbeat and its notification), then "end".
+//       durable fact write, its heartbeat and its notification), then "end". With J, the device
+//       is locked until entry J (a restart before the first unlock): no file opens, each
+//       callback's fact is held in memory ("h I" before its "d I") and published at the first
+//       callback from J on, and a heartbeat tick writes nothing.
 //   pipeline-app --dir D --seed S --doorbell F --done F --app-seed A [--poll-ms P]
 //       Opens UsagePipeline(folder:configuration:), as an app does at launch, and wakes it on
 //       notifications (each dropped with probability 1/2), polls and
@@ -60,14 +63,24 @@ func scriptConfiguration() throws -> PipelineConfiguration {
 private func replayThroughMonitorRecorder(_ options: Options) throws {
   let script = try PipelineScript(seed: UInt64(try options.int("seed")))
   let deviceZone = try zone(PipelineScript.timeZoneIdentifier)
+  let from = try options.int("from")
+  let lockedThrough = options.has("locked-through") ? try options.int("locked-through") : from
+  // As SharedFolder(directory:) opens it — a durable store and its sibling without flushes — on
+  // a device whose data protection the replay locks and unlocks.
+  let device = LockedDevice()
+  let store = try FileStore(
+    directory: URL(fileURLWithPath: try options.string("dir")), durability: .durable,
+    fileSystem: device)
   let recorder = MonitorRecorder(
     folder: try SharedFolder(
-      directory: URL(fileURLWithPath: try options.string("dir")),
+      store: store, heartbeatStore: store.withDurability(.processCrashSafe),
       layout: .standard(outboxCapacity: try options.int("capacity"))),
     timeZone: { deviceZone })
   let doorbell = try Doorbell(path: try options.string("doorbell"))
-  for index in try options.int("from")..<script.entries.count {
+  if from < lockedThrough { device.lock() }
+  for index in from..<script.entries.count {
     let entry = script.entries[index]
+    if index == lockedThrough { device.unlock() }
     emit("b \(index)")
     let response: MonitorResponse
     switch entry.kind {
@@ -76,7 +89,15 @@ private func replayThroughMonitorRecorder(_ options: Options) throws {
     case .callback(let callback, let activity, let event):
       response = recorder.record(callback, activity: activity, event: event, now: entry.at)
     }
-    guard response.succeeded else {
+    if index < lockedThrough {
+      // Locked: the fact waits in memory, and nothing is written.
+      if entry.isCallback {
+        guard response.backlog.held > 0, response.notification == nil else {
+          throw HelperError("entry \(index) was not held while locked: \(response)")
+        }
+        emit("h \(index)")
+      }
+    } else if !response.succeeded {
       throw HelperError("entry \(index) failed: \(response.failures.map(\.description))")
     }
     // Write, then notify.

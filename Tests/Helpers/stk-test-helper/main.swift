@@ -28,6 +28,9 @@ struct Options {
     }
   }
 
+  /// Whether `--name` was given.
+  func has(_ name: String) -> Bool { values[name] != nil }
+
   func string(_ name: String) throws -> String {
     guard let value = values[name] else { throw HelperError("missing --\(name)") }
     return value

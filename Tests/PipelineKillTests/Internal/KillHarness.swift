@@ -37,6 +37,11 @@ struct KillHarness {
     var completed: Set<Int> = []
     /// The entries the extension was killed in the middle of.
     var inFlight: [Int] = []
+    /// The callbacks whose fact a locked device held in memory, to publish later or lose with
+    /// the process.
+    var held: Set<Int> = []
+    /// The launches that began on a locked device (a restart before the first unlock).
+    var lockedLaunches = 0
     /// The entries on which the control killed itself between its writes, with the seconds of
     /// use the first write counted.
     var selfKills: [(index: Int, seconds: Int64)] = []
@@ -61,16 +66,25 @@ struct KillHarness {
   let capacity: Int
   /// How many times to SIGKILL the extension (the control is only killed by itself).
   let extensionKills: Int
+  /// Whether a relaunched extension may find the device locked for a stretch of entries.
+  let locking: Bool
   var random: SplitMix64
+  /// Draws the locked stretches, apart from ``random`` so that the kills fall as without them.
+  var lockRandom: SplitMix64
 
   /// Prepares a run of `glue` on `script` in a fresh folder.
-  init(_ glue: Glue, script: PipelineScript, extensionKills: Int, seed: UInt64) throws {
+  init(
+    _ glue: Glue, script: PipelineScript, extensionKills: Int, locking: Bool = false,
+    seed: UInt64
+  ) throws {
     self.glue = glue
     self.script = script
     directory = try TemporaryDirectory(prefix: "stk-pipeline-kill")
     capacity = script.callbackCount + 16
     self.extensionKills = glue == .pipeline ? extensionKills : 0
+    self.locking = glue == .pipeline && locking
     random = SplitMix64(seed: seed)
+    lockRandom = SplitMix64(seed: seed ^ 0x6C6F_636B)
   }
 
   /// The shared store's folder.
@@ -135,10 +149,17 @@ struct KillHarness {
         throw FixtureError(description: "the extension makes no progress")
       }
       let target = killTarget(after: next, kills: run.extensionKills)
-      let (process, output) = try Self.start([
+      var arguments = [
         glue.extensionCommand, "--dir", store.path, "--seed", "\(script.seed)", "--from", "\(next)",
         "--capacity", "\(capacity)", "--doorbell", doorbell,
-      ])
+      ]
+      // A relaunch, one in three, after a restart of the device: locked for 5 to 60 entries.
+      if locking, run.extensionLaunches > 1, lockRandom.next() % 3 == 0 {
+        let through = min(entries.count, next + 5 + Int(lockRandom.next() % 56))
+        arguments += ["--locked-through", "\(through)"]
+        run.lockedLaunches += 1
+      }
+      let (process, output) = try Self.start(arguments)
       let lines = LineReader(output)
       var begun: Int?
       var ended = false
@@ -163,6 +184,8 @@ struct KillHarness {
           }
         case ("d"?, let index?):
           run.completed.insert(index)
+        case ("h"?, let index?):
+          run.held.insert(index)
         case ("k"?, let index?):
           guard let seconds = fields.last.flatMap({ Int64($0) }) else { break }
           run.selfKills.append((index, seconds))

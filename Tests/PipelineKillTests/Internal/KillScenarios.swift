@@ -23,6 +23,10 @@ enum KillScenarios {
     var durable = 0
     /// Callbacks killed in flight whose fact was written nevertheless.
     var writtenInFlight = 0
+    /// Callbacks whose fact a locked device held, then published at a later callback.
+    var heldWritten = 0
+    /// Callbacks whose held fact the process took with it when it was killed.
+    var heldLost = 0
     /// Facts in the app's state after the final drain.
     var factsApplied = 0
     /// What the app's derivation made of the threshold events it holds.
@@ -39,7 +43,8 @@ enum KillScenarios {
       "pipeline: extension kills=\(run.extensionKills) (in flight \(run.inFlight.count), "
         + "fact written anyway \(writtenInFlight)) launches=\(run.extensionLaunches); "
         + "app kills=\(run.appKills) launches=\(run.appLaunches); callbacks completed="
-        + "\(completedCallbacks)/\(callbacks) durable=\(durable); facts applied="
+        + "\(completedCallbacks)/\(callbacks) durable=\(durable); locked launches="
+        + "\(run.lockedLaunches) (held facts written \(heldWritten), lost \(heldLost)); facts applied="
         + "\(factsApplied) (thresholds counted \(thresholds.counted), duplicate "
         + "\(thresholds.duplicates), superseded \(thresholds.superseded), implausible "
         + "\(thresholds.implausible)); notifications dropped=\(run.notificationsDropped)/"
@@ -89,11 +94,14 @@ enum KillScenarios {
 
   // MARK: - The pipeline
 
-  /// Runs the library's pipeline under `kills` SIGKILLs of the extension and judges it.
-  static func pipeline(_ script: PipelineScript, kills: Int, seed: UInt64) throws
-    -> PipelineOutcome
+  /// Runs the library's pipeline under `kills` SIGKILLs of the extension and judges it; with
+  /// `locking`, a relaunched extension may find the device locked for a stretch, and hold its
+  /// facts in memory until it unlocks.
+  static func pipeline(_ script: PipelineScript, kills: Int, locking: Bool = false, seed: UInt64)
+    throws -> PipelineOutcome
   {
-    var harness = try KillHarness(.pipeline, script: script, extensionKills: kills, seed: seed)
+    var harness = try KillHarness(
+      .pipeline, script: script, extensionKills: kills, locking: locking, seed: seed)
     var outcome = PipelineOutcome(run: try harness.run())
     outcome.callbacks = script.callbackCount
     outcome.completedCallbacks = outcome.run.completed.count { script.entries[$0].isCallback }
@@ -113,16 +121,22 @@ enum KillScenarios {
     }
 
     // What was durably recorded: every callback completed, and those killed in flight whose
-    // fact is in the outbox.
+    // fact is in the outbox; a fact a locked device held is in it when a later callback of the
+    // same process published it, and otherwise went with the process, unannounced (as
+    // `MonitorBacklogStatus` documents).
     var durable: [Int] = []
     var expected: Set<MonitorFact> = []
     for index in outcome.run.completed.union(outcome.run.inFlight).sorted() {
       guard let fact = try fact(script.entries[index]) else { continue }
       let completed = outcome.run.completed.contains(index)
+      let held = outcome.run.held.contains(index)
       if written.contains(fact) {
         durable.append(index)
         expected.insert(fact)
         if !completed { outcome.writtenInFlight += 1 }
+        if held { outcome.heldWritten += 1 }
+      } else if held {
+        outcome.heldLost += 1
       } else if completed {
         outcome.problems.append("entry \(index) was recorded but its fact is not in the outbox")
       }
