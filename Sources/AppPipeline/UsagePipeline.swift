@@ -153,14 +153,15 @@ public struct UsagePipeline: Sendable {
   /// - Throws: ``PipelineError``. A drain is one atomic write: when it fails nothing of it was
   ///   applied — except after ``PipelineError/sequence(_:)`` with
   ///   `SequenceTrackingError.notDurable`, when the batch was applied but may not survive a power
-  ///   cut. A failure after a drain (settling the retention and rewards, recording an
+  ///   cut; with `CommittedChange.movedAside`, a damaged outbox was moved aside and the wake
+  ///   drained and recorded the ended epoch in the state before throwing it. A failure after a drain (settling the retention and rewards, recording an
   ///   undecodable entry) leaves the drained facts applied; the next wake that drains settles
   ///   again. Rewards are settled only by a wake that drains: a threshold confirmed after its
   ///   burst window has passed is credited at the next one. A damaged file of the app side is
   ///   not thrown but healed — unless the same file is damaged again within the call, or a
   ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``; with the store's
   ///   `notDurable`, the file was moved, rebuilt and recorded, but the move may not survive a
-  ///   power cut, and the wake did not drain: wake again).
+  ///   power cut, and the step of the wake that found it did not run: the next wake does).
   @discardableResult
   public mutating func wake(_ trigger: DrainTrigger, now: Date) throws(PipelineError)
     -> PipelineDrain
@@ -170,13 +171,22 @@ public struct UsagePipeline: Sendable {
     appliedNumberBeforeLastDrain = nil
     let drain: PipelineDrain
     var healed = false
+    var unflushedMove: PipelineError?
     do throws(PipelineError) {
       drain = try drainIfDue(trigger, now: now)
     } catch {
       // A damaged outbox is moved aside (its bytes kept) and the wake goes on; the extension's
       // next fact starts a new epoch.
       guard damage(in: error) != nil else { throw error }
-      try quarantineOutbox()
+      do throws(PipelineError) {
+        try quarantineOutbox()
+      } catch {
+        // Moved aside and recorded, but perhaps not past a power cut: the wake goes on, records
+        // the ended epoch in the state as after any move, and then throws it. Thrown here, an
+        // app that never drained would not learn of the epoch at its next wake.
+        guard case .sequence(.notDurable(.movedAside, _, _, _)) = error else { throw error }
+        unflushedMove = error
+      }
       healed = true
       lastHead = nil
       drain = try drainIfDue(trigger, now: now)
@@ -196,8 +206,10 @@ public struct UsagePipeline: Sendable {
     // The stored cursor is the drain's, or read now when the wake healed and drained nothing.
     var stored = appliedNumberBeforeLastDrain
     if stored == nil { stored = try storedAppliedNumber() }
-    return drain.reporting(
+    let reported = drain.reporting(
       try recordRecoveries(after: [before, stored].compactMap { $0 }, now: now))
+    if let unflushedMove { throw unflushedMove }
+    return reported
   }
 
   /// Drains the outbox if the coordinator says there is anything to drain, then settles the

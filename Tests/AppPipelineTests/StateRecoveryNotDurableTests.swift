@@ -2,6 +2,7 @@ import AppPipeline
 import Foundation
 import SequenceTracking
 import SharedStore
+import SignalValues
 import TestSupport
 import Testing
 import TrackerSignals
@@ -119,5 +120,45 @@ struct StateRecoveryNotDurableTests {
     let outcome = try fixture.outcome()
     #expect(outcome.usage == .seconds(600), "rebuilt from the outbox")
     #expect(outcome.recoveries == [fixture.key], "recorded once")
+  }
+
+  @Test("a wake whose move of a damaged outbox is not flushed records the ended epoch, then throws")
+  func unflushedOutboxQuarantineIsRecordedInTheState() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-outbox-not-durable")
+    let recorder = MonitorRecorder(
+      folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })
+    let start = Date(timeIntervalSince1970: 1_776_211_200)
+    let published = (1...5).compactMap {
+      recorder.intervalDidStart(for: "a\($0)", now: start + Double($0 * 60)).notification
+    }
+    let epoch = try #require(published.last).epoch
+    // The app's first wake ever, on a header every read fails on.
+    let outbox = directory.url.appendingPathComponent(SharedFolderLayout.standard.outboxKey)
+    var bytes = try Data(contentsOf: outbox)
+    for offset in 20..<24 { bytes[offset] ^= 0x5A }
+    try bytes.write(to: outbox, options: .atomic)
+
+    let fileSystem = QuarantineFlushFailure()
+    let store = try FileStore(
+      directory: directory.url, durability: .durable, fileSystem: fileSystem)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: PipelineConfiguration(userId: "not-durable", timeZone: .gmt))
+    let now = start + 600
+    let thrown = thrownError { () throws(PipelineError) in
+      _ = try pipeline.wake(.foreground, now: now)
+    }
+    #expect(fileSystem.failures == 1)
+    guard case .sequence(.notDurable(.movedAside(let recovery), _, _, .ioError))? = thrown else {
+      Issue.record("expected the move's notDurable, got \(String(describing: thrown))")
+      return
+    }
+    #expect(recovery.epoch == epoch && recovery.lastNumber == 5)
+    // Recorded before the throw: thrown at the move, the wake stopped, and a first wake's
+    // state never learnt of the epoch.
+    #expect(try pipeline.state().outboxRecoveries == [recovery])
+    #expect(
+      try pipeline.state().losses.map(\.range) == [SequenceRange(epoch: epoch, values: 1...5)])
   }
 }

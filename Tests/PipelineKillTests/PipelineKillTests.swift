@@ -45,8 +45,10 @@ final class PipelineKillTests: XCTestCase {
   ///
   /// A relaunch, one in three, comes after a restart of the device: locked for a stretch, in
   /// which the extension holds its facts in memory and publishes them, late and in order, at its
-  /// first callback after the unlock — or is killed holding them, and they are gone with it, as
-  /// `MonitorBacklogStatus` documents. The totals are the reference's over the facts published.
+  /// first entry after the unlock (a callback or a heartbeat tick) — or is killed holding them,
+  /// and they are gone with it, as `MonitorBacklogStatus` documents. A launch that ran on after
+  /// the unlock must have published every fact it held. The totals are the reference's over the
+  /// facts published.
   func testFactsHeldOnALockedDeviceCountOnceWhenPublishedAndGoOnlyWithTheProcess() throws {
     let seed = Self.seed &+ 1
     let script = try PipelineScript(seed: seed)

@@ -202,4 +202,22 @@ struct NotDurableTests {
     #expect(try outbox.recoveries().map(\.epoch) == [epoch], "the ended epoch is recorded")
     #expect(try outbox.drain(after: .start).entries.map(\.payload) == [6])
   }
+
+  @Test("a healing publish whose recovery record is not flushed publishes, then says so")
+  func healingPublishWhoseRecordIsNotFlushedPublishes() throws {
+    let fixture = try Fixture()
+    let (outbox, epoch) = try fixture.damagedOutbox()
+    // The move's directory flush passes; the recovery log's, after its creation, fails.
+    fixture.fileSystem.failNextFlushOfAChange(skipping: 1)
+    let thrown = thrownError { () throws(SequenceTrackingError) in _ = try outbox.publishHealing(6)
+    }
+    guard case .notDurable(.published(let numbers), let key, _, .ioError)? = thrown else {
+      Issue.record("expected the record's notDurable, got \(String(describing: thrown))")
+      return
+    }
+    #expect(key != "outbox", "what was not flushed is the record, not the publish")
+    #expect(numbers.epoch != epoch && numbers.values == 1...1)
+    #expect(try outbox.recoveries().map(\.epoch) == [epoch], "the record is in place")
+    #expect(try outbox.drain(after: .start).entries.map(\.payload) == [6])
+  }
 }

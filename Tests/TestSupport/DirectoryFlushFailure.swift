@@ -13,6 +13,8 @@ package final class DirectoryFlushFailure: ForwardingFileSystem {
     var appended: Set<Int32> = []
     /// How many flushes of a change are still to fail.
     var armed = 0
+    /// How many flushes of a change pass before those fail.
+    var skipped = 0
   }
 
   package let base: any FileSystem = POSIXFileSystem()
@@ -21,9 +23,13 @@ package final class DirectoryFlushFailure: ForwardingFileSystem {
   /// A file system that fails nothing until it is armed.
   package init() {}
 
-  /// Makes the next flush of a directory, or of a file appended to, fail with `EIO`.
-  package func failNextFlushOfAChange() {
-    state.withLock { $0.armed = 1 }
+  /// Makes the next flush of a directory, or of a file appended to — after `skipping` more of
+  /// them — fail with `EIO`.
+  package func failNextFlushOfAChange(skipping: Int = 0) {
+    state.withLock {
+      $0.armed = 1
+      $0.skipped = skipping
+    }
   }
 
   /// Makes every later flush of a directory, or of a file appended to, fail with `EIO`: a
@@ -52,6 +58,10 @@ package final class DirectoryFlushFailure: ForwardingFileSystem {
       guard state.armed > 0,
         state.directories.contains(descriptor) || state.appended.contains(descriptor)
       else { return false }
+      guard state.skipped == 0 else {
+        state.skipped -= 1
+        return false
+      }
       state.armed -= 1
       return true
     }

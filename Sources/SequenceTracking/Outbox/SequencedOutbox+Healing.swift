@@ -44,9 +44,11 @@ extension SequencedOutbox {
   /// - Returns: The entry's number and the recovery, if one was needed.
   /// - Throws: The errors of ``publish(_:then:)`` other than the ones healed; the errors of
   ///   ``quarantine(because:)`` but its `notDurable` — a move or a record that may not survive a
-  ///   power cut does not stop the publish, whose new file's directory flush carries the move;
-  ///   or the error of the publish after the quarantine, after which the recovery is recorded in
-  ///   ``recoveries()`` all the same.
+  ///   power cut does not stop the publish, whose new file's directory flush carries the move,
+  ///   and a record not flushed is thrown after the publish as
+  ///   ``SequenceTrackingError/notDurable(committed:key:path:errno:)`` with
+  ///   ``CommittedChange/published(_:)``; or the error of the publish after the quarantine,
+  ///   after which the recovery is recorded in ``recoveries()`` all the same.
   /// - Complexity: Like ``publish(_:then:)``; a quarantine renames one file.
   public func publishHealing(_ payload: Payload) throws(SequenceTrackingError)
     -> OutboxPublication
@@ -117,11 +119,15 @@ extension SequencedOutbox {
     }
     guard let failure else { preconditionFailure("a failed publish leaves its error") }
     // A move or a record that may not survive a power cut goes on all the same: both were made,
-    // and the publish creates the new file by a rename and a flush of the directory, which
-    // carries the move too (or fails, and says so). Thrown instead, the fact was lost.
-    let (recovery, _) = try moveAside(because: failure)
-    return OutboxPublication(
-      numbers: try append(records, advancingMark: advancingMark) { _ in }, recovery: recovery)
+    // and thrown here, the fact was lost. The publish creates the new file by a rename and a
+    // flush of the directory, which carries the move too (or fails, and says so); a record not
+    // flushed is said after the publish.
+    let (recovery, unflushed) = try moveAside(because: failure)
+    let numbers = try append(records, advancingMark: advancingMark) { _ in }
+    if case .notDurable(let key, let path, let errno)? = unflushed.record {
+      throw .notDurable(committed: .published(numbers), key: key, path: path, errno: errno)
+    }
+    return OutboxPublication(numbers: numbers, recovery: recovery)
   }
 
   /// Whether `error` says that this outbox cannot be read or numbered: what
@@ -166,18 +172,18 @@ extension SequencedOutbox {
   public func quarantine(because error: SequenceTrackingError) throws(SequenceTrackingError)
     -> OutboxRecovery
   {
-    let (recovery, notDurable) = try moveAside(because: error)
-    if case .notDurable(let key, let path, let errno)? = notDurable {
+    let (recovery, unflushed) = try moveAside(because: error)
+    if case .notDurable(let key, let path, let errno)? = unflushed.move ?? unflushed.record {
       throw .notDurable(committed: .movedAside(recovery), key: key, path: path, errno: errno)
     }
     return recovery
   }
 
   /// Moves the outbox aside and records the recovery, as ``quarantine(because:)`` does; returns
-  /// the store's first `notDurable` instead of throwing it, when the move or the record may not
-  /// survive a power cut.
+  /// the store's `notDurable` of the move and of the record instead of throwing them, when they
+  /// may not survive a power cut.
   private func moveAside(because error: SequenceTrackingError) throws(SequenceTrackingError)
-    -> (OutboxRecovery, notDurable: SharedStoreError?)
+    -> (OutboxRecovery, unflushed: (move: SharedStoreError?, record: SharedStoreError?))
   {
     let last: SequenceNumber?
     if case .rolledBack(_, let epoch, _, let handedOut) = error {
@@ -189,7 +195,7 @@ extension SequencedOutbox {
       last = (try? lastNumber(of: marks)) ?? marks.byEpoch.first?.number
     }
     let path: String?
-    var notDurable: SharedStoreError?
+    var unflushed: (move: SharedStoreError?, record: SharedStoreError?) = (nil, nil)
     do throws(SharedStoreError) {
       path = try store.quarantine(key)
     } catch {
@@ -197,7 +203,7 @@ extension SequencedOutbox {
       // consumers must learn which numbers it took with it.
       guard case .notDurable(_, let kept, _) = error else { throw .store(error) }
       path = kept
-      notDurable = error
+      unflushed.move = error
     }
     let recovery = OutboxRecovery(
       epoch: last?.epoch, lastNumber: last?.value, quarantinedTo: path,
@@ -207,9 +213,9 @@ extension SequencedOutbox {
     } catch {
       // Appended, not flushed: recorded.
       guard case .store(let stored) = error, case .notDurable = stored else { throw error }
-      notDurable = notDurable ?? stored
+      unflushed.record = stored
     }
-    return (recovery, notDurable)
+    return (recovery, unflushed)
   }
 
   /// Returns the recoveries recorded for this outbox, oldest first: the epochs that ended

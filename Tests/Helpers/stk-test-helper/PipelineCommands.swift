@@ -18,8 +18,8 @@ import UsageModel
 //       Prints "b I" before each entry and "d I" once it is recorded (for a callback: after its
 //       durable fact write, its heartbeat and its notification), then "end". With J, the device
 //       is locked until entry J (a restart before the first unlock): no file opens, each
-//       callback's fact is held in memory ("h I" before its "d I") and published at the first
-//       callback from J on, and a heartbeat tick writes nothing.
+//       callback's fact is held in memory ("h I" before its "d I") and published by the first
+//       entry from J on (a callback or a heartbeat tick), and a heartbeat tick writes nothing.
 //   pipeline-app --dir D --seed S --doorbell F --done F --app-seed A [--poll-ms P]
 //       Opens UsagePipeline(folder:configuration:), as an app does at launch, and wakes it on
 //       notifications (each dropped with probability 1/2), polls and

@@ -40,6 +40,9 @@ struct KillHarness {
     /// The callbacks whose fact a locked device held in memory, to publish later or lose with
     /// the process.
     var held: Set<Int> = []
+    /// The held callbacks of launches that went on to record an entry after the unlock, which
+    /// published every fact held: their facts must be in the outbox.
+    var heldAndPublished: Set<Int> = []
     /// The launches that began on a locked device (a restart before the first unlock).
     var lockedLaunches = 0
     /// The entries on which the control killed itself between its writes, with the seconds of
@@ -153,12 +156,16 @@ struct KillHarness {
         glue.extensionCommand, "--dir", store.path, "--seed", "\(script.seed)", "--from", "\(next)",
         "--capacity", "\(capacity)", "--doorbell", doorbell,
       ]
-      // A relaunch, one in three, after a restart of the device: locked for 5 to 60 entries.
+      // A relaunch, one in three, after a restart of the device: locked for 5 to 60 entries,
+      // never to the end of the script, so that only a kill takes held facts.
+      var unlocksAt = Int.max
       if locking, run.extensionLaunches > 1, lockRandom.next() % 3 == 0 {
-        let through = min(entries.count, next + 5 + Int(lockRandom.next() % 56))
-        arguments += ["--locked-through", "\(through)"]
+        unlocksAt = min(entries.count - 1, next + 5 + Int(lockRandom.next() % 56))
+        arguments += ["--locked-through", "\(unlocksAt)"]
         run.lockedLaunches += 1
       }
+      var held: [Int] = []
+      var unlocked = false
       let (process, output) = try Self.start(arguments)
       let lines = LineReader(output)
       var begun: Int?
@@ -184,8 +191,10 @@ struct KillHarness {
           }
         case ("d"?, let index?):
           run.completed.insert(index)
+          if index >= unlocksAt { unlocked = true }
         case ("h"?, let index?):
           run.held.insert(index)
+          held.append(index)
         case ("k"?, let index?):
           guard let seconds = fields.last.flatMap({ Int64($0) }) else { break }
           run.selfKills.append((index, seconds))
@@ -196,6 +205,7 @@ struct KillHarness {
         }
       }
       HelperProcess.waitForExit(process)
+      if unlocked { run.heldAndPublished.formUnion(held) }
       if killed { run.extensionKills += 1 }
       if ended {
         // A kill that came after the last entry may or may not have beaten the exit.

@@ -121,8 +121,8 @@ enum KillScenarios {
     }
 
     // What was durably recorded: every callback completed, and those killed in flight whose
-    // fact is in the outbox; a fact a locked device held is in it when a later callback of the
-    // same process published it, and otherwise went with the process, unannounced (as
+    // fact is in the outbox; a fact a locked device held is in it once a later entry of the
+    // same process ran unlocked, and otherwise went with the killed process, unannounced (as
     // `MonitorBacklogStatus` documents).
     var durable: [Int] = []
     var expected: Set<MonitorFact> = []
@@ -135,6 +135,8 @@ enum KillScenarios {
         expected.insert(fact)
         if !completed { outcome.writtenInFlight += 1 }
         if held { outcome.heldWritten += 1 }
+      } else if outcome.run.heldAndPublished.contains(index) {
+        outcome.problems.append("entry \(index) was held, and not published after the unlock")
       } else if held {
         outcome.heldLost += 1
       } else if completed {
