@@ -11,13 +11,14 @@ import UsageModel
 /// after which something was changed but may not survive a power cut:
 /// - ``sequence(_:)`` carrying `SequenceTrackingError.notDurable(committed:key:path:errno:)`:
 ///   what its `committed` says was done (a drain applied, the state changed, a damaged outbox
-///   moved aside and its recovery recorded);
+///   moved aside and its recovery recorded — after which a wake also drained, if a drain was
+///   due, and recorded the ended epoch in the state);
 /// - ``store(_:)`` carrying `SharedStoreError.notDurable(key:path:errno:)`: the change to `key`
 ///   is in place — facts appended to a day log, a transaction appended to the ledger, or a
 ///   damaged file of the app side moved to `path`, rebuilt and its recovery recorded — and the
-///   call stopped there. Do not make that change again yourself; the next call goes on from it
-///   (a wake drains what is left, a transaction's identifier keeps it from applying twice, a
-///   healed file is read as it is).
+///   call stopped there. Do not make that change again yourself; the next call that needs it
+///   goes on from it (a wake drains what is left, a transaction's identifier keeps it from
+///   applying twice, a healed file is read as it is).
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The shared store failed.
   case store(SharedStoreError)

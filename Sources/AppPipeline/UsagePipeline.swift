@@ -153,10 +153,11 @@ public struct UsagePipeline: Sendable {
   /// - Throws: ``PipelineError``. A drain is one atomic write: when it fails nothing of it was
   ///   applied — except after ``PipelineError/sequence(_:)`` with
   ///   `SequenceTrackingError.notDurable`, when the batch was applied but may not survive a power
-  ///   cut; with `CommittedChange.movedAside`, a damaged outbox was moved aside and the wake
-  ///   drained and recorded the ended epoch in the state before throwing it. A failure after a drain (settling the retention and rewards, recording an
-  ///   undecodable entry) leaves the drained facts applied; the next wake that drains settles
-  ///   again. Rewards are settled only by a wake that drains: a threshold confirmed after its
+  ///   cut; with `CommittedChange.movedAside`, a damaged outbox was moved aside, and the wake
+  ///   drained if a drain was due and recorded the ended epoch in the state before throwing it.
+  ///   A failure after a drain (settling the retention and rewards, recording an undecodable
+  ///   entry) leaves the drained facts applied; the next wake that drains settles again. A wake
+  ///   that moved the outbox aside records the ended epoch before it throws any later failure. Rewards are settled only by a wake that drains: a threshold confirmed after its
   ///   burst window has passed is credited at the next one. A damaged file of the app side is
   ///   not thrown but healed — unless the same file is damaged again within the call, or a
   ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``; with the store's
@@ -189,7 +190,17 @@ public struct UsagePipeline: Sendable {
       }
       healed = true
       lastHead = nil
-      drain = try drainIfDue(trigger, now: now)
+      do throws(PipelineError) {
+        drain = try drainIfDue(trigger, now: now)
+      } catch {
+        // The outbox is aside: its ended epoch is recorded before the drain's failure is thrown,
+        // for no later wake learns of it when this one committed into the new epoch or never
+        // drained. A failure to record it is not thrown over the drain's own.
+        do throws(PipelineError) {
+          _ = try recordEndedEpochs(before: before, now: now)
+        } catch {}
+        throw error
+      }
     }
     if case .wentBackwards(let applied)? = drain.reset, let before, applied == before.value,
       let head = lastHead?.number, head.epoch == before.epoch,
@@ -201,15 +212,24 @@ public struct UsagePipeline: Sendable {
       consumer.outbox.markHandedOut(through: before)
     }
     guard healed || drain.crossedEpochs else { return drain }
-    // The numbers an ended epoch cost are those after the last one applied by any app process:
-    // this process's own cursor may be older than another's drains (the app and its widget).
-    // The stored cursor is the drain's, or read now when the wake healed and drained nothing.
-    var stored = appliedNumberBeforeLastDrain
-    if stored == nil { stored = try storedAppliedNumber() }
-    let reported = drain.reporting(
-      try recordRecoveries(after: [before, stored].compactMap { $0 }, now: now))
+    let reported = drain.reporting(try recordEndedEpochs(before: before, now: now))
     if let unflushedMove { throw unflushedMove }
     return reported
+  }
+
+  /// Records in the state the outbox's epochs that ended, with the numbers each cost; returns
+  /// them.
+  ///
+  /// The numbers an ended epoch cost are those after the last one applied by any app process:
+  /// this process's own cursor (`before`, read before the wake's drain) may be older than
+  /// another's drains (the app and its widget). The stored cursor is the drain's, or read now
+  /// when the wake healed and drained nothing.
+  private mutating func recordEndedEpochs(before: SequenceNumber?, now: Date)
+    throws(PipelineError) -> [OutboxRecovery]
+  {
+    var stored = appliedNumberBeforeLastDrain
+    if stored == nil { stored = try storedAppliedNumber() }
+    return try recordRecoveries(after: [before, stored].compactMap { $0 }, now: now)
   }
 
   /// Drains the outbox if the coordinator says there is anything to drain, then settles the

@@ -161,4 +161,59 @@ struct StateRecoveryNotDurableTests {
     #expect(
       try pipeline.state().losses.map(\.range) == [SequenceRange(epoch: epoch, values: 1...5)])
   }
+
+  @Test("a wake that moved the outbox aside records the ended epoch before a later failure")
+  func endedEpochIsRecordedBeforeALaterFailure() throws {
+    let directory = try TemporaryDirectory(prefix: "stk-outbox-then-state")
+    let recorder = MonitorRecorder(
+      folder: try SharedFolder(directory: directory.url), timeZone: { .gmt })
+    let start = Date(timeIntervalSince1970: 1_776_211_200)
+    let first = try UsagePipeline(
+      folder: try SharedFolder(directory: directory.url),
+      configuration: PipelineConfiguration(userId: "not-durable", timeZone: .gmt))
+    var warm = first
+    #expect(recorder.intervalDidStart(for: "a1", now: start + 60).succeeded)
+    try warm.wake(.foreground, now: start + 120)
+    let published = (2...4).compactMap {
+      recorder.intervalDidStart(for: "a\($0)", now: start + Double($0 * 60)).notification
+    }
+    let epoch = try #require(published.last).epoch
+    // The outbox's header damaged, and then the state's newest version: the wake moves the
+    // outbox aside, and its second drain finds the state damaged and heals it — the flush after
+    // each move failing.
+    for (key, range) in [
+      (SharedFolderLayout.standard.outboxKey, { (_: Data) in 20..<24 }),
+      (
+        SharedFolderLayout.standard.appStateKey,
+        { (bytes: Data) in bytes.count - 6..<bytes.count - 2 }
+      ),
+    ] {
+      let url = directory.url.appendingPathComponent(key)
+      var bytes = try Data(contentsOf: url)
+      for offset in range(bytes) { bytes[offset] ^= 0x5A }
+      try bytes.write(to: url, options: .atomic)
+    }
+    let fileSystem = QuarantineFlushFailure()
+    let store = try FileStore(
+      directory: directory.url, durability: .durable, fileSystem: fileSystem)
+    var pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: first.configuration)
+    let thrown = thrownError { () throws(PipelineError) in
+      _ = try pipeline.wake(.foreground, now: start + 600)
+    }
+    #expect(fileSystem.failures == 2, "the outbox's move and the state's")
+    guard
+      case .notDurable(SharedFolderLayout.standard.appStateKey, _, .ioError)? = thrown?.storeError
+    else {
+      Issue.record("expected the state heal's notDurable, got \(String(describing: thrown))")
+      return
+    }
+    // Thrown from the second drain, after the ended epoch was recorded in the rebuilt state:
+    // the app had a cursor, which the rebuild took, and no later wake would cross the epoch.
+    let state = try pipeline.state()
+    #expect(state.recoveries.map(\.file) == [.state])
+    #expect(state.outboxRecoveries.map(\.epoch) == [epoch])
+  }
 }

@@ -161,8 +161,10 @@ struct KillHarness {
       var unlocksAt = Int.max
       if locking, run.extensionLaunches > 1, lockRandom.next() % 3 == 0 {
         unlocksAt = min(entries.count - 1, next + 5 + Int(lockRandom.next() % 56))
-        arguments += ["--locked-through", "\(unlocksAt)"]
-        run.lockedLaunches += 1
+        if unlocksAt > next {
+          arguments += ["--locked-through", "\(unlocksAt)"]
+          run.lockedLaunches += 1
+        }
       }
       var held: [Int] = []
       var unlocked = false
