@@ -40,6 +40,30 @@ struct StateRecoveryNotDurableTests {
     }
   }
 
+  /// An app's pipeline on `directory` through a file system whose flush after a move aside
+  /// fails, and that file system.
+  static func pipelineFailingAfterMoves(
+    on directory: URL, configuration: PipelineConfiguration
+  ) throws -> (UsagePipeline, QuarantineFlushFailure) {
+    let fileSystem = QuarantineFlushFailure()
+    let store = try FileStore(directory: directory, durability: .durable, fileSystem: fileSystem)
+    let pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: configuration)
+    return (pipeline, fileSystem)
+  }
+
+  /// Flips the bytes `range` picks in the file of `key`, written anew as a copy is.
+  static func damage(_ key: String, in directory: URL, _ range: (Data) throws -> Range<Int>)
+    throws
+  {
+    let url = directory.appendingPathComponent(key)
+    var bytes = try Data(contentsOf: url)
+    for offset in try range(bytes) { bytes[offset] ^= 0x5A }
+    try bytes.write(to: url, options: .atomic)
+  }
+
   /// Two days of use drained, then the first day's log damaged: it is not the day of the last
   /// fact applied, so only a read of that day finds the damage.
   struct Fixture {
@@ -53,12 +77,9 @@ struct StateRecoveryNotDurableTests {
         try harness.use("com.example", day: day, from: "08:00", minutes: 10, step: 5)
         try harness.pipeline.wake(.foreground, now: try harness.at("\(day) 09:00"))
       }
-      let url = harness.directory.url.appendingPathComponent(key)
-      var bytes = try Data(contentsOf: url)
-      for offset in try #require(bytes.range(of: Data("intervalDidStart".utf8))) {
-        bytes[offset] ^= 0x5A
+      try StateRecoveryNotDurableTests.damage(key, in: harness.directory.url) { bytes in
+        try #require(bytes.range(of: Data("intervalDidStart".utf8)))
       }
-      try bytes.write(to: url, options: .atomic)
       self.harness = harness
     }
 
@@ -93,13 +114,8 @@ struct StateRecoveryNotDurableTests {
     let control = try fixture.outcome(on: copy.url)
     #expect(control.usage == .zero && control.recoveries.isEmpty)
 
-    let fileSystem = QuarantineFlushFailure()
-    let store = try FileStore(
-      directory: fixture.harness.directory.url, durability: .durable, fileSystem: fileSystem)
-    let pipeline = try UsagePipeline(
-      folder: try SharedFolder(
-        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
-      configuration: fixture.harness.pipeline.configuration)
+    let (pipeline, fileSystem) = try Self.pipelineFailingAfterMoves(
+      on: fixture.harness.directory.url, configuration: fixture.harness.pipeline.configuration)
     let (day, now) = (
       try LocalDay(parsing: "2026-04-15"), try fixture.harness.at("2026-04-16 09:30")
     )
@@ -133,18 +149,11 @@ struct StateRecoveryNotDurableTests {
     }
     let epoch = try #require(published.last).epoch
     // The app's first wake ever, on a header every read fails on.
-    let outbox = directory.url.appendingPathComponent(SharedFolderLayout.standard.outboxKey)
-    var bytes = try Data(contentsOf: outbox)
-    for offset in 20..<24 { bytes[offset] ^= 0x5A }
-    try bytes.write(to: outbox, options: .atomic)
-
-    let fileSystem = QuarantineFlushFailure()
-    let store = try FileStore(
-      directory: directory.url, durability: .durable, fileSystem: fileSystem)
-    var pipeline = try UsagePipeline(
-      folder: try SharedFolder(
-        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+    try Self.damage(SharedFolderLayout.standard.outboxKey, in: directory.url) { _ in 20..<24 }
+    let (opened, fileSystem) = try Self.pipelineFailingAfterMoves(
+      on: directory.url,
       configuration: PipelineConfiguration(userId: "not-durable", timeZone: .gmt))
+    var pipeline = opened
     let now = start + 600
     let thrown = thrownError { () throws(PipelineError) in
       _ = try pipeline.wake(.foreground, now: now)
@@ -181,25 +190,13 @@ struct StateRecoveryNotDurableTests {
     // The outbox's header damaged, and then the state's newest version: the wake moves the
     // outbox aside, and its second drain finds the state damaged and heals it — the flush after
     // each move failing.
-    for (key, range) in [
-      (SharedFolderLayout.standard.outboxKey, { (_: Data) in 20..<24 }),
-      (
-        SharedFolderLayout.standard.appStateKey,
-        { (bytes: Data) in bytes.count - 6..<bytes.count - 2 }
-      ),
-    ] {
-      let url = directory.url.appendingPathComponent(key)
-      var bytes = try Data(contentsOf: url)
-      for offset in range(bytes) { bytes[offset] ^= 0x5A }
-      try bytes.write(to: url, options: .atomic)
+    try Self.damage(SharedFolderLayout.standard.outboxKey, in: directory.url) { _ in 20..<24 }
+    try Self.damage(SharedFolderLayout.standard.appStateKey, in: directory.url) { bytes in
+      bytes.count - 6..<bytes.count - 2
     }
-    let fileSystem = QuarantineFlushFailure()
-    let store = try FileStore(
-      directory: directory.url, durability: .durable, fileSystem: fileSystem)
-    var pipeline = try UsagePipeline(
-      folder: try SharedFolder(
-        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
-      configuration: first.configuration)
+    let (opened, fileSystem) = try Self.pipelineFailingAfterMoves(
+      on: directory.url, configuration: first.configuration)
+    var pipeline = opened
     let thrown = thrownError { () throws(PipelineError) in
       _ = try pipeline.wake(.foreground, now: start + 600)
     }
