@@ -157,8 +157,9 @@ public struct UsagePipeline: Sendable {
   ///   drained if a drain was due and recorded the ended epoch in the state before throwing it.
   ///   A failure after a drain (settling the retention and rewards, recording an undecodable
   ///   entry) leaves the drained facts applied; the next wake that drains settles again. A wake
-  ///   that moved the outbox aside records the ended epoch before it throws any later failure. Rewards are settled only by a wake that drains: a threshold confirmed after its
-  ///   burst window has passed is credited at the next one. A damaged file of the app side is
+  ///   that moved the outbox aside records the ended epoch before it throws any later failure.
+  ///   Rewards are settled only by a wake that drains: a threshold confirmed after its burst
+  ///   window has passed is credited at the next one. A damaged file of the app side is
   ///   not thrown but healed — unless the same file is damaged again within the call, or a
   ///   quarantine or rebuild fails (then ``PipelineError/store(_:)``; with the store's
   ///   `notDurable`, the file was moved, rebuilt and recorded, but the move may not survive a

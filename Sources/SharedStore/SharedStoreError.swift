@@ -75,10 +75,10 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   ///
   /// `path` is the directory after a rename or a removal — but the file's new path after a
   /// ``SharedStore/quarantine(_:)``, which moved it there — and the log file after an append to
-  /// an append-only log (whose flush, or close, failed once its records were written). This is the
-  /// only error after which a change is in place: do not retry the change (an increment would
-  /// then happen twice, a record be appended twice). Only ``FileStore/Durability/durable`` stores
-  /// flush, so only they report it after a flush.
+  /// an append-only log (whose flush, or close, failed once its records were written). This is
+  /// the only error after which a change is in place: do not retry the change (an increment
+  /// would then happen twice, a record be appended twice). Only
+  /// ``FileStore/Durability/durable`` stores flush, so only they report it after a flush.
   case notDurable(key: String, path: String, errno: Errno)
 
   /// What is at `path` is not a regular file — a directory, a symbolic link, a FIFO, a socket or a

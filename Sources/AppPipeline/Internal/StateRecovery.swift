@@ -543,8 +543,8 @@ extension UsagePipeline {
   /// Checks that no file of the app side went back without an error.
   ///
   /// The day log of the last fact applied must still hold it, a state that holds nothing but
-  /// recoveries (``dayBesideRemoved(_:)``) must have no day logs beside it, and the ledger must hold
-  /// what it held after the app's last transaction: a log truncated, rolled back to an older
+  /// recoveries (``dayBesideRemoved(_:)``) must have no day logs beside it, and the ledger must
+  /// hold what it held after the app's last transaction: a log truncated, rolled back to an older
   /// copy or removed reads without an error, and would otherwise lose its facts silently. A day
   /// the retention before `now` (milliseconds) may have removed is not checked. A state that
   /// went back to an older version is an older cursor, not a loss: the next drain applies the

@@ -57,8 +57,9 @@ import UsageModel
 /// aside with its bytes kept, and the fact is published in a new epoch
 /// (`SequencedOutbox.publishHealing(_:)`): the callback reports
 /// ``MonitorFailure/outboxRecovered(_:)`` and logs it, and the next callbacks record as usual —
-/// unless a flush after the move failed: then it reports the publish's `notDurable` instead (the
-/// fact was published; the recovery is in the outbox's recoveries for the app). An
+/// unless the recovery's record or the publish could not be flushed: then it reports the
+/// publish's `notDurable` instead (the fact was published; the recovery is in the outbox's
+/// recoveries for the app). An
 /// outbox that went back (truncated, restored from an older copy) numbers on after the last
 /// number handed out, which the outbox's high-water mark keeps in the heartbeats.
 ///
