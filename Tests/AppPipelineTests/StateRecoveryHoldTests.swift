@@ -62,11 +62,16 @@ struct StateRecoveryHoldTests {
       try harness.at("\(StateRecoveryHoldTests.day) \(time)")
     }
 
-    /// A pipeline on the folder opened afresh, as another app process opens it.
-    func coldPipeline() throws -> UsagePipeline {
-      try UsagePipeline(
-        folder: try SharedFolder(directory: harness.directory.url),
-        configuration: harness.pipeline.configuration)
+    /// A pipeline on the folder opened afresh, as another app process opens it — through
+    /// `hook`'s file system when given.
+    func coldPipeline(through hook: BeforeTheLock? = nil) throws -> UsagePipeline {
+      let folder: SharedFolder
+      if let hook {
+        folder = try hook.folder(at: harness.directory.url).folder
+      } else {
+        folder = try SharedFolder(directory: harness.directory.url)
+      }
+      return try UsagePipeline(folder: folder, configuration: harness.pipeline.configuration)
     }
 
     /// The day's usage, as an app process opened now derives it.
@@ -132,9 +137,7 @@ struct StateRecoveryHoldTests {
   func factDrainedBeforeTheHoldIsKept() throws {
     let fixture = try Fixture()
     let hook = BeforeTheLock(afterOpening: Self.key)
-    let cold = try UsagePipeline(
-      folder: try hook.folder(at: fixture.harness.directory.url).folder,
-      configuration: fixture.harness.pipeline.configuration)
+    let cold = try fixture.coldPipeline(through: hook)
 
     // When the cold process takes the lock after its read of the day failed, the extension
     // delivers the 25th minute and the warm process drains it into the damaged log.
@@ -163,9 +166,7 @@ struct StateRecoveryHoldTests {
   func fileHealedMeanwhileIsNotMovedAgain() throws {
     let fixture = try Fixture()
     let hook = BeforeTheLock(afterOpening: Self.key)
-    let cold = try UsagePipeline(
-      folder: try hook.folder(at: fixture.harness.directory.url).folder,
-      configuration: fixture.harness.pipeline.configuration)
+    let cold = try fixture.coldPipeline(through: hook)
 
     // When the cold process takes the lock to move the log it found damaged, another app process
     // has just healed it.
@@ -224,9 +225,7 @@ struct StateRecoveryHoldTests {
     // record makes a new log of it, or a version of the same.
     let (_, replaced) = try fixture.removeState(leavingAnEmptyOne: replacedByAnEmptyOne)
     let hook = BeforeTheLock(afterOpening: Fixture.state.name)
-    var cold = try UsagePipeline(
-      folder: try hook.folder(at: fixture.harness.directory.url).folder,
-      configuration: fixture.harness.pipeline.configuration)
+    var cold = try fixture.coldPipeline(through: hook)
 
     // When the cold process takes the lock to move the state it found removed, another app
     // process has healed the damaged day log and recorded that recovery in the removed state.
@@ -254,9 +253,7 @@ struct StateRecoveryHoldTests {
     let (drained, _) = try fixture.removeState(leavingAnEmptyOne: true)
     let store = try FileStore(directory: fixture.harness.directory.url)
     let hook = BeforeTheLock(afterOpening: Fixture.state.name)
-    var cold = try UsagePipeline(
-      folder: try hook.folder(at: fixture.harness.directory.url).folder,
-      configuration: fixture.harness.pipeline.configuration)
+    var cold = try fixture.coldPipeline(through: hook)
 
     // When the cold process takes the lock to move the state it found removed, another process
     // has committed a drain to it: the same log, no longer removed.
