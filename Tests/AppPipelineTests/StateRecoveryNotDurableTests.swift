@@ -138,6 +138,97 @@ struct StateRecoveryNotDurableTests {
     #expect(outcome.recoveries == [fixture.key], "recorded once")
   }
 
+  /// The real file system, but after a move aside (`.quarantined.…`) the directory's flush
+  /// fails once with `EIO`, and every later write to the state's file, or to a new file for it,
+  /// fails with `ENOSPC`: a quarantine that is not durable, and a record of its recovery that
+  /// cannot be written.
+  final class QuarantineThenStateWriteFailure: ForwardingFileSystem {
+    let base: any FileSystem = POSIXFileSystem()
+    private let state = LockedValue((moved: false, flushFailed: false, stateFiles: Set<Int32>()))
+
+    func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
+      let descriptor = try base.open(path, mode: mode)
+      let name = URL(fileURLWithPath: path).lastPathComponent
+      let key = SharedFolderLayout.standard.appStateKey
+      // The key's file, or a new one for it (`.tmp.<key>.<hex>`; the day logs' keys begin
+      // with the state's).
+      let temporary = ".tmp.\(key)."
+      if name == key
+        || (name.hasPrefix(temporary) && !name.dropFirst(temporary.count).contains("."))
+      {
+        state.withLock { _ = $0.stateFiles.insert(descriptor) }
+      }
+      return descriptor
+    }
+
+    func close(_ descriptor: Int32) throws(SystemCallError) {
+      state.withLock { _ = $0.stateFiles.remove(descriptor) }
+      try base.close(descriptor)
+    }
+
+    func rename(_ source: String, to destination: String) throws(SystemCallError) {
+      try base.rename(source, to: destination)
+      if URL(fileURLWithPath: destination).lastPathComponent.hasPrefix(".quarantined.") {
+        state.withLock { $0.moved = true }
+      }
+    }
+
+    func synchronize(_ descriptor: Int32) throws(SystemCallError) {
+      let fail = state.withLock { state -> Bool in
+        guard state.moved, !state.flushFailed else { return false }
+        state.flushFailed = true
+        return true
+      }
+      if fail { throw SystemCallError("injected directory fsync", EIO) }
+      try base.synchronize(descriptor)
+    }
+
+    func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+      try failingTheState(descriptor)
+      try base.writeAll(descriptor, bytes)
+    }
+
+    func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+      throws(SystemCallError)
+    {
+      try failingTheState(descriptor)
+      try base.writeAll(descriptor, bytes, at: offset)
+    }
+
+    private func failingTheState(_ descriptor: Int32) throws(SystemCallError) {
+      let fail = state.withLock { $0.moved && $0.stateFiles.contains(descriptor) }
+      if fail { throw SystemCallError("injected write", ENOSPC) }
+    }
+  }
+
+  @Test("a heal whose move is not durable and whose record fails throws the record's failure")
+  func unrecordedHealIsNotReportedAsNotDurable() throws {
+    let fixture = try Fixture()
+    let fileSystem = QuarantineThenStateWriteFailure()
+    let store = try FileStore(
+      directory: fixture.harness.directory.url, durability: .durable, fileSystem: fileSystem)
+    let pipeline = try UsagePipeline(
+      folder: try SharedFolder(
+        store: store, heartbeatStore: store.withDurability(.processCrashSafe)),
+      configuration: fixture.harness.pipeline.configuration)
+    let (day, now) = (
+      try LocalDay(parsing: "2026-04-15"), try fixture.harness.at("2026-04-16 09:30")
+    )
+    let thrown = thrownError { () throws(PipelineError) in
+      _ = try pipeline.dashboard(for: day, now: now)
+    }
+    // A `notDurable` says that the heal is in place, which a caller may take as done: not
+    // while its recovery is in no state. The state's own failure is thrown instead.
+    guard case .io(_, let path, .noSpace)? = thrown?.storeError else {
+      Issue.record("expected the state's write failure, got \(String(describing: thrown))")
+      return
+    }
+    #expect(path.contains(SharedFolderLayout.standard.appStateKey))
+    #expect(try fixture.pipeline().state().recoveries.isEmpty, "the record was never written")
+    let rebuilt = try fixture.outcome()
+    #expect(rebuilt.usage == .seconds(600), "the day was rebuilt all the same")
+  }
+
   @Test("a wake whose move of a damaged outbox is not flushed records the ended epoch, then throws")
   func unflushedOutboxQuarantineIsRecordedInTheState() throws {
     let directory = try TemporaryDirectory(prefix: "stk-outbox-not-durable")
