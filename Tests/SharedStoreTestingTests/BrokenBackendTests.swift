@@ -101,13 +101,15 @@ enum Broken: String, CaseIterable, CustomTestStringConvertible, Sendable {
 struct DocumentationExampleTests {
   @Test("the catalog's example runs the checks against a FileStore in a fresh folder")
   func catalogExampleRuns() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent(UUID().uuidString, isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
     let conformance = SharedStoreConformance {
-      try FileStore(
-        directory: FileManager.default.temporaryDirectory
-          .appendingPathComponent(UUID().uuidString, isDirectory: true))
+      try FileStore(directory: folder.appendingPathComponent(UUID().uuidString, isDirectory: true))
     }
     let check = try #require(
       SharedStoreConformance.Check.all.first { $0.name == "update-is-atomic-across-threads" })
     try conformance.run(check)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1)
   }
 }
