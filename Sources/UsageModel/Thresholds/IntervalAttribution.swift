@@ -15,7 +15,10 @@ import Foundation
 ///   ``timeZone``. So a person who travels keeps each interval in the zone it began in, and
 ///   reading the facts with another configured zone changes nothing.
 /// - Otherwise it belongs to the activity's latest recorded start before it, if that is at most
-///   ``longestInterval`` earlier (the platform's longest monitoring interval is a week).
+///   ``longestInterval`` earlier (the platform's longest monitoring interval is a week) — to
+///   its occurrence's start when that start was a scheduled occurrence's own callback, as the
+///   occurrence's events inside it do: a threshold delivered after its occurrence ended counts
+///   in the same interval, never in a second one.
 /// - Otherwise no known interval contains it.
 ///
 /// With the app's ``registrations``, the generation an event's name carries decides first
@@ -144,12 +147,11 @@ public struct IntervalAttribution: Sendable, Hashable {
     of activity: String, containing instant: Int64, timeZone eventZone: TimeZone? = nil
   ) -> Int64? {
     let latest = latestStart(of: activity, atOrBefore: instant)
-    if let schedule = plan?.activities.first(where: { $0.name == activity })?.schedule {
+    let schedule = plan?.activities.first { $0.name == activity }?.schedule
+    if let schedule {
       let zone = self.zone(of: activity, at: instant, eventZone: eventZone)
       if let occurrence = occurrenceStart(of: schedule, containing: instant, in: zone) {
-        // A start within the own-callback window of the occurrence's start is the occurrence's
-        // own callback, delivered late: the platform counted from the occurrence's start.
-        guard let latest, latest.instant - occurrence > Self.ownCallbackMilliseconds else {
+        guard let latest, Self.isRestart(latest.instant, inOccurrenceAt: occurrence) else {
           return occurrence
         }
         return latest.instant
@@ -158,7 +160,28 @@ public struct IntervalAttribution: Sendable, Hashable {
     guard let latest, instant - latest.instant <= Self.longestIntervalMilliseconds else {
       return nil
     }
+    // After its occurrence ended (a threshold delivered late), an interval keeps the start its
+    // events inside had: were it the own callback's instant instead, one interval would count
+    // under two starts, each with its highest threshold, and its time twice.
+    if let schedule,
+      let occurrence = occurrenceStart(
+        of: schedule, containing: latest.instant,
+        in: zone(of: activity, at: latest.instant, eventZone: eventZone)),
+      !Self.isRestart(latest.instant, inOccurrenceAt: occurrence)
+    {
+      return occurrence
+    }
     return latest.instant
+  }
+
+  /// Whether a start recorded at `start` begins an interval of its own in the occurrence that
+  /// began at `occurrence`: more than ``ownCallbackWindow`` after it.
+  ///
+  /// A start up to the window after the occurrence's start is its own callback, delivered late,
+  /// and the platform counts from the occurrence's start; a start before it is an earlier
+  /// occurrence's.
+  private static func isRestart(_ start: Int64, inOccurrenceAt occurrence: Int64) -> Bool {
+    start - occurrence > ownCallbackMilliseconds
   }
 
   /// The end of the interval of `activity` that contains `instant`, as far as the plan and the
@@ -180,7 +203,9 @@ public struct IntervalAttribution: Sendable, Hashable {
         if window.contains(Milliseconds.date(instant)) { return window.endInstant }
       }
     }
-    let next = starts[activity]?.first { $0.instant > start }?.instant
+    // The next start after the event, not after the interval's: an interval read from its
+    // occurrence's start may have its own callback's start after it.
+    let next = starts[activity]?.first { $0.instant > instant }?.instant
     return min(next ?? .max, start + Self.longestIntervalMilliseconds)
   }
 

@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+import UsageModel
+
+/// A scheduled occurrence whose own `intervalDidStart` arrived a second late counts under one
+/// start: its thresholds delivered after it ended too.
+@Suite("An interval counts under one start")
+struct OneIntervalOneStartTests {
+  let zone: TimeZone
+  let plan: MonitoringPlan
+
+  init() throws {
+    zone = try TestSupport.zone("Europe/Paris")
+    plan = try MonitoringPlan([
+      MonitoredActivity(
+        name: "work",
+        schedule: .daily(
+          try DailyWindow(start: TimeOfDay(hour: 9, minute: 0), end: TimeOfDay(hour: 17, minute: 0))
+        ))
+    ])
+  }
+
+  /// An instant in Paris on 14 April, `HH:mm:ss.SSS`.
+  func at(_ local: String) throws -> Date { try instant("2026-04-14T\(local)+02:00") }
+
+  func name(_ minutes: Int) throws -> ThresholdEventName {
+    try ThresholdEventName(app: try app("com.a"), threshold: .minutes(minutes))
+  }
+
+  /// The 09:00 occurrence, its `intervalDidStart` recorded 1.2 s after its start.
+  func lateOwnCallback() throws -> IntervalAttribution {
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    attribution.recordStart(of: "work", at: try at("09:00:01.200"))
+    return attribution
+  }
+
+  @Test(
+    "rule: a threshold delivered after its occurrence ended counts under the start of the events inside it"
+  )
+  func lateThresholdKeepsTheOccurrencesStart() throws {
+    let attribution = try lateOwnCallback()
+    let inside = attribution.attribute(try name(15), of: "work", receivedAt: try at("16:05:00"))
+    let after = attribution.attribute(try name(45), of: "work", receivedAt: try at("17:30:00"))
+    #expect(try inside == .interval(start: at("09:00:00.000"), registration: nil))
+    #expect(after == inside, "one interval, one start")
+  }
+
+  @Test(
+    "rule: an occurrence's thresholds count their highest once, however late they arrive"
+  )
+  func lateThresholdIsNotCountedTwice() throws {
+    let attribution = try lateOwnCallback()
+    var accountant = ThresholdAccountant(timeZone: zone)
+    for (minutes, received) in [(15, "16:05:00"), (30, "16:20:00"), (45, "17:30:00")] {
+      let name = try name(minutes)
+      let at = try at(received)
+      guard case .interval(let start, _) = attribution.attribute(name, of: "work", receivedAt: at)
+      else {
+        Issue.record("\(minutes) min at \(received) counted in no interval")
+        continue
+      }
+      _ = accountant.record(
+        try ThresholdEvent(
+          name: name, intervalStart: start, receivedAt: at, includesPastActivity: false))
+    }
+    // Under two starts, the occurrence counted 30 + 45 minutes.
+    #expect(accountant.intervals.count == 1)
+    #expect(accountant.intervals.flatMap(\.apps).map(\.highest) == [.minutes(45)])
+  }
+
+  @Test(
+    "control: a start more than the window after the occurrence's is a restart, also after it ends")
+  func restartKeepsItsOwnStart() throws {
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
+    attribution.recordStart(of: "work", at: try at("09:00:01.200"))
+    attribution.recordStart(of: "work", at: try at("13:00:00.000"))
+    #expect(
+      try attribution.attribute(name(45), of: "work", receivedAt: at("17:30:00"))
+        == .interval(start: at("13:00:00.000"), registration: nil))
+  }
+}
