@@ -102,7 +102,8 @@ enum FactDerivation {
   ) -> DerivedUsage {
     var attribution = IntervalAttribution(
       plan: configuration.monitoring, timeZone: configuration.timeZone,
-      registrations: configuration.registrations)
+      registrations: configuration.registrations,
+      includesPastActivity: configuration.includesPastActivity)
     for fact in facts where fact.callback == .intervalDidStart {
       attribution.recordStart(of: fact.activity, at: fact.instant, timeZone: fact.timeZone)
     }

@@ -90,6 +90,7 @@ extension IntervalAttribution {
   ) -> ThresholdAttribution {
     if let late = lateDelivery(
       of: activity, threshold: name.threshold, receivedAt: instant, intervalStart: start,
+      includesPastActivity: registration?.includesPastActivity ?? includesPastActivity,
       timeZone: timeZone)
     {
       guard late.held else {

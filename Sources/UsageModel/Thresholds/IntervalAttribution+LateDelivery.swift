@@ -32,10 +32,15 @@ extension IntervalAttribution {
   /// `received` with threshold `threshold` is a late or held delivery of it.
   ///
   /// An event belongs to the interval that contains it, unless its threshold exceeds the time
-  /// since that interval began and the activity's scheduled occurrence before it ended at most
-  /// ``lateDeliveryWindow`` earlier: then the platform could not have counted it in the new
-  /// interval, and it is a late delivery of the one before, whose threshold was reached by the
-  /// time it ended. Past the window, it is a held delivery on the conditions of
+  /// since that interval began — and the use before it that the event may count, with
+  /// `includesPastActivity` (``ThresholdAccountant/pastActivityAllowance(intervalStart:)``) —
+  /// and the activity's scheduled occurrence before it, which was monitored (a start of the
+  /// activity is recorded before it ended), ended at most ``lateDeliveryWindow`` earlier: then
+  /// the platform could not have counted it in the new interval, and it is a late delivery of
+  /// the one before, whose threshold was reached by the time it ended. An occurrence nobody
+  /// monitored counted nothing: an event that outruns the first interval ever (an app installed
+  /// after midnight) stays there, where the accountant judges it. Past the window, it is a held
+  /// delivery on the conditions of
   /// ``lateDeliveryWindow``. Activities without a daily schedule in the plan have no known end,
   /// and keep the interval that contains the event; so do events of a registration counted from
   /// the registration. The occurrence is read in the zone the interval began in.
@@ -47,24 +52,27 @@ extension IntervalAttribution {
   ///   delivery was held past the window; `nil` when the event is neither.
   func lateDelivery(
     of activity: String, threshold: Duration, receivedAt received: Int64,
-    intervalStart start: Int64,
-    timeZone: TimeZone?
+    intervalStart start: Int64, includesPastActivity: Bool, timeZone: TimeZone?
   ) -> (start: Int64, end: Int64, held: Bool)? {
     let amount = Milliseconds.amount(threshold) ?? .max
     let window = Milliseconds.amount(Self.lateDeliveryWindow) ?? 0
+    // As the accountant measures plausibility: the past activity is read in its zone.
+    let past =
+      includesPastActivity
+      ? ThresholdAccountant.pastActivityAllowance(start, in: self.timeZone) : 0
     let zone = zone(of: activity, at: start, eventZone: timeZone)
-    guard amount > received - start,
+    guard amount > received - start + past,
       case .daily(let daily)? = plan?.activities.first(where: { $0.name == activity })?.schedule,
       let previous = Self.occurrence(of: daily, before: start, in: zone),
       let end = Milliseconds.instant(previous.end), end <= received,
+      latestStart(of: activity, atOrBefore: end - 1) != nil,
       let previousStart = intervalStart(of: activity, containing: end - 1, timeZone: timeZone),
       previousStart < start
     else { return nil }
     if received - end <= window { return (previousStart, end, false) }
-    // Held past the window: only into a monitored occurrence, from the first interval of the
-    // one it was received in when that interval's own start was held too, and only what fits.
+    // Held past the window: from the first interval of the occurrence it was received in when
+    // that interval's own start was held too, and only what fits.
     guard amount <= end - previousStart,
-      latestStart(of: activity, atOrBefore: end - 1) != nil,
       let current = daily.occurrence(containing: Milliseconds.date(start), in: zone)
         .flatMap({ Milliseconds.instant($0.start) }),
       (latestStart(of: activity, atOrBefore: start - 1)?.instant ?? .min) < current,
