@@ -88,7 +88,9 @@ extension MonitorRecorder {
   func advice(for callback: MonitorCallback?, now: Date, previous: Heartbeat?)
     -> RestartAdvice
   {
-    let isUsage = callback == .eventDidReachThreshold
+    // A threshold and its warning both come while the person uses the event's apps: a restart
+    // then would start a new interval counting from zero, and lose the use before it.
+    let isUsage = callback?.concernsEvent == true
     let interval = restartPolicy.interval(
       appState: .background, lastEventAt: isUsage ? now : nil, now: now)
     guard !isUsage, let previous else { return RestartAdvice(isDue: false, interval: interval) }

@@ -96,8 +96,9 @@ public enum MonitorFailure: Error, Sendable, Equatable, CustomStringConvertible 
 /// background — and never within 30 s of a usage event, so that a restart does not interrupt
 /// active use. From a callback, the restart is due when the extension's previous sign of life
 /// (its previous heartbeat) is older than that interval: the platform had not called it for
-/// longer than the app would have waited before restarting monitoring. A threshold callback is
-/// itself a usage event, so it is never due.
+/// longer than the app would have waited before restarting monitoring. A threshold callback, and
+/// a threshold's warning, are themselves usage events (the person is using the event's apps),
+/// so they are never due.
 ///
 /// Restarting monitoring starts a new interval, in which the platform counts thresholds from
 /// zero; the pipeline counts that interval on its own, so nothing is counted twice.
