@@ -56,6 +56,23 @@ struct FifteenMinutePauseTests {
     #expect(TrackerDownAlert.evaluate(report, policy: .standard).isEmpty)
   }
 
+  @Test("an empty usage record inside the pause counts nothing: the pause is still one gap")
+  func emptyRecordDoesNotSplitThePause() throws {
+    let scenario = try Scenario()
+    let empty = try UsageRecord(
+      app: AppID("com.duolingo.app"), category: .education,
+      start: scenario.start.addingTimeInterval(9 * 60), duration: .zero, source: .thresholdEvent)
+    let beats = try heartbeats(from: scenario.start, to: scenario.now, every: 30)
+    let report = scenario.detector.report(
+      period: DateInterval(start: scenario.start, end: scenario.now), now: scenario.now,
+      heartbeats: beats, usage: scenario.usage + [empty])
+    // Split at 10:09, the pause was two of 6 and 9 minutes, each under the 10-minute threshold:
+    // no gap at all.
+    #expect(report.gaps.map(\.classification) == [.idle])
+    #expect(report.gaps.first?.duration == minutes(15))
+    #expect(report.idle == minutes(15))
+  }
+
   @Test("with heartbeats silent it is a 15-minute tracker-down gap and raises the alert")
   func heartbeatsSilentMeansTrackerDown() throws {
     let scenario = try Scenario()

@@ -65,9 +65,12 @@ struct GapSweep {
   }
 
   mutating func addUsage(_ records: [UsageRecord]) {
+    // An empty record counts nothing, so it is no sign of use either: kept, it would split a
+    // pause into shorter ones, each under the threshold.
     var spans = records.map { record in
       TimeValues.bounds(of: DateInterval(start: record.start, end: record.end))
     }
+    .filter { $0.end > $0.start }
     spans.sort { $0.start < $1.start }
     var union: [ClosedRange<Int64>] = []
     for span in spans {
