@@ -58,15 +58,22 @@ extension UsageReport {
     }
     let start = parts.map(\.startInstant).min() ?? first.startInstant
     let end = parts.map(\.endInstant).max() ?? first.endInstant
+    // Overlapping parts (two activities whose intervals began in different zones) would add
+    // one stretch of use twice: capped, a day never holds more than its length, nor an app or
+    // a category more than the day (nor an app more than its category).
+    let total = min(parts.reduce(.zero) { $0 + $1.total }, Milliseconds.duration(end - start))
     return try DailyUsage(
       day: day,
       interval: DateInterval(start: Milliseconds.date(start), end: Milliseconds.date(end)),
-      total: parts.reduce(.zero) { $0 + $1.total },
-      categories: categoryTotals.map { category, total in
-        CategoryUsage(
-          category: category, total: total,
-          apps: (categories[category] ?? [:]).map { AppUsage(app: $0.key, total: $0.value) })
+      total: total,
+      categories: categoryTotals.map { category, sum in
+        let capped = min(sum, total)
+        return CategoryUsage(
+          category: category, total: capped,
+          apps: (categories[category] ?? [:]).map {
+            AppUsage(app: $0.key, total: min($0.value, capped))
+          })
       },
-      apps: apps.map { AppUsage(app: $0.key, total: $0.value) })
+      apps: apps.map { AppUsage(app: $0.key, total: min($0.value, total)) })
   }
 }
