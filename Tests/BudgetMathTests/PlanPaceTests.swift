@@ -40,4 +40,24 @@ struct PlanPaceTests {
     #expect(pace.periodLength == .seconds(30 * 86_400))
     #expect(pace.elapsed == .seconds(10 * 86_400))
   }
+
+  @Test("a past day's pace is its rate at that day's end, not its use spread over the days since")
+  func pastDayProjectsAtItsEnd() throws {
+    let utc = DayBoundary(timeZone: try zone("UTC"))
+    let plan = try MonthlyPlan(
+      month: LocalMonth(year: 2026, month: 1), amounts: [.gaming: .seconds(30 * 3600)])
+    let day = try LocalDay(year: 2026, month: 1, day: 10)
+    let report = try #require(
+      try plan.reports(on: day, usage: [.gaming: [day: .seconds(12 * 3600)]]).first)
+    // Seen on the 20th at noon: 12 hours over 10 days is 37.2 hours a month, more than the
+    // 30 allowed. Spread over the 19.5 days to the 20th, it looked on track.
+    let pace = try #require(
+      try plan.pace(of: report, boundary: utc, now: try instant("2026-01-20T12:00:00Z")))
+    #expect(pace.elapsed == .seconds(10 * 86_400))
+    #expect(pace.outlook == .willRunOut)
+    // The control: seen at the end of the 10th, the same.
+    let then = try #require(
+      try plan.pace(of: report, boundary: utc, now: try instant("2026-01-11T00:00:00Z")))
+    #expect(then == pace)
+  }
 }

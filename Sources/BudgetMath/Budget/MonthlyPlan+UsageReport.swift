@@ -43,7 +43,8 @@ extension MonthlyPlan {
   /// - Parameters:
   ///   - report: A report of one of this plan's budgets, from ``reports(on:usage:warningPercent:)-(_,UsageReport,_)``.
   ///   - boundary: Where local days begin, for the month's instants.
-  ///   - now: The instant of the projection.
+  ///   - now: The instant of the projection. A report of a day that ended before `now` is
+  ///     projected at that day's end, where its use stops.
   /// - Returns: The projection of the month's use against its prorated amount; `nil` for an
   ///   excluded budget, which has no allowance to run out of.
   /// - Throws: ``BudgetMathError/invalidValue(field:value:requirement:)`` for an instant out of
@@ -54,8 +55,11 @@ extension MonthlyPlan {
     guard report.today.level != .excluded else { return nil }
     let month = BudgetPeriod.month.interval(containing: report.day, boundary: boundary)
     let start = max(month.start, boundary.start(of: startDay))
+    // The report's use stops at the end of its day: a past day's pace is its rate then, not
+    // that use spread over the days since.
+    let asOf = min(now, boundary.interval(of: report.day).end)
     return try PaceProjection(
       used: report.period.used, allowance: report.period.allowance,
-      period: DateInterval(start: start, end: max(start, month.end)), now: now)
+      period: DateInterval(start: start, end: max(start, month.end)), now: asOf)
   }
 }
