@@ -64,6 +64,23 @@ struct LedgerCompactionTests {
     #expect(compacted.balance == RewardBalance(xp: 5, available: minutes(11), reserved: .zero))
   }
 
+  @Test("a capped ledger compacts at the earliest supported instant without a trap")
+  func compactionAtTheFirstSupportedDay() throws {
+    // 0001-01-03T00:00:00Z, the earliest instant a ledger accepts; in UTC−12 with days starting
+    // at 23:00, its day is the first supported one, which has no day before it.
+    let earliest = Date(timeIntervalSince1970: -62_135_424_000)
+    let zone = try #require(TimeZone(secondsFromGMT: -43_200))
+    var ledger = RewardLedger(
+      rate: .tenXPPerMinute,
+      dailyEarningCap: try DailyEarningCap(
+        xp: 100, dayBoundary: DayBoundary(timeZone: zone, dayStart: TimeOfDay(hour: 23, minute: 0))
+      ))
+    try ledger.apply(LedgerTransaction(id: "task-1", at: earliest, kind: .earn(xp: 5)))
+    let compacted = ledger.compacted(before: earliest.addingTimeInterval(86_400))
+    #expect(compacted.balance == ledger.balance)
+    #expect(compacted.transactions.isEmpty, "the earning was let go")
+  }
+
   @Test("a cut inside a millisecond lets nothing go that the opening does not refuse")
   func cutInsideAMillisecond() throws {
     let earn = LedgerTransaction(id: "task-1", at: Self.at(0), kind: .earn(xp: 10))

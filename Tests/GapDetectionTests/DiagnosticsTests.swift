@@ -62,7 +62,7 @@ struct DiagnosticsTests {
 
   /// A day in Paris with a 15-minute pause in use and the tracker dead for it, a notification
   /// loss, two categories of usage and one failed entry.
-  static func exampleReport() throws -> DiagnosticsReport {
+  static func exampleReport(memoryBytes: UInt64 = 3_355_443) throws -> DiagnosticsReport {
     let paris = try zone("Europe/Paris")
     let boundary = DayBoundary(timeZone: paris)
     let day = try LocalDay(parsing: "2026-03-08")
@@ -90,7 +90,7 @@ struct DiagnosticsTests {
     return DiagnosticsReport(
       day: day, now: try at("10:21:30"), detector: detector,
       heartbeats: try beats.map {
-        try Heartbeat(at: $0.at, source: .monitorExtension, memoryBytes: 3_355_443)
+        try Heartbeat(at: $0.at, source: .monitorExtension, memoryBytes: memoryBytes)
       },
       usage: usage, diagnostics: diagnostics)
   }
@@ -119,6 +119,20 @@ struct DiagnosticsTests {
 
       """
     #expect(try Self.exampleReport().text == expected)
+  }
+
+  @Test(
+    "a memory figure reads in megabytes rounded half up, whatever its size",
+    arguments: [
+      // Where `bytes × 10` fits and adding half a megabyte does not: this trapped.
+      (1_844_674_407_370_902_733, "1759218604441.6 MB"),
+      (1_844_674_407_370_955_161, "1759218604441.6 MB"),
+      (UInt64.max, "17592186044416.0 MB"),
+      (524_287, "0.5 MB"), (52_428, "0.0 MB"), (52_429, "0.1 MB"),
+    ] as [(UInt64, String)])
+  func memoryFigureOfAnySize(bytes: UInt64, text: String) throws {
+    let report = try Self.exampleReport(memoryBytes: bytes)
+    #expect(report.text.split(separator: "\n").contains { $0.hasPrefix("Memory Usage: \(text) (") })
   }
 
   @Test("health is judged from the recorder's latest heartbeat, not the largest instant")

@@ -1,6 +1,7 @@
 import ActivityPlanning
 import Foundation
 import Shielding
+import TestSupport
 import Testing
 import UsageModel
 
@@ -84,6 +85,24 @@ struct ScheduleTests {
     #expect(Fixture.shielded(derivation, at: Fixture.at(6, day: 1)) == ["game"])
     #expect(Fixture.shielded(derivation, at: Fixture.at(22, day: 1)).isEmpty)
     #expect(derivation.nextChange(after: Fixture.at(8, day: 1)) == Fixture.at(21, day: 7))
+  }
+
+  @Test("a window near the last supported day neither traps nor lifts a shield")
+  func windowAtTheEdgeOfTheSupportedYears() throws {
+    // Saturdays only; from 9999-12-27 (a Monday) the search for the next start looks past
+    // 9999-12-31, which has no day after it.
+    let derivation = try Self.derivation(
+      try Self.bedtime(weekdays: [.saturday]), zone: Fixture.utc)
+    let late = try instant("9999-12-27T12:00:00Z")
+    #expect(derivation.nextChange(after: late) == nil)
+    #expect(Fixture.shielded(derivation, at: late).isEmpty)
+    // The control: the Saturday before, the window shields and ends on Sunday morning.
+    let saturday = try instant("9999-12-25T22:00:00Z")
+    #expect(Fixture.shielded(derivation, at: saturday) == ["game"])
+    #expect(derivation.nextChange(after: saturday) == (try instant("9999-12-26T07:00:00Z")))
+    // On the last day, whose next day cannot be asked, a window is held as active.
+    let last = try instant("9999-12-31T22:00:00Z")
+    #expect(Fixture.shielded(derivation, at: last) == ["game"])
   }
 
   @Test("a timer shields from its start for its length, across midnight, with its dates")

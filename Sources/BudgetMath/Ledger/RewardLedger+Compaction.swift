@@ -48,9 +48,13 @@ extension RewardLedger {
     // No new transaction earns on a day before the one containing `through`; a day more is
     // kept in case the zone's rules move that day's start, and every day when that day cannot
     // be found, which keeps more than needed and refuses nothing.
+    // The first supported day has no day before it (`advanced(by:)` would trap): nothing is
+    // let go then.
     if let boundary = dailyEarningCap?.dayBoundary,
-      let first = try? boundary.day(containing: through).advanced(by: -1)
+      let day = try? boundary.day(containing: through),
+      day.dayNumber > LocalDay.supportedDayNumbers.lowerBound
     {
+      let first = day.advanced(by: -1)
       earned = earned.filter { $0.key >= first }
     }
     // An opening that cannot be made (a `through` past the last representable instant) lets

@@ -99,9 +99,12 @@ enum ReadableText {
   }
 
   /// `3.2 MB`, one decimal, rounded half up, where 1 MB is 1,048,576 bytes (as in `MemoryPolicy`).
+  ///
+  /// Exact for every `UInt64`: the whole megabytes and the rest are rounded apart, so that no
+  /// step overflows (`bytes × 10`, or that plus half a megabyte, would near `UInt64.max`).
   static func megabytes(_ bytes: UInt64) -> String {
-    let (product, overflow) = bytes.multipliedReportingOverflow(by: 10)
-    let tenths = overflow ? bytes / 104_858 : (product + 524_288) / 1_048_576
+    let (whole, rest) = bytes.quotientAndRemainder(dividingBy: 1_048_576)
+    let tenths = whole * 10 + (rest * 10 + 524_288) / 1_048_576
     return "\(tenths / 10).\(tenths % 10) MB"
   }
 }
