@@ -4,7 +4,7 @@ import Testing
 import UsageModel
 
 /// Thresholds received just after midnight that claim more than the time since the new
-/// interval began: late deliveries of the day before, unless the new interval can hold them.
+/// interval began: late deliveries of the day before, when the day before was monitored.
 @Suite("Attributing thresholds delivered within the late-delivery window")
 struct LateDeliveryTests {
   let zone: TimeZone
@@ -28,9 +28,8 @@ struct LateDeliveryTests {
 
   /// Monitored since midnight on the 13th, on time on the 14th, then monitoring started again
   /// at 00:20 on the 14th.
-  func restartedAt0020(includesPastActivity: Bool) throws -> IntervalAttribution {
-    var attribution = IntervalAttribution(
-      plan: plan, timeZone: zone, includesPastActivity: includesPastActivity)
+  func restartedAt0020() throws -> IntervalAttribution {
+    var attribution = IntervalAttribution(plan: plan, timeZone: zone)
     for start in ["2026-04-13T00:00:00", "2026-04-14T00:00:00", "2026-04-14T00:20:00"] {
       attribution.recordStart(of: "daily", at: try at(start))
     }
@@ -41,34 +40,9 @@ struct LateDeliveryTests {
     "rule: a threshold that outruns its interval within an hour of the day before's end is a late delivery of it"
   )
   func outrunningThresholdIsLate() throws {
-    let attribution = try restartedAt0020(includesPastActivity: false)
+    let attribution = try restartedAt0020()
     #expect(
       try attribution.attribute(name(25), of: "daily", receivedAt: at("2026-04-14T00:25:00"))
-        == .lateDelivery(
-          start: at("2026-04-13T00:00:00"), registration: nil,
-          reachedBy: at("2026-04-13T23:59:00")))
-  }
-
-  @Test(
-    "rule: with includesPastActivity, a threshold the interval's past activity holds stays in it"
-  )
-  func pastActivityKeepsTheThreshold() throws {
-    // Started again at 00:20, the interval may count the use since 00:00: 25 minutes at 00:25
-    // are today's, which the accountant finds plausible (5 minutes and 20 of past activity).
-    let attribution = try restartedAt0020(includesPastActivity: true)
-    let today = try at("2026-04-14T00:20:00")
-    #expect(
-      try attribution.attribute(name(25), of: "daily", receivedAt: at("2026-04-14T00:25:00"))
-        == .interval(start: today, registration: nil))
-    var accountant = ThresholdAccountant(timeZone: zone)
-    let outcome = accountant.record(
-      try ThresholdEvent(
-        name: name(25), intervalStart: today, receivedAt: at("2026-04-14T00:25:00"),
-        includesPastActivity: true))
-    #expect(outcome == .counted(added: .minutes(25), total: .minutes(25)))
-    // What outruns the past activity too is still the day before's.
-    #expect(
-      try attribution.attribute(name(30), of: "daily", receivedAt: at("2026-04-14T00:25:00"))
         == .lateDelivery(
           start: at("2026-04-13T00:00:00"), registration: nil,
           reachedBy: at("2026-04-13T23:59:00")))

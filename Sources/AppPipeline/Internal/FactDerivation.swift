@@ -102,8 +102,7 @@ enum FactDerivation {
   ) -> DerivedUsage {
     var attribution = IntervalAttribution(
       plan: configuration.monitoring, timeZone: configuration.timeZone,
-      registrations: configuration.registrations,
-      includesPastActivity: configuration.includesPastActivity)
+      registrations: configuration.registrations)
     for fact in facts where fact.callback == .intervalDidStart {
       attribution.recordStart(of: fact.activity, at: fact.instant, timeZone: fact.timeZone)
     }

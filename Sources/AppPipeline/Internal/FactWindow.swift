@@ -51,8 +51,7 @@ extension UsagePipeline {
     let starts = try journal.starts()
     var attribution = IntervalAttribution(
       plan: configuration.monitoring, timeZone: configuration.timeZone,
-      registrations: configuration.registrations,
-      includesPastActivity: configuration.includesPastActivity)
+      registrations: configuration.registrations)
     var zones: [String: TimeZone] = [configuration.timeZone.identifier: configuration.timeZone]
     for fact in starts {
       attribution.recordStart(of: fact.activity, at: fact.instant, timeZone: fact.timeZone)

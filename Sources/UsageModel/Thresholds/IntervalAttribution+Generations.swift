@@ -90,7 +90,6 @@ extension IntervalAttribution {
   ) -> ThresholdAttribution {
     if let late = lateDelivery(
       of: activity, threshold: name.threshold, receivedAt: instant, intervalStart: start,
-      includesPastActivity: registration?.includesPastActivity ?? includesPastActivity,
       timeZone: timeZone)
     {
       guard late.held else {

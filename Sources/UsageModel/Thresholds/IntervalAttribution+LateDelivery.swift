@@ -32,10 +32,9 @@ extension IntervalAttribution {
   /// `received` with threshold `threshold` is a late or held delivery of it.
   ///
   /// An event belongs to the interval that contains it, unless its threshold exceeds the time
-  /// since that interval began — and the use before it that the event may count, with
-  /// `includesPastActivity` (``ThresholdAccountant/pastActivityAllowance(intervalStart:)``) —
-  /// and the activity's scheduled occurrence before it, which was monitored (a start of the
-  /// activity is recorded before it ended), ended at most ``lateDeliveryWindow`` earlier: then
+  /// since that interval began and the activity's scheduled occurrence before it, which was
+  /// monitored (a start of the activity is recorded before it ended), ended at most
+  /// ``lateDeliveryWindow`` earlier: then
   /// the platform could not have counted it in the new interval, and it is a late delivery of
   /// the one before, whose threshold was reached by the time it ended. An occurrence nobody
   /// monitored counted nothing: an event that outruns the first interval ever (an app installed
@@ -52,16 +51,12 @@ extension IntervalAttribution {
   ///   delivery was held past the window; `nil` when the event is neither.
   func lateDelivery(
     of activity: String, threshold: Duration, receivedAt received: Int64,
-    intervalStart start: Int64, includesPastActivity: Bool, timeZone: TimeZone?
+    intervalStart start: Int64, timeZone: TimeZone?
   ) -> (start: Int64, end: Int64, held: Bool)? {
     let amount = Milliseconds.amount(threshold) ?? .max
     let window = Milliseconds.amount(Self.lateDeliveryWindow) ?? 0
-    // As the accountant measures plausibility: the past activity is read in its zone.
-    let past =
-      includesPastActivity
-      ? ThresholdAccountant.pastActivityAllowance(start, in: self.timeZone) : 0
     let zone = zone(of: activity, at: start, eventZone: timeZone)
-    guard amount > received - start + past,
+    guard amount > received - start,
       case .daily(let daily)? = plan?.activities.first(where: { $0.name == activity })?.schedule,
       let previous = Self.occurrence(of: daily, before: start, in: zone),
       let end = Milliseconds.instant(previous.end), end <= received,

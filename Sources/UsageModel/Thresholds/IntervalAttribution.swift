@@ -57,9 +57,6 @@ public struct IntervalAttribution: Sendable, Hashable {
   let registrationsByActivity: [String: [MonitoringRegistration]]
   /// The zone of the schedules' wall clock where no zone was recorded.
   public let timeZone: TimeZone
-  /// Whether the app registers the events whose names carry no generation of a registration
-  /// with `includesPastActivity`: a registration's own setting decides for the others.
-  public let includesPastActivity: Bool
   /// Each activity's recorded starts, in milliseconds, ascending, with the zone recorded.
   private var starts: [String: [Start]] = [:]
 
@@ -76,19 +73,12 @@ public struct IntervalAttribution: Sendable, Hashable {
   ///   - timeZone: The zone of the schedules' wall clock.
   ///   - registrations: The `startMonitoring` calls the app made, valid per
   ///     ``MonitoringRegistration/validate(_:)``; none by default.
-  ///   - includesPastActivity: Whether events whose names carry no registration's generation
-  ///     were registered with `includesPastActivity`; `false` by default. Such an event may
-  ///     count the use before its interval began (``ThresholdAccountant``'s
-  ///     ``ThresholdAccountant/pastActivityAllowance(intervalStart:)``), so it is a late delivery
-  ///     of the interval before only when its threshold exceeds that too.
   /// - Complexity: O(*r* log *r*) for *r* registrations.
   public init(
-    plan: MonitoringPlan?, timeZone: TimeZone, registrations: [MonitoringRegistration] = [],
-    includesPastActivity: Bool = false
+    plan: MonitoringPlan?, timeZone: TimeZone, registrations: [MonitoringRegistration] = []
   ) {
     self.plan = plan
     self.timeZone = timeZone
-    self.includesPastActivity = includesPastActivity
     registrationsByActivity = Dictionary(grouping: registrations, by: \.activity)
       .mapValues { $0.sorted { $0.generation < $1.generation } }
   }

@@ -165,14 +165,7 @@ public struct ThresholdAccountant: Sendable, Hashable, Codable {
   }
 
   private func pastActivityAllowance(_ instant: Int64) -> Int64 {
-    Self.pastActivityAllowance(instant, in: timeZone)
-  }
-
-  /// ``pastActivityAllowance(intervalStart:)`` for an interval that began at `instant`
-  /// (milliseconds), read in `zone`: the one home of the rule, which `IntervalAttribution` asks
-  /// too.
-  package static func pastActivityAllowance(_ instant: Int64, in zone: TimeZone) -> Int64 {
-    CivilCalendar.floorModulo(ZoneClock(timeZone: zone).wall(at: instant), 3_600_000)
+    CivilCalendar.floorModulo(ZoneClock(timeZone: timeZone).wall(at: instant), 3_600_000)
   }
 
   private func intervalPosition(_ instant: Int64) -> Int {
