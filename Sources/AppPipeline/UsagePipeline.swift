@@ -123,7 +123,8 @@ public struct UsagePipeline: Sendable {
     self.folder = folder
     journal = FactJournal(store: folder.store, layout: folder.layout)
     ledgerJournal = LedgerJournal(
-      store: folder.store, key: folder.layout.appLedgerKey, rate: configuration.exchangeRate,
+      store: folder.store, key: folder.layout.appLedgerKey,
+      newLedgerRate: configuration.exchangeRate,
       cache: journal.cache)
     configurationDigest = configuration.digest
   }

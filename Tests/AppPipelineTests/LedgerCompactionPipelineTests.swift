@@ -191,11 +191,11 @@ struct LedgerCompactionPipelineTests {
   @Test(
     "a stored checkpoint that covers past the log's end or credits below zero is damage, not a trap",
     arguments: [
-      #"{"checkpoint":{"covers":18446744073709551615,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
-      #"{"checkpoint":{"covers":5,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
-      #"{"checkpoint":{"covers":2,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
-      #"{"checkpoint":{"covers":1,"earned":{"0|com.a":-9223372036854775808},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
-      #"{"checkpoint":{"covers":1,"earned":{"0|com.a":12},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"}}}"#,
+      #"{"checkpoint":{"covers":18446744073709551615,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"},"rate":{"timeMs":60000,"xp":10}}}"#,
+      #"{"checkpoint":{"covers":5,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"},"rate":{"timeMs":60000,"xp":10}}}"#,
+      #"{"checkpoint":{"covers":2,"earned":{},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"},"rate":{"timeMs":60000,"xp":10}}}"#,
+      #"{"checkpoint":{"covers":1,"earned":{"0|com.a":-9223372036854775808},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"},"rate":{"timeMs":60000,"xp":10}}}"#,
+      #"{"checkpoint":{"covers":1,"earned":{"0|com.a":12},"opening":{"balance":{"availableMs":0,"reservedMs":0,"xp":5},"through":"2026-03-01T00:00:00Z"},"rate":{"timeMs":60000,"xp":10}}}"#,
     ])
   func hostileCheckpointIsDamage(_ checkpoint: String) throws {
     let household = try Household()

@@ -4,11 +4,12 @@ import SharedStore
 import UsageModel
 
 /// A record of the ledger's log that stands for the records it covers: the ledger's opening
-/// after them, what was credited for the intervals that can still be derived, and the last
-/// position it covers.
+/// after them, what was credited for the intervals that can still be derived, the last position
+/// it covers, and the ledger's rate, since the rate record is among the records it covers.
 ///
 /// JSON form, one line: `{"checkpoint":{"covers":1234,"earned":{"<interval start in ms>|<app>":
-/// 120,…},"opening":LedgerOpening}}`. A transaction's record never has a `checkpoint` key.
+/// 120,…},"opening":LedgerOpening,"rate":ExchangeRate}}`. A transaction's record never has a
+/// `checkpoint` key.
 struct LedgerCheckpoint: Codable, Equatable {
   /// The last position of the log whose transaction the ``opening`` includes; the fold applies
   /// the transactions after it.
@@ -19,18 +20,22 @@ struct LedgerCheckpoint: Codable, Equatable {
   /// that start within the retention and 8 days before the opening: every interval that can
   /// still be credited, and more.
   var earned: [String: Int]
+  /// The ledger's exchange rate (``LedgerRateRecord``): a compaction removes the rate record
+  /// with the other records it covers.
+  var rate: ExchangeRate
 
   private struct Record: Codable {
     var checkpoint: LedgerCheckpoint
   }
 
-  /// The record's leading bytes, which no transaction's record has.
+  /// The record's leading bytes, which no transaction's or rate record has.
   private static let prefix = Data(#"{"checkpoint":"#.utf8)
 
   /// Whether `record` is a checkpoint's.
   ///
   /// Called for every record at every fold: the third byte, `a` in the transactions the package
-  /// writes (`{"at":…`), turns almost all of them away before the comparison of the prefix.
+  /// writes (`{"at":…`) and `r` in the rate record, turns almost all of them away before the
+  /// comparison of the prefix.
   static func isCheckpoint(_ record: Data) -> Bool {
     record.count >= prefix.count
       && record[record.startIndex + 2] == UInt8(ascii: "c")
@@ -56,10 +61,11 @@ struct LedgerCheckpoint: Codable, Equatable {
     }
   }
 
-  init(covers: UInt64, opening: LedgerOpening, earned: [String: Int]) {
+  init(covers: UInt64, opening: LedgerOpening, earned: [String: Int], rate: ExchangeRate) {
     self.covers = covers
     self.opening = opening
     self.earned = earned
+    self.rate = rate
   }
 
   /// The record of this checkpoint.
@@ -128,10 +134,12 @@ extension LedgerJournal {
       // transactions a clock set ahead dated in the future.
       let earned = Self.credits(
         fold.earned, from: Milliseconds.clampedInstant(opening.through) - span)
+      // The rate too: the rate record is among the records the checkpoint covers.
+      let checkpoint = LedgerCheckpoint(
+        covers: covers, opening: opening, earned: earned, rate: compacted.rate)
       let record: Data
       do {
-        record = try LedgerCheckpoint(covers: covers, opening: opening, earned: earned)
-          .record(encoder)
+        record = try checkpoint.record(encoder)
       } catch {
         throw .store(.encoding(key: key, type: "LedgerCheckpoint", description: "\(error)"))
       }

@@ -15,6 +15,13 @@ import TrackerSignals
 /// the balance every writer sees, and a drain writes one record per new transaction, not the
 /// ledger.
 ///
+/// The ledger's exchange rate is in its log, not in the configuration: in the log's first record
+/// (``LedgerRateRecord``), appended with the first transactions of a new log, and in every
+/// checkpoint, since a compaction removes the records it covers, the rate record included. A
+/// ledger keeps its rate for as long as its log exists, so a redemption keeps the time it bought
+/// when the configured rate changes; a new ledger — the first, or one rebuilt after damage —
+/// takes ``newLedgerRate``.
+///
 /// Opening folds the log: O(*t*) in the transactions it holds. A process keeps the fold, and
 /// checks it against the log's newest record only. The log is compacted at the retention
 /// (``compact(before:keepingCreditsWithin:)``): a checkpoint record — the ledger's opening,
@@ -34,7 +41,9 @@ struct LedgerJournal: Sendable {
 
   let store: any SharedStore
   let key: String
-  let rate: ExchangeRate
+  /// The rate a new ledger is created with, the configuration's: an existing ledger's rate is in
+  /// its log.
+  let newLedgerRate: ExchangeRate
   let cache: JournalCache
 
   /// The ledger folded from the log, with what it credited per interval and app.
@@ -57,7 +66,7 @@ struct LedgerJournal: Sendable {
     } catch {
       throw .store(error)
     }
-    guard let newest else { return Fold(ledger: RewardLedger(rate: rate), earned: [:]) }
+    guard let newest else { return Fold(ledger: RewardLedger(rate: newLedgerRate), earned: [:]) }
     if let cached = cache.ledger, let position = cached.position,
       position.identity == newest.identity, position.next == newest.nextPosition
     {
@@ -75,18 +84,24 @@ struct LedgerJournal: Sendable {
   /// The ledger `snapshot` holds — a whole read of the log, `nil` when it has no file — folded
   /// afresh, and kept for ``fold()``.
   ///
+  /// The ledger's rate is the newest checkpoint's, else the rate record's at position 1, else
+  /// (a log without one) ``newLedgerRate``.
+  ///
   /// - Throws: ``PipelineError/store(_:)`` with `corrupted` or `decoding` when the records do
-  ///   not fold: damage, which the pipeline quarantines and rebuilds.
+  ///   not fold — a rate record that does not decode, or one after the first record, among
+  ///   them: damage, which the pipeline quarantines and rebuilds.
   func fold(_ snapshot: LogSnapshot?) throws(PipelineError) -> Fold {
     let records = snapshot?.records ?? []
     // The newest checkpoint: the fold starts from it, and from the records after those it
-    // covers. An older checkpoint is covered by it, or is among those records and is skipped.
-    var fold = Fold(ledger: RewardLedger(rate: rate), earned: [:])
+    // covers. An older checkpoint is covered by it, or is among those records and is skipped,
+    // and so is the rate record: the checkpoint carries the rate.
+    var fold: Fold
     var covered: UInt64 = 0
     if let newest = records.last(where: { LedgerCheckpoint.isCheckpoint($0.bytes) }) {
       let checkpoint = try LedgerCheckpoint(record: newest.bytes, key: key)
       fold = Fold(
-        ledger: RewardLedger(rate: rate, opening: checkpoint.opening), earned: checkpoint.earned)
+        ledger: RewardLedger(rate: checkpoint.rate, opening: checkpoint.opening),
+        earned: checkpoint.earned)
       // A checkpoint covers records before it, never itself or what follows it.
       guard checkpoint.covers < newest.position else {
         throw .store(
@@ -96,6 +111,8 @@ struct LedgerJournal: Sendable {
               + "\(checkpoint.covers), past itself"))
       }
       covered = checkpoint.covers
+    } else {
+      fold = Fold(ledger: RewardLedger(rate: try rate(of: records)), earned: [:])
     }
     // Every record after what the newest checkpoint covers is kept (a compaction removes only
     // what it covers): one missing was evicted at the log's capacity, and the ledger would fold
@@ -113,6 +130,18 @@ struct LedgerJournal: Sendable {
     let decoder = JSONDecoder()
     for record in records where record.position > covered {
       if LedgerCheckpoint.isCheckpoint(record.bytes) { continue }
+      if LedgerRateRecord.isRate(record.bytes) {
+        // The first record's rate was read above, unless a checkpoint's supersedes it; a rate
+        // anywhere else would re-price what follows it: damage.
+        guard record.position == 1 else {
+          throw .store(
+            .corrupted(
+              key: key, path: key,
+              reason: "a rate record at position \(record.position): only the log's first "
+                + "record holds the ledger's rate"))
+        }
+        continue
+      }
       let transaction: LedgerTransaction
       do {
         // Most records take the quick reader; the decoder reads, or refuses, the others.
@@ -162,7 +191,17 @@ struct LedgerJournal: Sendable {
         cache.ledger = fold
         return result
       }
+      // A log this change creates starts with the ledger's rate (the fold's: the new ledger's),
+      // which is not one of the ledger's entries.
+      let creates = before.position == nil
       var records: [Data] = []
+      if creates {
+        do {
+          records.append(try LedgerRateRecord(rate: fold.ledger.rate).record(encoder))
+        } catch {
+          throw .store(.encoding(key: key, type: "LedgerRateRecord", description: "\(error)"))
+        }
+      }
       for transaction in added {
         do {
           records.append(try encoder.encode(transaction))
@@ -185,7 +224,7 @@ struct LedgerJournal: Sendable {
       }
       guard let appended else { continue }  // another writer appended first: fold again
       fold.position = (appended.identity, appended.positions.upperBound + 1)
-      fold.recordPositions += appended.positions
+      fold.recordPositions += appended.positions.dropFirst(creates ? 1 : 0)
       cache.ledger = fold
       return result
     }
