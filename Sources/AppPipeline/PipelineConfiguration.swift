@@ -63,7 +63,11 @@ public struct PipelineConfiguration: Sendable, Hashable, Codable {
   public var plans: [MonthlyPlan]
   /// How usage earns XP in the reward ledger; no earnings when `nil`.
   public var rewards: UsageRewards?
-  /// The ledger's exchange rate, used when the ledger is first created.
+  /// The exchange rate a new reward ledger is created with.
+  ///
+  /// An existing ledger keeps its rate in its log, so changing this re-prices nothing already
+  /// redeemed: it applies to a ledger created later — after a damaged ledger is rebuilt, say.
+  /// ``UsagePipeline/ledger()``'s `rate` is the ledger's.
   public var exchangeRate: ExchangeRate
   /// The health thresholds: staleness, gaps and the tracker-down alert.
   public var health: HealthPolicy

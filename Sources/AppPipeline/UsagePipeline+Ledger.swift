@@ -31,15 +31,17 @@ extension UsagePipeline {
   /// Redeems every whole unit of XP in the reward ledger for screen time, atomically with the
   /// state: at 10 XP a minute, 105 XP buy 10 minutes and keep 5 XP as credit.
   ///
+  /// The rate is the ledger's, kept in its log since the ledger was created
+  /// (``PipelineConfiguration/exchangeRate`` then), not the configuration's now. A ledger found
+  /// damaged, or behind the app's last transaction, is first quarantined and rebuilt at a
+  /// balance of zero, as ``apply(_:)`` does.
+  ///
   /// - Parameters:
   ///   - id: The redemption's identifier; a repeat with the same identifier changes nothing and
   ///     reports the earlier redemption.
   ///   - at: When it happens.
   /// - Returns: What was redeemed, the time bought and the XP that remain; nothing is recorded
   ///   when less than one unit is available.
-  /// A ledger found damaged, or behind the app's last transaction, is first quarantined and
-  /// rebuilt at a balance of zero, as ``apply(_:)`` does.
-  ///
   /// - Throws: ``PipelineError/budget(_:)`` for an identifier already used by another kind of
   ///   transaction, and the store's errors.
   @discardableResult
@@ -87,6 +89,9 @@ extension UsagePipeline {
   }
 
   /// The reward ledger: the usage credited, and the app's own redemptions and sessions.
+  ///
+  /// Its `rate` is the one it was created with, kept in its log: the configuration's
+  /// ``PipelineConfiguration/exchangeRate`` when the ledger was created, or rebuilt after damage.
   ///
   /// - Returns: The ledger, folded from its log (`<appStateKey>.ledger`).
   /// - Throws: ``PipelineError/store(_:)`` when the log cannot be read, also with
