@@ -137,10 +137,15 @@ struct LibraryKey {
   }
 
   /// The transactions of the app side's reward ledger, in their order.
+  ///
+  /// The ledger's other records are skipped: its rate, the log's first record, and the
+  /// checkpoints that stand for the transactions a compaction let go.
   private func ledgerTransactions(_ store: FileStore) throws -> [LedgerTransaction] {
     let decoder = JSONDecoder()
-    return try (store.readLog(key)?.records ?? []).map {
-      try decoder.decode(LedgerTransaction.self, from: $0.bytes)
+    let others = [Data(#"{"rate":"#.utf8), Data(#"{"checkpoint":"#.utf8)]
+    return try (store.readLog(key)?.records ?? []).compactMap { record in
+      guard !others.contains(where: { record.bytes.starts(with: $0) }) else { return nil }
+      return try decoder.decode(LedgerTransaction.self, from: record.bytes)
     }
   }
 
