@@ -79,4 +79,36 @@ struct OneIntervalOneStartTests {
       try attribution.attribute(name(45), of: "work", receivedAt: at("17:30:00"))
         == .interval(start: at("13:00:00.000"), registration: nil))
   }
+
+  @Test(
+    "rule: after its occurrence ended, a threshold counts in that occurrence, also when its start was lost"
+  )
+  func lostStartKeepsTheLastOccurrence() throws {
+    // Monday's start was recorded; Tuesday's was lost. Tuesday's thresholds, inside its
+    // occurrence and after it ended, all count in Tuesday's interval, not Monday's.
+    let attribution = try lateOwnCallback()
+    let tuesday = { (time: String) in try instant("2026-04-15T\(time)+02:00") }
+    let inside = attribution.attribute(
+      try name(30), of: "work", receivedAt: try tuesday("16:20:00"))
+    let after = attribution.attribute(try name(45), of: "work", receivedAt: try tuesday("17:30:00"))
+    #expect(try inside == .interval(start: tuesday("09:00:00"), registration: nil))
+    #expect(after == inside)
+  }
+
+  @Test("rule: a timer's threshold delivered after it ended counts under the timer's start")
+  func timerKeepsItsStart() throws {
+    let start = try at("14:00:00.000")
+    var attribution = IntervalAttribution(
+      plan: try MonitoringPlan([
+        MonitoredActivity(
+          name: "session",
+          schedule: .timer(try TimerWindow(start: start, duration: .seconds(30 * 60))))
+      ]),
+      timeZone: zone)
+    attribution.recordStart(of: "session", at: try at("14:00:00.900"))
+    let inside = attribution.attribute(try name(15), of: "session", receivedAt: try at("14:20:00"))
+    let after = attribution.attribute(try name(25), of: "session", receivedAt: try at("14:40:00"))
+    #expect(inside == .interval(start: start, registration: nil))
+    #expect(after == inside)
+  }
 }

@@ -5,8 +5,8 @@ import UsageModel
 extension ShieldSchedule {
   /// The end of the occurrence that contains `instant`, or `nil` when none does.
   ///
-  /// An instant whose local day, or a day around it, cannot be computed (outside the supported
-  /// years) counts as inside an endless occurrence: a schedule never lifts on an error.
+  /// An instant whose local day cannot be computed (outside the supported years) counts as
+  /// inside an endless occurrence: a schedule never lifts on an error.
   func activeEnd(at instant: Date, in zone: TimeZone) -> ActiveEnd? {
     switch self {
     case .timer(_, let window):
@@ -14,11 +14,9 @@ extension ShieldSchedule {
     case .daily(let scheduled):
       guard let today = Self.day(containing: instant, in: zone) else { return .unknown }
       for offset in -2...1 {
-        // A day outside the supported years cannot be asked (`advanced(by:)` traps): unknown,
-        // as for an instant whose own day cannot be computed.
-        guard LocalDay.supportedDayNumbers.contains(today.dayNumber + offset) else {
-          return .unknown
-        }
+        // No occurrence begins outside the supported years (and `advanced(by:)` would trap),
+        // as `nextBoundary(after:in:horizonDays:)` finds none there.
+        guard LocalDay.supportedDayNumbers.contains(today.dayNumber + offset) else { continue }
         let day = today.advanced(by: offset)
         guard scheduled.weekdays.contains(day.weekday) else { continue }
         let occurrence = scheduled.window.occurrence(startingOn: day, in: zone)

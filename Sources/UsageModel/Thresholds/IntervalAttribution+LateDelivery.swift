@@ -34,9 +34,11 @@ extension IntervalAttribution {
   /// An event belongs to the interval that contains it, unless its threshold exceeds the time
   /// since that interval began and the activity's scheduled occurrence before it, which was
   /// monitored (a start of the activity is recorded before it ended), ended at most
-  /// ``lateDeliveryWindow`` earlier: then
-  /// the platform could not have counted it in the new interval, and it is a late delivery of
-  /// the one before, whose threshold was reached by the time it ended. An occurrence nobody
+  /// ``lateDeliveryWindow`` earlier: then it is a late delivery of the one before, whose
+  /// threshold was reached by the time it ended. (An interval restarted with
+  /// `includesPastActivity` may count the use since the start of its hour, which this does not
+  /// weigh: a held own start cannot be told from a restart here, and weighing it took a catch-up
+  /// storm's thresholds from the day they were counted in.) An occurrence nobody
   /// monitored counted nothing: an event that outruns the first interval ever (an app installed
   /// after midnight) stays there, where the accountant judges it. Past the window, it is a held
   /// delivery on the conditions of

@@ -15,10 +15,11 @@ import Foundation
 ///   ``timeZone``. So a person who travels keeps each interval in the zone it began in, and
 ///   reading the facts with another configured zone changes nothing.
 /// - Otherwise it belongs to the activity's latest recorded start before it, if that is at most
-///   ``longestInterval`` earlier (the platform's longest monitoring interval is a week) — to
-///   its occurrence's start when that start was a scheduled occurrence's own callback, as the
-///   occurrence's events inside it do: a threshold delivered after its occurrence ended counts
-///   in the same interval, never in a second one.
+///   ``longestInterval`` earlier (the platform's longest monitoring interval is a week). For a
+///   scheduled activity, such an event came after an occurrence ended (delivered late): it
+///   belongs to the last occurrence, under the start its events inside had — the occurrence's
+///   start, unless a restart inside it was recorded — never to a second interval of it, nor to
+///   an earlier occurrence whose start is the latest recorded because this one's was lost.
 /// - Otherwise no known interval contains it.
 ///
 /// With the app's ``registrations``, the generation an event's name carries decides first
@@ -160,18 +161,41 @@ public struct IntervalAttribution: Sendable, Hashable {
     guard let latest, instant - latest.instant <= Self.longestIntervalMilliseconds else {
       return nil
     }
-    // After its occurrence ended (a threshold delivered late), an interval keeps the start its
-    // events inside had: were it the own callback's instant instead, one interval would count
-    // under two starts, each with its highest threshold, and its time twice.
+    // Between occurrences (a threshold delivered after its occurrence ended): the last
+    // occurrence's interval, under the start its events inside had — the occurrence's, unless a
+    // restart in it was recorded. The own callback's instant, or an earlier occurrence's start
+    // when this one's `intervalDidStart` was lost, would count one interval under two starts,
+    // each with its highest threshold.
     if let schedule,
-      let occurrence = occurrenceStart(
-        of: schedule, containing: latest.instant,
-        in: zone(of: activity, at: latest.instant, eventZone: eventZone)),
+      let occurrence = lastOccurrenceStart(
+        of: schedule, atOrBefore: instant,
+        in: zone(of: activity, at: instant, eventZone: eventZone)),
       !Self.isRestart(latest.instant, inOccurrenceAt: occurrence)
     {
       return occurrence
     }
     return latest.instant
+  }
+
+  /// The start of the last occurrence of `schedule` that began at or before `instant`, read in
+  /// `zone`; `nil` when none did (a timer not begun yet), or past the supported days.
+  private func lastOccurrenceStart(
+    of schedule: MonitoringSchedule, atOrBefore instant: Int64, in zone: TimeZone
+  ) -> Int64? {
+    switch schedule {
+    case .timer(let window):
+      return window.startInstant <= instant ? window.startInstant : nil
+    case .daily(let window):
+      // The occurrence of the instant's day, or of a day before when that one begins later (a
+      // window that starts after the instant's time, or crosses midnight).
+      let day = DayBoundary(timeZone: zone).day(containingSupported: instant)
+      for offset in [0, -1, -2]
+      where LocalDay.supportedDayNumbers.contains(day.dayNumber + offset) {
+        let occurrence = window.occurrence(startingOn: day.advanced(by: offset), in: zone)
+        if let start = Milliseconds.instant(occurrence.start), start <= instant { return start }
+      }
+      return nil
+    }
   }
 
   /// Whether a start recorded at `start` begins an interval of its own in the occurrence that
