@@ -70,16 +70,20 @@ extension LibraryKey {
       .records
   }
 
-  /// The state the extension last applied.
-  func shieldApplied(_ store: FileStore) throws -> ShieldState<AnyToken>? {
-    try ShieldController<AnyToken>(store: store, layout: layout, timeZone: .gmt).lastApplied()
+  /// What the extension recorded of the shields it applies.
+  func shieldApplied(_ store: FileStore) throws -> ShieldAppliedRecord<AnyToken>? {
+    try ShieldController<AnyToken>(store: store, layout: layout, timeZone: .gmt).appliedRecord()
   }
 
   /// What `check` says of the shield keys.
   func checkShields(_ store: FileStore) throws -> String {
     if content == .shieldApplied {
-      guard let state = try shieldApplied(store) else { return "absent" }
-      return count(state.targets.count, "shielded target") + " decode"
+      guard let record = try shieldApplied(store) else { return "absent" }
+      let pending = record.pending.map {
+        ", a decision pending over " + count($0.changedStores.count, "store")
+      }
+      return count(record.applied?.targets.count ?? 0, "shielded target") + (pending ?? "")
+        + " decode"
     }
     let records = try shieldRecords(store)
     let bad = records.filter {
@@ -93,25 +97,27 @@ extension LibraryKey {
   /// Prints the shield intents or the applied state.
   func showShields(_ folder: Folder, header: String, json: Bool) throws {
     if content == .shieldApplied {
-      guard let state = try shieldApplied(folder.store) else { return }
+      guard let record = try shieldApplied(folder.store) else { return }
       if json {
-        print(try jsonLine(state))
+        print(try jsonLine(record))
         return
       }
       print(header)
-      print(
-        "the shields the extension last applied (ShieldController), at \(instant(state.instant)): "
-          + count(state.targets.count, "target") + " in " + count(state.stores.count, "store")
-          + (state.shieldsAllCategories ? ", every category shielded" : ""))
-      guard !state.targets.isEmpty else { return }
-      print("")
-      let rows = state.targets.map { entry in
-        [
-          entry.target.kind.rawValue, entry.target.token.json,
-          entry.reasons.map(\.description).joined(separator: "; "),
-        ]
+      if let state = record.applied {
+        printShieldState(state, as: "the shields the extension last applied (ShieldController)")
+      } else {
+        print("the shields the extension last applied (ShieldController): none yet")
       }
-      for line in table([["KIND", "TOKEN", "REASONS"]] + rows) { print(line) }
+      if let pending = record.pending {
+        print("")
+        printShieldState(
+          pending.state,
+          as: "a decision being applied, or killed before it was marked applied, changing "
+            + (pending.changedStores.isEmpty
+              ? "no store"
+              : "stores " + pending.changedStores.map(String.init).joined(separator: ", "))
+            + (pending.changesAllCategories ? " and every category's shield" : ""))
+      }
       return
     }
     let records = try shieldRecords(folder.store)
@@ -134,6 +140,23 @@ extension LibraryKey {
       }
     }
     for line in table([["ID", "AT", "ACTION"]] + rows) { print(line) }
+  }
+
+  /// Prints a shield state: its instant, its counts, and a table of its targets.
+  private func printShieldState(_ state: ShieldState<AnyToken>, as title: String) {
+    print(
+      "\(title), at \(instant(state.instant)): " + count(state.targets.count, "target") + " in "
+        + count(state.stores.count, "store")
+        + (state.shieldsAllCategories ? ", every category shielded" : ""))
+    guard !state.targets.isEmpty else { return }
+    print("")
+    let rows = state.targets.map { entry in
+      [
+        entry.target.kind.rawValue, entry.target.token.json,
+        entry.reasons.map(\.description).joined(separator: "; "),
+      ]
+    }
+    for line in table([["KIND", "TOKEN", "REASONS"]] + rows) { print(line) }
   }
 
   private static func describe(_ action: ShieldIntent<AnyToken>.Action) -> String {

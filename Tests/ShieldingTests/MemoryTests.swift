@@ -29,7 +29,7 @@ struct MemoryTests {
       #expect(decision == fresh.decide(now: now), "step \(step) at \(now)")
       // An error never removes a shield: with the clock behind the applied state, everything
       // applied stays shielded.
-      if let applied = try kept.lastApplied(), now < applied.instant {
+      if let applied = try kept.appliedRecord()?.applied, now < applied.instant {
         #expect(decision.state.shieldedTargets.isSuperset(of: applied.shieldedTargets))
         #expect(decision.clears.isEmpty)
       }

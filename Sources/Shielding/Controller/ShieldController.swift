@@ -27,6 +27,12 @@ import UsageModel
 /// backwards or an intent log that evicted records keeps every shield last applied, with
 /// anything newly required; more targets than the stores hold shield every category. Each is
 /// reported in ``ShieldDecision/diagnostics``.
+///
+/// **A kill between applying and recording lifts nothing.** A decision that changes a store is
+/// written ahead, as pending, before ``decide(now:)`` returns it; until ``markApplied(_:)``
+/// records it, the stores it changes count as unknown, and the next decision writes or clears
+/// each of them, so that applying it leaves exactly what it wants whatever a killed process
+/// had applied. A write-ahead that fails gives a decision that only adds shields.
 public struct ShieldController<Token: ShieldToken>: Sendable {
   /// The store of the shared folder.
   public let store: any SharedStore
@@ -184,15 +190,21 @@ public struct ShieldController<Token: ShieldToken>: Sendable {
     ShieldDerivation(records: try intentRecords().records, timeZone: timeZone)
   }
 
-  /// The state the extension last marked applied, if any.
+  /// What the extension recorded of the shields it applies: the state last marked applied, and
+  /// the decision being applied since, if any.
   ///
-  /// - Returns: The state, without diagnostics, or `nil` before the first.
+  /// A record with a ``ShieldAppliedRecord/pending`` decision says that the extension was
+  /// applying it when it last stopped (or is applying it now): the device shields the applied
+  /// state, the pending one or a mix of both until the next decision is applied.
+  ///
+  /// - Returns: The record, without diagnostics, or `nil` before the first decision that
+  ///   changed a store.
   /// - Throws: ``ShieldingError/store(_:)`` when it cannot be read or decoded.
-  public func lastApplied() throws(ShieldingError) -> ShieldState<Token>? {
+  public func appliedRecord() throws(ShieldingError) -> ShieldAppliedRecord<Token>? {
     let key = layout.shieldAppliedKey
     do {
       guard let data = try store.read(key) else { return nil }
-      return try StoreCodec<ShieldState<Token>>.json.decode(data, key: key)
+      return try StoreCodec<ShieldAppliedRecord<Token>>.json.decode(data, key: key)
     } catch {
       throw .store(error)
     }

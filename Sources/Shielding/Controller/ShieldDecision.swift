@@ -7,14 +7,22 @@ import Foundation
 /// ``ShieldController/storeName(_:)``, set `shield.applicationCategories = .all()` in store 0
 /// while ``ShieldState/shieldsAllCategories``, then call ``ShieldController/markApplied(_:)``.
 /// A decision derived right after that one is applied writes and clears nothing.
+///
+/// A decision that changes anything was recorded as pending before it was returned (see
+/// ``ShieldController/decide(now:)``), so that applying it and never marking it applied — the
+/// process killed in between, or ``ShieldController/markApplied(_:)`` throwing — lifts nothing:
+/// the next decision writes or clears every store this one changes.
 public struct ShieldDecision<Token: ShieldToken>: Sendable, Hashable {
   /// The state to have applied once this decision is.
   public let state: ShieldState<Token>
-  /// The stores whose contents changed, by index, ascending.
+  /// The stores whose contents changed, by index, ascending, with each store a decision not
+  /// marked applied may have changed.
   public let writes: [ShieldStoreWrite<Token>]
   /// The indices of stores that must now shield nothing, ascending.
   public let clears: [Int]
-  /// Whether ``ShieldState/shieldsAllCategories`` differs from what was applied.
+  /// Whether to set `shield.applicationCategories` in store 0 as
+  /// ``ShieldState/shieldsAllCategories`` says: it differs from what was applied, or a decision
+  /// not marked applied may have changed it.
   public let allCategoriesChanged: Bool
   /// When the state next changes, to start the next DeviceActivity interval then.
   ///
@@ -32,6 +40,9 @@ public struct ShieldDecision<Token: ShieldToken>: Sendable, Hashable {
 
   /// Whether applying the decision changes nothing.
   public var changesNothing: Bool { writes.isEmpty && clears.isEmpty && !allCategoriesChanged }
+
+  /// The indices of the stores it writes or clears, ascending.
+  var changedStores: [Int] { (writes.map(\.index) + clears).sorted() }
 
   /// The same decision with its state at `instant`.
   func at(_ instant: Date) -> ShieldDecision {

@@ -5,7 +5,7 @@ import SharedStore
 /// whose inputs did not change decodes and derives nothing.
 ///
 /// Every entry is keyed by what it was computed from: the intents' derivation by the log's
-/// change token, the applied state by its key's change token, and the targets by the interval
+/// change token, the applied record by its key's change token, and the targets by the interval
 /// `[from, until)` in which ``ShieldDerivation/nextChange(after:)`` proved them constant. A
 /// stale entry is never used; a process that starts afresh recomputes everything.
 final class ShieldMemory<Token: ShieldToken>: Sendable {
@@ -17,7 +17,7 @@ final class ShieldMemory<Token: ShieldToken>: Sendable {
 
   struct Applied {
     let token: ChangeToken?
-    let state: ShieldState<Token>?
+    let record: ShieldAppliedRecord<Token>?
   }
 
   /// Targets that hold from `from` until just before `until` (forever when `nil`).

@@ -31,6 +31,11 @@ public enum ShieldDiagnostic: Sendable, Hashable, CustomStringConvertible {
   /// A key of the shared folder could not be read; `reason` says why. For the intents, nothing
   /// changes: the last applied state stays.
   case unreadable(key: String, reason: String)
+  /// A decision that changes the stores could not be recorded as pending under `key` before
+  /// being applied; `reason` says why. Had it lifted a shield, a kill before it was marked
+  /// applied would leave a record that misses the lift, so it keeps everything the record says
+  /// the device may shield and only adds what is newly required. The next decision tries again.
+  case writeAheadFailed(key: String, reason: String)
 
   /// Whether the derivation kept shields because of this diagnostic (all but a conflicting,
   /// rejected or unknown-profile intent, which are simply ignored).
@@ -64,6 +69,9 @@ public enum ShieldDiagnostic: Sendable, Hashable, CustomStringConvertible {
         + "Raise its capacity."
     case .unreadable(let key, let reason):
       return "The key \(key) could not be read (\(reason)); the last applied shields are kept."
+    case .writeAheadFailed(let key, let reason):
+      return "The shield decision could not be recorded under \(key) before being applied "
+        + "(\(reason)); the last applied shields are kept, and only new ones are added."
     }
   }
 
