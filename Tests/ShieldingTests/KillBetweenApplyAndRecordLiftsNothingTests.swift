@@ -124,6 +124,69 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
     #expect(device.shielded == Self.day)
   }
 
+  @Test("marking a decision applied keeps a pending decision written ahead after it")
+  func markAppliedKeepsALaterPendingDecision() throws {
+    let store = InMemoryStore()
+    let first = ShieldController<String>(store: store, timeZone: Fixture.utc)
+    try Self.recordProfiles(first)
+    var device = ModelledDevice()
+    try Self.applyDay(first, to: &device)
+    let lift = first.decide(now: Fixture.at(20))
+    // Meanwhile a parent locks the profile, and a second process decides over the pending lift.
+    try first.record(
+      Fixture.intent(
+        "lock", Fixture.at(20), .override(profileID: "p", mode: .lock, until: Fixture.at(21))))
+    let second = ShieldController<String>(store: store, timeZone: Fixture.utc)
+    let lock = second.decide(now: Fixture.at(20))
+    #expect(lock.writes.map(\.index) == [0])
+    device.apply(lift)
+    device.apply(lock)  // and the second process is killed
+    try first.markApplied(lift)
+    #expect(try first.appliedRecord()?.pending?.state.shieldedTargets == Self.day)
+    let expired = ShieldController<String>(store: store, timeZone: Fixture.utc)
+      .decide(now: Fixture.at(21))
+    #expect(expired.clears == [0])
+    device.apply(expired)
+    #expect(device.holdsExactly(expired.state))
+  }
+
+  @Test("a write-ahead over a record another process changed since is refused and lifts nothing")
+  func writeAheadOverAChangedRecordIsRefused() throws {
+    let store = InterleavedStore(interleaving: Self.key)
+    let first = ShieldController<String>(store: store, timeZone: Fixture.utc)
+    try Self.recordProfiles(first)
+    var device = ModelledDevice()
+    try Self.applyDay(first, to: &device)
+    // Between the first process's decision and its write-ahead, a second one records a profile
+    // and writes its own decision ahead.
+    store.beforeNextUpdate {
+      let second = ShieldController<String>(store: store, timeZone: Fixture.utc)
+      do {
+        try second.record(
+          Fixture.intent(
+            "late", Fixture.at(20),
+            .setProfile(
+              try Fixture.profile("r", apps: ["z"], schedules: [try Fixture.window("r", 8, 22)]))
+          ))
+      } catch {
+        Issue.record(error)
+      }
+      #expect(second.decide(now: Fixture.at(20)).writes.map(\.index) == [0])
+    }
+    let lift = first.decide(now: Fixture.at(20))
+    #expect(lift.changesNothing)
+    #expect(lift.state.shieldedTargets == Self.day)
+    #expect(
+      lift.diagnostics.contains {
+        if case .writeAheadFailed(_, let reason) = $0 {
+          reason.contains("another decision")
+        } else {
+          false
+        }
+      })
+    #expect(try first.appliedRecord()?.pending?.state.shieldedTargets == [.application("z")])
+  }
+
   @Test("a write-ahead that fails lifts nothing, says why, and is tried again")
   func failedWriteAheadLiftsNothing() throws {
     let store = FullDiskStore(failing: Self.key)

@@ -35,3 +35,33 @@ final class FullDiskStore: ForwardingStore {
     return try base.update(key, body)
   }
 }
+
+/// A store that runs a hook once, just before the next update of one key takes its lock: another
+/// process's work, placed at the worst moment.
+final class InterleavedStore: ForwardingStore {
+  let base: any SharedStore = InMemoryStore()
+  let key: String
+  private let hook = LockedValue<(@Sendable () -> Void)?>(nil)
+
+  init(interleaving key: String) {
+    self.key = key
+  }
+
+  /// Runs `action` before the next update of ``key``.
+  func beforeNextUpdate(_ action: @escaping @Sendable () -> Void) {
+    hook.withLock { $0 = action }
+  }
+
+  func update<Result>(
+    _ key: String, _ body: (inout Data?) throws(SharedStoreError) -> Result
+  ) throws(SharedStoreError) -> Result {
+    if key == self.key {
+      let action = hook.withLock { hook in
+        defer { hook = nil }
+        return hook
+      }
+      action?()
+    }
+    return try base.update(key, body)
+  }
+}
