@@ -135,11 +135,12 @@ enum ShieldBenchmarks {
         baseline: Report.Baseline(baseline), target: .atMost(1.2),
         limit: "Deciding reads the intent log and the applied state from the page cache, decodes "
           + "12 intents and derives the state and its next change: microseconds against the "
-          + "callback's durable append. It writes only when the shields change, so most "
-          + "callbacks add no flush; a decision that wrote every time would double the callback.",
+          + "callback's durable append. It writes only when the shields change (twice then: the "
+          + "decision ahead of being applied, then marked applied), so most callbacks add no "
+          + "flush; a decision that wrote every time would double the callback.",
         note:
           "\(shielding.changes.grouped) of \(shielding.decisions.grouped) decisions changed the "
-          + "stores (and wrote the applied state); 3 profiles of 40 apps and a category, 12 "
+          + "stores (and wrote the applied record twice); 3 profiles of 40 apps and a category, 12 "
           + "intents; callbacks 30 s apart; timed alternately with the baseline"))
     try decideRow(&shielding, &plain, plainRecorder, iterations: iterations, &report)
   }
@@ -171,7 +172,7 @@ enum ShieldBenchmarks {
         figure: .init(figure), baseline: Report.Baseline(baseline), target: nil, limit: nil,
         note: "CPU time of both, which a loaded machine does not inflate as it does a flush's "
           + "wait; two change tokens read, the remembered state reused; \(changes) of the decisions "
-          + "found a change, applied (a durable write) as in a callback"))
+          + "found a change, applied (two durable writes) as in a callback"))
   }
 
   static func memoryRows(_ options: BenchmarkOptions, _ report: inout Report) throws {

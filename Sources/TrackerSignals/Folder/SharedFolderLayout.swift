@@ -132,8 +132,10 @@ public struct SharedFolderLayout: Sendable, Hashable, Codable {
   /// Shielding's `ShieldIntent`s that the app writes and the monitor extension reads.
   public var shieldIntentsKey: String { appStateKey + ".shields" }
 
-  /// The key of the shields the monitor extension last applied: `<appStateKey>.shields.applied`,
-  /// one Shielding `ShieldState` in its JSON form.
+  /// The key of the shields the monitor extension applies: `<appStateKey>.shields.applied`, one
+  /// Shielding `ShieldAppliedRecord` in its JSON form — the `ShieldState` last marked applied
+  /// and the decision being applied, written ahead of it: `{"applied": ShieldState,
+  /// "pending": {"state": ShieldState, "changedStores": [0], "changesAllCategories": false}}`.
   public var shieldAppliedKey: String { appStateKey + ".shields.applied" }
 
   /// The key of the outbox's high-water mark (in the heartbeats' store, without flushes):
