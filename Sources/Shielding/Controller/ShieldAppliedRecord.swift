@@ -76,7 +76,7 @@ public struct ShieldAppliedRecord<Token: ShieldToken>: Sendable, Hashable, Codab
 
   /// Decodes the documented JSON form.
   ///
-  /// A record holds at least one of its fields: bytes with neither (a bare `ShieldState`, say)
+  /// A record holds at least one of its fields: bytes with neither (a bare ``ShieldState``, say)
   /// are not read as "nothing applied", which would let stores applied earlier go unnoticed.
   ///
   /// - Parameter decoder: The decoder to read from.
