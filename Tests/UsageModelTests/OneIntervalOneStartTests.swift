@@ -24,10 +24,6 @@ struct OneIntervalOneStartTests {
   /// An instant in Paris on 14 April, `HH:mm:ss.SSS`.
   func at(_ local: String) throws -> Date { try instant("2026-04-14T\(local)+02:00") }
 
-  func name(_ minutes: Int) throws -> ThresholdEventName {
-    try ThresholdEventName(app: try app("com.a"), threshold: .minutes(minutes))
-  }
-
   /// The 09:00 occurrence, its `intervalDidStart` recorded 1.2 s after its start.
   func lateOwnCallback() throws -> IntervalAttribution {
     var attribution = IntervalAttribution(plan: plan, timeZone: zone)
@@ -40,8 +36,9 @@ struct OneIntervalOneStartTests {
   )
   func lateThresholdKeepsTheOccurrencesStart() throws {
     let attribution = try lateOwnCallback()
-    let inside = attribution.attribute(try name(15), of: "work", receivedAt: try at("16:05:00"))
-    let after = attribution.attribute(try name(45), of: "work", receivedAt: try at("17:30:00"))
+    let inside = attribution.attribute(
+      try threshold(15), of: "work", receivedAt: try at("16:05:00"))
+    let after = attribution.attribute(try threshold(45), of: "work", receivedAt: try at("17:30:00"))
     #expect(try inside == .interval(start: at("09:00:00.000"), registration: nil))
     #expect(after == inside, "one interval, one start")
   }
@@ -53,7 +50,7 @@ struct OneIntervalOneStartTests {
     let attribution = try lateOwnCallback()
     var accountant = ThresholdAccountant(timeZone: zone)
     for (minutes, received) in [(15, "16:05:00"), (30, "16:20:00"), (45, "17:30:00")] {
-      let name = try name(minutes)
+      let name = try threshold(minutes)
       let at = try at(received)
       guard case .interval(let start, _) = attribution.attribute(name, of: "work", receivedAt: at)
       else {
@@ -76,7 +73,7 @@ struct OneIntervalOneStartTests {
     attribution.recordStart(of: "work", at: try at("09:00:01.200"))
     attribution.recordStart(of: "work", at: try at("13:00:00.000"))
     #expect(
-      try attribution.attribute(name(45), of: "work", receivedAt: at("17:30:00"))
+      try attribution.attribute(threshold(45), of: "work", receivedAt: at("17:30:00"))
         == .interval(start: at("13:00:00.000"), registration: nil))
   }
 
@@ -89,8 +86,9 @@ struct OneIntervalOneStartTests {
     let attribution = try lateOwnCallback()
     let tuesday = { (time: String) in try instant("2026-04-15T\(time)+02:00") }
     let inside = attribution.attribute(
-      try name(30), of: "work", receivedAt: try tuesday("16:20:00"))
-    let after = attribution.attribute(try name(45), of: "work", receivedAt: try tuesday("17:30:00"))
+      try threshold(30), of: "work", receivedAt: try tuesday("16:20:00"))
+    let after = attribution.attribute(
+      try threshold(45), of: "work", receivedAt: try tuesday("17:30:00"))
     #expect(try inside == .interval(start: tuesday("09:00:00"), registration: nil))
     #expect(after == inside)
   }
@@ -106,8 +104,10 @@ struct OneIntervalOneStartTests {
       ]),
       timeZone: zone)
     attribution.recordStart(of: "session", at: try at("14:00:00.900"))
-    let inside = attribution.attribute(try name(15), of: "session", receivedAt: try at("14:20:00"))
-    let after = attribution.attribute(try name(25), of: "session", receivedAt: try at("14:40:00"))
+    let inside = attribution.attribute(
+      try threshold(15), of: "session", receivedAt: try at("14:20:00"))
+    let after = attribution.attribute(
+      try threshold(25), of: "session", receivedAt: try at("14:40:00"))
     #expect(inside == .interval(start: start, registration: nil))
     #expect(after == inside)
   }

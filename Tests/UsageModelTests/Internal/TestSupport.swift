@@ -29,6 +29,12 @@ func time(_ text: String) throws -> TimeOfDay { try TimeOfDay(parsing: text) }
 
 func app(_ text: String) throws -> AppID { try AppID(text) }
 
+/// The threshold event of `minutes` of com.a, with no generation: what the attribution tests
+/// send.
+func threshold(_ minutes: Int) throws -> ThresholdEventName {
+  try ThresholdEventName(app: try app("com.a"), threshold: .minutes(minutes))
+}
+
 /// JSON text of a value, with sorted keys, for comparisons with literal JSON.
 func json(_ value: some Encodable) throws -> String {
   let encoder = JSONEncoder()
