@@ -33,22 +33,25 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
           try Fixture.profile("q", apps: ["c"], schedules: [try Fixture.window("e", 20, 22)]))))
   }
 
-  /// Decides, applies and marks applied the day's shields at 9:00.
-  static func applyDay(_ shields: ShieldController<String>, to device: inout ModelledDevice)
-    throws
+  /// A controller on `store` with the profiles recorded, and a device the day's shields were
+  /// applied to and recorded.
+  static func dayApplied(on store: any SharedStore, evening: Bool = false) throws
+    -> (ShieldController<String>, ModelledDevice)
   {
+    let shields = ShieldController<String>(store: store, timeZone: Fixture.utc)
+    try recordProfiles(shields, evening: evening)
+    var device = ModelledDevice()
     let morning = shields.decide(now: Fixture.at(9))
     device.apply(morning)
     try shields.markApplied(morning)
     #expect(device.shielded == day)
+    return (shields, device)
   }
 
   @Test("a kill between applying a lift and recording it leaves the shields on the next morning")
   func killAfterALift() throws {
-    let shields = ShieldController<String>(store: InMemoryStore(), timeZone: Fixture.utc)
-    try Self.recordProfiles(shields)
-    var device = ModelledDevice()
-    try Self.applyDay(shields, to: &device)
+    let (shields, applied) = try Self.dayApplied(on: InMemoryStore())
+    var device = applied
     let evening = shields.decide(now: Fixture.at(20))
     #expect(evening.clears == [0])
     device.apply(evening)  // killed before markApplied
@@ -80,10 +83,8 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
   @Test("a markApplied that throws leaves the shields on the next morning")
   func markAppliedThrows() throws {
     let store = FullDiskStore(failing: Self.key)
-    let shields = ShieldController<String>(store: store, timeZone: Fixture.utc)
-    try Self.recordProfiles(shields)
-    var device = ModelledDevice()
-    try Self.applyDay(shields, to: &device)
+    let (shields, applied) = try Self.dayApplied(on: store)
+    var device = applied
     let evening = shields.decide(now: Fixture.at(20))
     device.apply(evening)
     store.isFull = true
@@ -100,10 +101,8 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
   @Test("a relaunched process finds the pending decision and rewrites every store it changes")
   func relaunchFindsThePendingDecision() throws {
     let store = InMemoryStore()
-    let killed = ShieldController<String>(store: store, timeZone: Fixture.utc)
-    try Self.recordProfiles(killed)
-    var device = ModelledDevice()
-    try Self.applyDay(killed, to: &device)
+    let (killed, applied) = try Self.dayApplied(on: store)
+    var device = applied
     let evening = killed.decide(now: Fixture.at(20))
     device.apply(evening)
     let record = try killed.appliedRecord()
@@ -127,10 +126,8 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
   @Test("marking a decision applied keeps a pending decision written ahead after it")
   func markAppliedKeepsALaterPendingDecision() throws {
     let store = InMemoryStore()
-    let first = ShieldController<String>(store: store, timeZone: Fixture.utc)
-    try Self.recordProfiles(first)
-    var device = ModelledDevice()
-    try Self.applyDay(first, to: &device)
+    let (first, applied) = try Self.dayApplied(on: store)
+    var device = applied
     let lift = first.decide(now: Fixture.at(20))
     // Meanwhile a parent locks the profile, and a second process decides over the pending lift.
     try first.record(
@@ -150,13 +147,43 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
     #expect(device.holdsExactly(expired.state))
   }
 
+  @Test("a decision marked applied over another's leaves its stores to be written again")
+  func markAppliedOverAnotherDecisionLeavesItsStoresUnsure() throws {
+    let store = InMemoryStore()
+    let (first, applied) = try Self.dayApplied(on: store)
+    var device = applied
+    let evening = first.decide(now: Fixture.at(20))
+    device.apply(evening)
+    try first.markApplied(evening)
+    #expect(device.shielded.isEmpty)
+    // A parent locks the profile until 20:30; the first process shields a and b again, and
+    // stalls before marking it applied.
+    try first.record(
+      Fixture.intent(
+        "lock", Fixture.at(20, 5),
+        .override(profileID: "p", mode: .lock, until: Fixture.at(20, 30))))
+    let lock = first.decide(now: Fixture.at(20, 5))
+    device.apply(lock)
+    // At 20:30 a second process clears the store the lock wrote, and marks that applied.
+    let second = ShieldController<String>(store: store, timeZone: Fixture.utc)
+    let expired = second.decide(now: Fixture.at(20, 30))
+    device.apply(expired)
+    try second.markApplied(expired)
+    #expect(device.shielded.isEmpty)
+    // The first process resumes: recorded as applied, its lock would say store 0 shields a and
+    // b, and the morning's decision wanting them would write nothing.
+    try first.markApplied(lock)
+    let morning = ShieldController<String>(store: store, timeZone: Fixture.utc)
+      .decide(now: Fixture.at(9, day: 1))
+    device.apply(morning)
+    #expect(device.shielded == Self.day)
+    #expect(device.holdsExactly(morning.state))
+  }
+
   @Test("a write-ahead over a record another process changed since is refused and lifts nothing")
   func writeAheadOverAChangedRecordIsRefused() throws {
     let store = InterleavedStore(interleaving: Self.key)
-    let first = ShieldController<String>(store: store, timeZone: Fixture.utc)
-    try Self.recordProfiles(first)
-    var device = ModelledDevice()
-    try Self.applyDay(first, to: &device)
+    let (first, _) = try Self.dayApplied(on: store)
     // Between the first process's decision and its write-ahead, a second one records a profile
     // and writes its own decision ahead.
     store.beforeNextUpdate {
@@ -190,10 +217,8 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
   @Test("a write-ahead that fails lifts nothing, says why, and is tried again")
   func failedWriteAheadLiftsNothing() throws {
     let store = FullDiskStore(failing: Self.key)
-    let shields = ShieldController<String>(store: store, timeZone: Fixture.utc)
-    try Self.recordProfiles(shields)
-    var device = ModelledDevice()
-    try Self.applyDay(shields, to: &device)
+    let (shields, applied) = try Self.dayApplied(on: store)
+    var device = applied
     store.isFull = true
     let evening = shields.decide(now: Fixture.at(20))
     #expect(evening.changesNothing)
@@ -217,10 +242,8 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
   @Test("a write-ahead that fails still adds what is newly required")
   func failedWriteAheadStillAdds() throws {
     let store = FullDiskStore(failing: Self.key)
-    let shields = ShieldController<String>(store: store, timeZone: Fixture.utc)
-    try Self.recordProfiles(shields, evening: true)
-    var device = ModelledDevice()
-    try Self.applyDay(shields, to: &device)
+    let (shields, applied) = try Self.dayApplied(on: store, evening: true)
+    var device = applied
     store.isFull = true
     let evening = shields.decide(now: Fixture.at(20))
     #expect(evening.clears.isEmpty)
@@ -255,10 +278,8 @@ struct KillBetweenApplyAndRecordLiftsNothingTests {
 
   @Test("the control: without the write-ahead, a kill after a lift leaves the apps open")
   func control() throws {
-    let shields = ShieldController<String>(store: LosingStore(), timeZone: Fixture.utc)
-    try Self.recordProfiles(shields)
-    var device = ModelledDevice()
-    try Self.applyDay(shields, to: &device)
+    let (shields, applied) = try Self.dayApplied(on: LosingStore())
+    var device = applied
     device.apply(shields.decide(now: Fixture.at(20)))
     let morning = shields.decide(now: Fixture.at(8, day: 1))
     device.apply(morning)

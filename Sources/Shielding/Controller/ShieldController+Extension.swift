@@ -26,9 +26,11 @@ extension ShieldController {
   /// decision that changes something, so that the callbacks that change nothing stay free of
   /// writes. If it fails, the decision keeps everything the record says the device may shield
   /// and adds what is newly required: it may add shields, never lift one, and reports
-  /// ``ShieldDiagnostic/writeAheadFailed(key:reason:)``. A decision that is never applied (the
-  /// app asking what the extension would do) leaves a pending record that costs the next
-  /// decision a few redundant writes, nothing more.
+  /// ``ShieldDiagnostic/writeAheadFailed(key:reason:)``, with a ``ShieldDecision/nextChange``
+  /// at most a minute away, so that the next callback tries again. A decision that is never
+  /// applied (the app asking what the extension would do) leaves a pending record: the next
+  /// decision writes or clears its stores again, and an extension whose decision was made
+  /// against the record before it is refused its write-ahead, and tries again.
   ///
   /// - Parameter now: The current instant (the outermost caller reads the clock).
   /// - Returns: The decision; errors are reported in it, never thrown, and never lift a shield.
@@ -51,8 +53,9 @@ extension ShieldController {
       intents = try currentIntents()
     } catch {
       diagnostics.append(.unreadable(key: layout.shieldIntentsKey, reason: error.description))
+      // Everything the device may shield: a pending lift may never have been applied.
       let kept =
-        record?.latest
+        record?.held
         ?? ShieldState(
           instant: now, targets: [], stores: [], shieldsAllCategories: false, diagnostics: [])
       let state = ShieldState(
@@ -107,17 +110,22 @@ extension ShieldController {
     }
     guard let failure = writeAhead(decision, over: record) else { return decision }
     // The record still says what it said: keep everything it says the device may shield, so
-    // that applying this decision adds shields and lifts none. Not remembered: the next
-    // callback tries again.
+    // that applying this decision adds shields and lifts none. Not remembered, and the next
+    // change at most a minute away: the next callback tries again, not the one at the change
+    // after the one held back.
     let kept = held.map { Self.holding($0, in: targets, because: "writeAheadFailed") } ?? targets
     let failed: ShieldDiagnostic = .writeAheadFailed(
       key: layout.shieldAppliedKey, reason: failure)
+    let retry = now.addingTimeInterval(Self.writeAheadRetryDelay)
     return Self.decision(
       Self.state(
         instant: instant, targets: kept, previous: record?.latest,
         diagnostics: diagnostics + [failed] + derivation.diagnostics),
-      against: record, known: true, nextChange: nextChange)
+      against: record, known: true, nextChange: min(nextChange ?? retry, retry))
   }
+
+  /// How soon a decision whose write-ahead failed asks to be made again: 60 seconds.
+  static var writeAheadRetryDelay: TimeInterval { 60 }
 
   /// Records that `decision` was applied, so that the next decision is against it.
   ///
@@ -125,11 +133,15 @@ extension ShieldController {
   /// change adds no durable write: the recorded state keeps the instant of the last change, and
   /// a clock earlier than that is a clock that went backwards.
   ///
-  /// Otherwise it records `decision`'s state as ``ShieldAppliedRecord/applied`` and drops the
-  /// ``ShieldAppliedRecord/pending`` decision if it is this one (one atomic, durable write). A
-  /// pending decision written ahead by a later call of ``decide(now:)`` stays: it changes every
-  /// store this one changed, and may be applied yet. If this call throws, or never comes, the
-  /// pending decision stays, and the next decision writes or clears every store it changes.
+  /// Otherwise, when the record's ``ShieldAppliedRecord/pending`` decision is this one, it
+  /// records `decision`'s state as ``ShieldAppliedRecord/applied`` and drops the pending one
+  /// (one atomic, durable write). When it is not — another decision was written ahead since, or
+  /// already marked applied, or this one's write-ahead failed — the device holds, in each store
+  /// this decision changed, what this one or another wrote there, in whichever order they were
+  /// applied: the record keeps what it says as applied, and those stores join the pending ones,
+  /// which the next decision writes or clears whatever they hold. If this call throws, or never
+  /// comes, the pending decision stays, and the next decision writes or clears every store it
+  /// changes.
   ///
   /// - Parameter decision: A decision this controller made, once applied.
   /// - Throws: ``ShieldingError/store(_:)``; the record is then as it was. A decision that is
@@ -141,13 +153,28 @@ extension ShieldController {
     let codec = StoreCodec<ShieldAppliedRecord<Token>>.json
     do {
       try store.update(key) { (data: inout Data?) throws(SharedStoreError) in
-        var pending: ShieldAppliedRecord<Token>.Pending?
-        if let data, !decision.replacesUnreadableState {
-          pending = try codec.decode(data, key: key).pending
+        guard let bytes = data, !decision.replacesUnreadableState else {
+          data = try codec.encode(ShieldAppliedRecord(applied: decision.state), key: key)
+          return
         }
-        if pending?.isSameChange(as: decision) == true { pending = nil }
+        let current = try codec.decode(bytes, key: key)
+        if let pending = current.pending, pending.isSameChange(as: decision) {
+          data = try codec.encode(ShieldAppliedRecord(applied: decision.state), key: key)
+          return
+        }
+        // Recorded as applied over another decision, this one's stores would be taken for
+        // known: a store the other cleared after this one shielded it, say, recorded as
+        // shielded, which the next decision wanting it would not write again.
+        let other = current.pending
+        let unsure = Set(other?.changedStores ?? []).union(decision.changedStores)
         data = try codec.encode(
-          ShieldAppliedRecord(applied: decision.state, pending: pending), key: key)
+          ShieldAppliedRecord(
+            applied: current.applied,
+            pending: ShieldAppliedRecord.Pending(
+              state: other?.state ?? decision.state, changedStores: unsure.sorted(),
+              changesAllCategories: (other?.changesAllCategories ?? false)
+                || decision.allCategoriesChanged)),
+          key: key)
       }
     } catch {
       throw .store(error)

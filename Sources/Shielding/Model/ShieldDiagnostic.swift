@@ -19,8 +19,8 @@ public enum ShieldDiagnostic: Sendable, Hashable, CustomStringConvertible {
   case rejectedIntent(id: String, reason: String)
   /// An intent names a profile no intent ever set; it shields or lifts nothing.
   case unknownProfile(intent: String, profile: String)
-  /// The clock reads earlier than the instant of the last applied state: what was applied
-  /// then stays shielded, with anything newly required.
+  /// The clock reads earlier than the instant of the last state applied or written ahead
+  /// (`lastApplied`): what the device may shield stays shielded, with anything newly required.
   case clockWentBackwards(lastApplied: Date, now: Date)
   /// More targets of a kind must be shielded than every store holds: the stores are full and
   /// ``ShieldState/shieldsAllCategories`` asks the extension to shield every category.
