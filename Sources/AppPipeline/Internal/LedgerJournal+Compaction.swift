@@ -31,15 +31,9 @@ struct LedgerCheckpoint: Codable, Equatable {
   /// The record's leading bytes, which no transaction's or rate record has.
   private static let prefix = Data(#"{"checkpoint":"#.utf8)
 
-  /// Whether `record` is a checkpoint's.
-  ///
-  /// Called for every record at every fold: the third byte, `a` in the transactions the package
-  /// writes (`{"at":…`) and `r` in the rate record, turns almost all of them away before the
-  /// comparison of the prefix.
+  /// Whether `record` is a checkpoint's (``LedgerJournal/record(_:startsWith:)``).
   static func isCheckpoint(_ record: Data) -> Bool {
-    record.count >= prefix.count
-      && record[record.startIndex + 2] == UInt8(ascii: "c")
-      && record.starts(with: prefix)
+    LedgerJournal.record(record, startsWith: prefix)
   }
 
   /// The checkpoint stored as `record`.

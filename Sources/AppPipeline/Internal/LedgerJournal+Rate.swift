@@ -18,14 +18,9 @@ struct LedgerRateRecord: Codable, Equatable {
   /// The record's leading bytes, which no transaction's or checkpoint's record has.
   private static let prefix = Data(#"{"rate":"#.utf8)
 
-  /// Whether `record` is a rate record.
-  ///
-  /// Called for every record at every fold: the third byte, `a` in the transactions the package
-  /// writes (`{"at":…`) and `c` in checkpoints, turns them away before the prefix is compared.
+  /// Whether `record` is a rate record (``LedgerJournal/record(_:startsWith:)``).
   static func isRate(_ record: Data) -> Bool {
-    record.count >= prefix.count
-      && record[record.startIndex + 2] == UInt8(ascii: "r")
-      && record.starts(with: prefix)
+    LedgerJournal.record(record, startsWith: prefix)
   }
 
   /// Creates the record of `rate`.
@@ -52,6 +47,18 @@ struct LedgerRateRecord: Codable, Equatable {
 }
 
 extension LedgerJournal {
+  /// Whether `record` begins with `prefix`, the leading bytes of a checkpoint's or the rate's
+  /// record, which no transaction's has.
+  ///
+  /// Called for every record at every fold: the third byte — `a` in the transactions the
+  /// package writes (`{"at":…`), `c` in a checkpoint, `r` in the rate record — turns almost
+  /// every other record away before the prefix is compared.
+  static func record(_ record: Data, startsWith prefix: Data) -> Bool {
+    record.count >= prefix.count
+      && record[record.startIndex + 2] == prefix[prefix.startIndex + 2]
+      && record.starts(with: prefix)
+  }
+
   /// The rate of a ledger whose log has no checkpoint: its rate record's, at position 1, or
   /// ``newLedgerRate`` for a log without one (none that this version writes).
   ///
