@@ -17,22 +17,28 @@ struct StateRecoveryNotDurableTests {
   /// directory's in a `FileStore`'s quarantine, fails once with `EIO`.
   final class QuarantineFlushFailure: ForwardingFileSystem {
     let base: any FileSystem = POSIXFileSystem()
-    private let state = LockedValue((armed: false, failures: 0))
+    private let state = LockedValue((armed: false, failures: 0, moved: false))
 
     /// How many flushes failed.
     var failures: Int { state.withLock { $0.failures } }
+    /// Whether a file was moved aside.
+    var moved: Bool { state.withLock { $0.moved } }
 
     func rename(_ source: String, to destination: String) throws(SystemCallError) {
       try base.rename(source, to: destination)
       if URL(fileURLWithPath: destination).lastPathComponent.hasPrefix(".quarantined.") {
-        state.withLock { $0.armed = true }
+        state.withLock {
+          $0.armed = true
+          $0.moved = true
+        }
       }
     }
 
     func synchronize(_ descriptor: Int32) throws(SystemCallError) {
       let fail = state.withLock { state -> Bool in
         guard state.armed else { return false }
-        state = (false, state.failures + 1)
+        state.armed = false
+        state.failures += 1
         return true
       }
       if fail { throw SystemCallError("injected directory fsync", EIO) }
@@ -138,13 +144,13 @@ struct StateRecoveryNotDurableTests {
     #expect(outcome.recoveries == [fixture.key], "recorded once")
   }
 
-  /// The real file system, but after a move aside (`.quarantined.…`) the directory's flush
-  /// fails once with `EIO`, and every later write to the state's file, or to a new file for it,
-  /// fails with `ENOSPC`: a quarantine that is not durable, and a record of its recovery that
-  /// cannot be written.
+  /// ``QuarantineFlushFailure``, and after the move every write to the state's file, or to a
+  /// new file for it, fails with `ENOSPC`: a quarantine that is not durable, and a record of
+  /// its recovery that cannot be written.
   final class QuarantineThenStateWriteFailure: ForwardingFileSystem {
-    let base: any FileSystem = POSIXFileSystem()
-    private let state = LockedValue((moved: false, flushFailed: false, stateFiles: Set<Int32>()))
+    private let quarantine = QuarantineFlushFailure()
+    var base: any FileSystem { quarantine }
+    private let state = LockedValue(Set<Int32>())
 
     func open(_ path: String, mode: OpenMode) throws(SystemCallError) -> Int32 {
       let descriptor = try base.open(path, mode: mode)
@@ -156,31 +162,14 @@ struct StateRecoveryNotDurableTests {
       if name == key
         || (name.hasPrefix(temporary) && !name.dropFirst(temporary.count).contains("."))
       {
-        state.withLock { _ = $0.stateFiles.insert(descriptor) }
+        state.withLock { _ = $0.insert(descriptor) }
       }
       return descriptor
     }
 
     func close(_ descriptor: Int32) throws(SystemCallError) {
-      state.withLock { _ = $0.stateFiles.remove(descriptor) }
+      state.withLock { _ = $0.remove(descriptor) }
       try base.close(descriptor)
-    }
-
-    func rename(_ source: String, to destination: String) throws(SystemCallError) {
-      try base.rename(source, to: destination)
-      if URL(fileURLWithPath: destination).lastPathComponent.hasPrefix(".quarantined.") {
-        state.withLock { $0.moved = true }
-      }
-    }
-
-    func synchronize(_ descriptor: Int32) throws(SystemCallError) {
-      let fail = state.withLock { state -> Bool in
-        guard state.moved, !state.flushFailed else { return false }
-        state.flushFailed = true
-        return true
-      }
-      if fail { throw SystemCallError("injected directory fsync", EIO) }
-      try base.synchronize(descriptor)
     }
 
     func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
@@ -196,7 +185,7 @@ struct StateRecoveryNotDurableTests {
     }
 
     private func failingTheState(_ descriptor: Int32) throws(SystemCallError) {
-      let fail = state.withLock { $0.moved && $0.stateFiles.contains(descriptor) }
+      let fail = quarantine.moved && state.withLock { $0.contains(descriptor) }
       if fail { throw SystemCallError("injected write", ENOSPC) }
     }
   }
